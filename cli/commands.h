@@ -1,0 +1,20 @@
+// The `relay` subcommands. Each lives in its own cmd_*.cpp and returns the exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace relay::cli {
+
+using Args = std::vector<std::string>;
+
+int cmd_check(const Args& args);
+int cmd_fmt(const Args& args);
+int cmd_explain(const Args& args);
+
+// Exit codes shared by every subcommand.
+constexpr int kExitOk = 0;
+constexpr int kExitErrors = 1;
+constexpr int kExitUsage = 2;
+
+}  // namespace relay::cli

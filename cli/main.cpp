@@ -1,0 +1,53 @@
+// `relay`: the single command-line entry point. Each subcommand is a thin layer over
+// the core libraries in lang/.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "cli/commands.h"
+
+namespace {
+
+struct Command {
+  const char* name;
+  int (*run)(const relay::cli::Args&);
+  const char* summary;
+};
+
+const Command kCommands[] = {
+    {"check", relay::cli::cmd_check, "check files for syntax and name errors"},
+    {"fmt", relay::cli::cmd_fmt, "format files in the canonical layout"},
+    {"explain", relay::cli::cmd_explain, "explain a diagnostic code, e.g. `relay explain E0040`"},
+};
+
+void print_usage(FILE* out) {
+  std::fprintf(out, "usage: relay <command> [options] [args]\n\ncommands:\n");
+  for (const auto& c : kCommands) std::fprintf(out, "  %-10s %s\n", c.name, c.summary);
+  std::fprintf(out, "\nrun `relay <command> --help` for a command's options\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    print_usage(stderr);
+    return relay::cli::kExitUsage;
+  }
+  std::string_view name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    print_usage(stdout);
+    return 0;
+  }
+  if (name == "--version") {
+    std::printf("relay 0.1.0 (Relay text format 0.0.5)\n");
+    return 0;
+  }
+  relay::cli::Args args(argv + 2, argv + argc);
+  for (const auto& c : kCommands) {
+    if (name == c.name) return c.run(args);
+  }
+  std::fprintf(stderr, "error: unknown command `%s`\n\n", argv[1]);
+  print_usage(stderr);
+  return relay::cli::kExitUsage;
+}

@@ -1,0 +1,72 @@
+#include "lang/base/source.h"
+
+#include <algorithm>
+
+namespace relay {
+
+LineIndex::LineIndex(std::string_view text) {
+  starts_.push_back(0);
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') starts_.push_back(static_cast<uint32_t>(i + 1));
+  }
+}
+
+LineCol LineIndex::lookup(uint32_t offset) const {
+  auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
+  uint32_t line = static_cast<uint32_t>(it - starts_.begin());  // 1-based
+  return LineCol{line, offset - starts_[line - 1] + 1};
+}
+
+std::string_view LineIndex::line_text(std::string_view text, uint32_t line) const {
+  uint32_t b = starts_[line - 1];
+  uint32_t e = line < starts_.size() ? starts_[line] : static_cast<uint32_t>(text.size());
+  std::string_view s = text.substr(b, e - b);
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+// Number of UTF-16 code units in the UTF-8 sequence starting with lead byte `c`.
+// Invalid bytes count as one unit (they are shown as U+FFFD by clients).
+static uint32_t utf16_units(unsigned char c, uint32_t* bytes) {
+  if (c < 0x80) { *bytes = 1; return 1; }
+  if ((c & 0xE0) == 0xC0) { *bytes = 2; return 1; }
+  if ((c & 0xF0) == 0xE0) { *bytes = 3; return 1; }
+  if ((c & 0xF8) == 0xF0) { *bytes = 4; return 2; }
+  *bytes = 1;
+  return 1;
+}
+
+uint32_t LineIndex::utf16_column(std::string_view text, uint32_t offset) const {
+  LineCol lc = lookup(offset);
+  uint32_t i = starts_[lc.line - 1];
+  uint32_t col = 0;
+  while (i < offset && i < text.size()) {
+    uint32_t n = 1;
+    col += utf16_units(static_cast<unsigned char>(text[i]), &n);
+    i += n;
+  }
+  return col;
+}
+
+uint32_t LineIndex::offset_of_utf16(std::string_view text, uint32_t line0, uint32_t col16) const {
+  if (line0 >= starts_.size()) return static_cast<uint32_t>(text.size());
+  uint32_t i = starts_[line0];
+  uint32_t col = 0;
+  while (i < text.size() && text[i] != '\n' && col < col16) {
+    uint32_t n = 1;
+    col += utf16_units(static_cast<unsigned char>(text[i]), &n);
+    i = std::min<uint32_t>(i + n, static_cast<uint32_t>(text.size()));
+  }
+  return i;
+}
+
+SourceFile::SourceFile(FileId id_, std::string name_, std::string text_)
+    : id(id_), name(std::move(name_)), text(std::move(text_)), lines(text) {}
+
+FileId SourceManager::add(std::string name, std::string text) {
+  FileId id = static_cast<FileId>(files_.size());
+  files_.push_back(std::make_unique<SourceFile>(id, std::move(name), std::move(text)));
+  return id;
+}
+
+}  // namespace relay

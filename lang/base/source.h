@@ -1,0 +1,82 @@
+// Source files, byte spans and line/column mapping.
+//
+// Every IR node carries a Span: a file id plus a half-open byte range [begin, end).
+// Line/column numbers are derived on demand from a LineIndex, never stored, so spans
+// stay 12 bytes and positions can be reported in any encoding (UTF-8 bytes for the
+// terminal and JSON, UTF-16 code units for LSP).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace relay {
+
+using FileId = uint32_t;
+
+struct Span {
+  FileId file = 0;
+  uint32_t begin = 0;
+  uint32_t end = 0;
+
+  bool valid() const { return end >= begin; }
+  uint32_t size() const { return end - begin; }
+  // The smallest span covering both (same file assumed).
+  static Span cover(Span a, Span b) {
+    return Span{a.file, a.begin < b.begin ? a.begin : b.begin, a.end > b.end ? a.end : b.end};
+  }
+  bool operator==(const Span&) const = default;
+};
+
+// 1-based line and column; `column` counts bytes (UTF-8) from the line start.
+struct LineCol {
+  uint32_t line = 1;
+  uint32_t column = 1;
+};
+
+// Maps byte offsets to lines. Built once per file in one pass over the text.
+class LineIndex {
+ public:
+  explicit LineIndex(std::string_view text);
+  LineCol lookup(uint32_t offset) const;
+  uint32_t line_count() const { return static_cast<uint32_t>(starts_.size()); }
+  // Byte offset where 1-based `line` starts.
+  uint32_t line_start(uint32_t line) const { return starts_[line - 1]; }
+  // The text of 1-based `line`, without its line terminator.
+  std::string_view line_text(std::string_view text, uint32_t line) const;
+  // UTF-16 column (0-based) of `offset`, as LSP counts it.
+  uint32_t utf16_column(std::string_view text, uint32_t offset) const;
+  // Inverse of the above: byte offset of a 0-based (line, UTF-16 column) position,
+  // clamped to the line's end.
+  uint32_t offset_of_utf16(std::string_view text, uint32_t line0, uint32_t col16) const;
+
+ private:
+  std::vector<uint32_t> starts_;
+};
+
+struct SourceFile {
+  FileId id = 0;
+  std::string name;  // as given by the user (path or a pseudo name like "<stdin>")
+  std::string text;
+  LineIndex lines;
+
+  SourceFile(FileId id, std::string name, std::string text);
+  std::string_view slice(Span s) const {
+    return std::string_view(text).substr(s.begin, s.end - s.begin);
+  }
+};
+
+// Owns every source file of a session; file ids index into it.
+class SourceManager {
+ public:
+  FileId add(std::string name, std::string text);
+  const SourceFile& get(FileId id) const { return *files_.at(id); }
+  size_t size() const { return files_.size(); }
+
+ private:
+  std::vector<std::unique_ptr<SourceFile>> files_;
+};
+
+}  // namespace relay

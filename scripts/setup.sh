@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs every Debian package the project needs (idempotent, non-interactive),
+# then configures and builds the release tree in build/release.
+#
+#   scripts/setup.sh              install + build release
+#   scripts/setup.sh --no-build   install only
+#
+# Runs apt-get through sudo when not root. Packages are listed once, here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(
+  # toolchain
+  cmake ninja-build g++ pkg-config
+  # front end: JSON (metadata section, --error-format=json), unit tests
+  nlohmann-json3-dev catch2
+  # fuzzing and sanitizers (libFuzzer lives in libclang-rt-19-dev)
+  clang-19 libclang-rt-19-dev
+  # test and benchmark helpers
+  python3 python3-numpy
+)
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all ${#PACKAGES[@]} packages present"
+fi
+
+if [ "${1:-}" = "--no-build" ]; then exit 0; fi
+
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --build build/release
