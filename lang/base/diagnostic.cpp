@@ -71,28 +71,32 @@ void DiagnosticBag::sort() {
 }
 
 size_t edit_distance(std::string_view a, std::string_view b, size_t limit) {
-  // Damerau-free Levenshtein with an early exit once every entry of a row exceeds limit.
+  // Optimal string alignment distance (Levenshtein plus adjacent transpositions, so
+  // `mian` is one edit from `main`); case-only differences are free. Returns limit + 1
+  // as soon as the distance must exceed `limit`.
   if (a.size() > b.size()) std::swap(a, b);
   if (b.size() - a.size() > limit) return limit + 1;
-  std::vector<size_t> row(a.size() + 1);
-  for (size_t i = 0; i <= a.size(); ++i) row[i] = i;
+  auto same = [](char x, char y) {
+    return x == y || (std::isalpha(static_cast<unsigned char>(x)) && (x | 0x20) == (y | 0x20));
+  };
+  const size_t n = a.size();
+  std::vector<size_t> prev2(n + 1), prev(n + 1), cur(n + 1);
+  for (size_t i = 0; i <= n; ++i) prev[i] = i;
   for (size_t j = 1; j <= b.size(); ++j) {
-    size_t diag = row[0];
-    row[0] = j;
-    size_t best = row[0];
-    for (size_t i = 1; i <= a.size(); ++i) {
-      size_t up = row[i];
-      size_t cost = (a[i - 1] == b[j - 1]) ? 0 : 1;
-      // Case-only differences are cheap typos.
-      if (cost && (a[i - 1] | 0x20) == (b[j - 1] | 0x20) && std::isalpha((unsigned char)a[i - 1]))
-        cost = 0;
-      row[i] = std::min({row[i - 1] + 1, up + 1, diag + cost});
-      diag = up;
-      best = std::min(best, row[i]);
+    cur[0] = j;
+    size_t best = cur[0];
+    for (size_t i = 1; i <= n; ++i) {
+      size_t cost = same(a[i - 1], b[j - 1]) ? 0 : 1;
+      cur[i] = std::min({cur[i - 1] + 1, prev[i] + 1, prev[i - 1] + cost});
+      if (i > 1 && j > 1 && same(a[i - 1], b[j - 2]) && same(a[i - 2], b[j - 1]))
+        cur[i] = std::min(cur[i], prev2[i - 2] + 1);
+      best = std::min(best, cur[i]);
     }
     if (best > limit) return limit + 1;
+    std::swap(prev2, prev);
+    std::swap(prev, cur);
   }
-  return row[a.size()];
+  return prev[n];
 }
 
 std::string closest_match(std::string_view name, const std::vector<std::string_view>& candidates) {
@@ -108,7 +112,8 @@ std::string closest_match(std::string_view name, const std::vector<std::string_v
       best_name = c;
     }
   }
-  if (best > limit) return {};
+  // Replacing every character is no typo (single-letter names would match anything).
+  if (best > limit || best >= name.size()) return {};
   return std::string(best_name);
 }
 

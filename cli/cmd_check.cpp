@@ -1,0 +1,70 @@
+// `relay check FILE...`: syntax and name errors (type checking arrives with the type
+// checker). Exit 0 without errors, 1 with errors, 2 on usage errors.
+#include <cstdio>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/diagnostic_output.h"
+#include "lang/syntax/frontend.h"
+
+namespace relay::cli {
+
+static void check_usage(FILE* out) {
+  std::fprintf(out,
+               "usage: relay check [--error-format=human|json] [--color=auto|always|never] FILE...\n"
+               "\n"
+               "Checks Relay files (.relay, .rly; `-` reads stdin) for syntax and name errors.\n"
+               "Exit status: 0 no errors, 1 errors found, 2 usage error.\n");
+}
+
+int cmd_check(const Args& args) {
+  OutputOptions out;
+  std::vector<std::string> files;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--help" || a == "-h") {
+      check_usage(stdout);
+      return kExitOk;
+    }
+    int consumed = 0;
+    std::string error;
+    const std::string* next = i + 1 < args.size() ? &args[i + 1] : nullptr;
+    if (!parse_output_option(a, next, out, &consumed, &error)) {
+      std::fprintf(stderr, "error: %s\n", error.c_str());
+      return kExitUsage;
+    }
+    if (consumed) {
+      i += consumed - 1;
+      continue;
+    }
+    if (a.size() > 1 && a[0] == '-') {
+      std::fprintf(stderr, "error: unknown option `%s`\n\n", a.c_str());
+      check_usage(stderr);
+      return kExitUsage;
+    }
+    files.push_back(a);
+  }
+  if (files.empty()) {
+    check_usage(stderr);
+    return kExitUsage;
+  }
+  DiagnosticPrinter printer(out);
+  bool io_error = false;
+  SourceManager sources;
+  for (const std::string& path : files) {
+    std::string text, error;
+    if (!read_source_file(path, &text, &error)) {
+      std::fprintf(stderr, "error: %s\n", error.c_str());
+      io_error = true;
+      continue;
+    }
+    FileId id = sources.add(path == "-" ? "<stdin>" : path, std::move(text));
+    DiagnosticBag diags;
+    analyze_file(sources, id, diags);
+    printer.print(diags, sources);
+  }
+  printer.print_summary();
+  return printer.errors() > 0 || io_error ? kExitErrors : kExitOk;
+}
+
+}  // namespace relay::cli

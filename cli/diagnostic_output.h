@@ -1,0 +1,47 @@
+// How the command line shows diagnostics: rustc-style text on stderr (coloured on a
+// terminal unless NO_COLOR is set), or one JSON object per line with
+// --error-format=json. Shared by every subcommand that reports diagnostics.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "lang/base/diagnostic.h"
+#include "lang/base/source.h"
+
+namespace relay::cli {
+
+enum class ErrorFormat { Human, Json };
+enum class ColorChoice { Auto, Always, Never };
+
+struct OutputOptions {
+  ErrorFormat format = ErrorFormat::Human;
+  ColorChoice color = ColorChoice::Auto;
+};
+
+// Consumes `--error-format=...` / `--color=...` (also as two arguments). Returns false
+// and sets `error` for a bad value; returns true with `consumed` = 0 when `arg` is not
+// an output option.
+bool parse_output_option(const std::string& arg, const std::string* next, OutputOptions& out,
+                         int* consumed, std::string* error);
+
+class DiagnosticPrinter {
+ public:
+  explicit DiagnosticPrinter(OutputOptions options);
+  void print(const DiagnosticBag& diags, const SourceManager& sources);
+  // The closing "aborting due to N previous errors" line (human format only).
+  void print_summary();
+  size_t errors() const { return errors_; }
+  size_t warnings() const { return warnings_; }
+
+ private:
+  OutputOptions options_;
+  bool color_ = false;
+  size_t errors_ = 0;
+  size_t warnings_ = 0;
+};
+
+// Reads a whole file (or stdin for "-"); false with `error` set on failure.
+bool read_source_file(const std::string& path, std::string* text, std::string* error);
+
+}  // namespace relay::cli

@@ -1,0 +1,117 @@
+// The operator name table (lang/ops/op_table.def) against reference §3.
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+
+#include "lang/ops/op_registry.h"
+
+using relay::all_ops;
+using relay::find_op;
+using relay::OpGroup;
+
+namespace {
+
+void check_op(std::string_view name, OpGroup group, bool supported) {
+  INFO("operator " << std::string(name));
+  const relay::OpInfo* op = find_op(name);
+  REQUIRE(op != nullptr);
+  CHECK(op->name == name);
+  CHECK(op->group == group);
+  CHECK(op->supported == supported);
+}
+
+size_t count_group(OpGroup g) {
+  size_t n = 0;
+  for (const auto& op : all_ops()) n += op.group == g;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("op table has no duplicate names", "[ops]") {
+  std::set<std::string_view> seen;
+  for (const auto& op : all_ops()) {
+    INFO("operator " << std::string(op.name));
+    CHECK(!op.name.empty());
+    CHECK(seen.insert(op.name).second);
+  }
+}
+
+TEST_CASE("op table holds the 304 operators of reference section 3", "[ops]") {
+  // §3.0: 272 general operators (tables 3.2-3.9, torch_op included) + 26 qnn.* + 6 ethosu.
+  CHECK(all_ops().size() == 304);
+  CHECK(count_group(OpGroup::Elementwise) == 43);
+  CHECK(count_group(OpGroup::Broadcast) == 26);
+  CHECK(count_group(OpGroup::Reduction) == 10);
+  CHECK(count_group(OpGroup::Transform) == 56);
+  CHECK(count_group(OpGroup::Sorting) == 4);
+  CHECK(count_group(OpGroup::NN) == 74);
+  CHECK(count_group(OpGroup::ImageVisionRandom) == 22);
+  CHECK(count_group(OpGroup::Dynamic) == 16);
+  CHECK(count_group(OpGroup::Internal) == 21);
+  CHECK(count_group(OpGroup::Quantized) == 32);
+}
+
+TEST_CASE("supported is true exactly for sections 3.2-3.7", "[ops]") {
+  for (const auto& op : all_ops()) {
+    INFO("operator " << std::string(op.name));
+    bool expect = op.group == OpGroup::Elementwise || op.group == OpGroup::Broadcast ||
+                  op.group == OpGroup::Reduction || op.group == OpGroup::Transform ||
+                  op.group == OpGroup::Sorting || op.group == OpGroup::NN;
+    CHECK(op.supported == expect);
+  }
+}
+
+TEST_CASE("find_op finds every table entry", "[ops]") {
+  for (const auto& op : all_ops()) {
+    INFO("operator " << std::string(op.name));
+    CHECK(find_op(op.name) == &op);
+  }
+}
+
+TEST_CASE("find_op: a sample from each group", "[ops]") {
+  check_op("abs", OpGroup::Elementwise, true);
+  check_op("ndarray_size", OpGroup::Elementwise, true);
+  check_op("isnan", OpGroup::Elementwise, true);
+  check_op("add", OpGroup::Broadcast, true);
+  check_op("greater_equal", OpGroup::Broadcast, true);
+  check_op("sum", OpGroup::Reduction, true);
+  check_op("variance", OpGroup::Reduction, true);
+  check_op("reshape", OpGroup::Transform, true);
+  check_op("contrib_reverse_reshape", OpGroup::Transform, true);
+  check_op("einsum", OpGroup::Transform, true);
+  check_op("topk", OpGroup::Sorting, true);
+  check_op("nn.conv2d", OpGroup::NN, true);
+  check_op("nn.batch_flatten", OpGroup::NN, true);
+  check_op("nn.contrib_conv2d_NCHWc", OpGroup::NN, true);
+  check_op("nn.internal.sparse_dense_padded", OpGroup::NN, true);
+  check_op("image.resize2d", OpGroup::ImageVisionRandom, false);
+  check_op("vision.roi_align", OpGroup::ImageVisionRandom, false);
+  check_op("random.threefry_split", OpGroup::ImageVisionRandom, false);
+  check_op("dyn.reshape", OpGroup::Dynamic, false);
+  check_op("dyn.image.resize2d", OpGroup::Dynamic, false);
+  check_op("dyn.nn.upsampling3d", OpGroup::Dynamic, false);
+  check_op("annotation.stop_fusion", OpGroup::Internal, false);
+  check_op("memory.alloc_tensor", OpGroup::Internal, false);
+  check_op("vm.invoke_tvm_op", OpGroup::Internal, false);
+  check_op("relay.op.annotation.simulated_quantize", OpGroup::Internal, false);
+  check_op("on_device", OpGroup::Internal, false);
+  check_op("torch_op", OpGroup::Internal, false);
+  check_op("qnn.conv2d", OpGroup::Quantized, false);
+  check_op("qnn.simulated_quantize", OpGroup::Quantized, false);
+  check_op("contrib.ethosu.conv2d", OpGroup::Quantized, false);
+  check_op("contrib.ethosu.identity", OpGroup::Quantized, false);
+}
+
+TEST_CASE("find_op returns nullptr for unknown names", "[ops]") {
+  CHECK(find_op("") == nullptr);
+  CHECK(find_op("conv2d") == nullptr);       // needs the nn. prefix
+  CHECK(find_op("nn.conv2") == nullptr);     // prefix of a real name
+  CHECK(find_op("nn.conv2d ") == nullptr);
+  CHECK(find_op("NN.CONV2D") == nullptr);    // case-sensitive
+  CHECK(find_op("image.resize") == nullptr); // removed before 0.14
+  CHECK(find_op("zzz") == nullptr);
+  CHECK(find_op("aaa") == nullptr);
+  CHECK(find_op(".depthwise_conv2d") == nullptr);
+}
