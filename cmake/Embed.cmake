@@ -2,7 +2,8 @@
 # array `relay::SYMBOL` (see lang/base/embedded.h). Rebuilt when a file changes.
 function(relay_embed TARGET SYMBOL)
   set(out ${PROJECT_BINARY_DIR}/generated/embed_${SYMBOL}.cpp)
-  string(REPLACE ";" "\\;" files_arg "${ARGN}")
+  # Lists cannot cross a custom command's command line intact; join with '|'.
+  string(REPLACE ";" "|" files_arg "${ARGN}")
   add_custom_command(
     OUTPUT ${out}
     COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DSYMBOL=${SYMBOL} "-DFILES=${files_arg}"

@@ -1,6 +1,7 @@
-# Script mode: cmake -DOUT=file.cpp -DSYMBOL=name -DFILES="a;b" -P embed_files.cmake
+# Script mode: cmake -DOUT=file.cpp -DSYMBOL=name -DFILES="a|b" -P embed_files.cmake
 # Writes a C++ source defining `const relay::EmbeddedFile SYMBOL[]` (terminated by a
 # null entry) holding each file's base name and bytes.
+string(REPLACE "|" ";" FILES "${FILES}")
 set(body "#include \"lang/base/embedded.h\"\nnamespace relay {\nextern const EmbeddedFile ${SYMBOL}[];\nconst EmbeddedFile ${SYMBOL}[] = {\n")
 foreach(f ${FILES})
   get_filename_component(name ${f} NAME)

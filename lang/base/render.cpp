@@ -634,15 +634,17 @@ void Painter::annotation_rows(Snippet& s, uint32_t line) {
   std::stable_sort(ends.begin(), ends.end(),
                    [](const Ann* x, const Ann* y) { return x->depth > y->depth; });
 
-  // The rightmost label's message goes inline unless another underline reaches past it.
+  // The rightmost message goes inline unless another underline reaches past its end.
   const Ann* inline_ann = nullptr;
   std::map<const Ann*, size_t> level;  // hanging messages: 1 = first row below connectors
   size_t levels = 0;
   if (!singles.empty()) {
-    const Ann* last = singles.back();
-    bool ok = !last->msg.empty();
+    const Ann* last = nullptr;
     for (const Ann* a : singles)
-      if (a != last && a->col_e > last->col_e) ok = false;
+      if (!a->msg.empty()) last = a;
+    bool ok = last != nullptr;
+    for (const Ann* a : singles)
+      if (ok && a != last && a->col_e > last->col_e) ok = false;
     if (ok) inline_ann = last;
     for (size_t i = singles.size(); i-- > 0;)
       if (singles[i] != inline_ann && !singles[i]->msg.empty()) level[singles[i]] = ++levels;
@@ -654,24 +656,6 @@ void Painter::annotation_rows(Snippet& s, uint32_t line) {
   for (size_t i = 0; i < total; ++i) {
     size_t r = cv_.new_row();
     cv_.put_cell(r, w_ + 1, "|", Style::Gutter);
-  }
-
-  // Bars of multi-line spans that pass through these rows.
-  for (const Ann& m : s.anns) {
-    if (!m.multiline) continue;
-    auto row_of = [&](const std::vector<const Ann*>& v, size_t offset) -> long {
-      for (size_t i = 0; i < v.size(); ++i)
-        if (v[i] == &m) return static_cast<long>(offset + i);
-      return -1;
-    };
-    long start_r = row_of(starts, single_rows);
-    long end_r = row_of(ends, single_rows + starts.size());
-    for (size_t r = 0; r < total; ++r) {
-      long lr = static_cast<long>(r);
-      bool begun = m.line_s < line || (m.line_s == line && (m.slash || (start_r >= 0 && lr > start_r)));
-      bool open = m.line_e > line || (m.line_e == line && lr < end_r);
-      if (begun && open) cv_.put_cell(base + r, x_ + m.depth - 1, "|", ann_style(m));
-    }
   }
 
   const size_t tx = x_ + s.margin;  // column of the line's first character
@@ -697,6 +681,24 @@ void Painter::annotation_rows(Snippet& s, uint32_t line) {
     cv_.fill(r, x_ + m.depth, tx + m.col_e, "_", ann_style(m));
     cv_.put_cell(r, tx + m.col_e, underline(m), ann_style(m));
     if (!m.msg.empty()) cv_.put(r, tx + m.col_e + 2, m.msg, ann_style(m));
+  }
+  // Bars of multi-line spans that pass through these rows, drawn last so that a bar
+  // crossing another span's `___` stays visible.
+  for (const Ann& m : s.anns) {
+    if (!m.multiline) continue;
+    auto row_of = [&](const std::vector<const Ann*>& v, size_t offset) -> long {
+      for (size_t i = 0; i < v.size(); ++i)
+        if (v[i] == &m) return static_cast<long>(offset + i);
+      return -1;
+    };
+    long start_r = row_of(starts, single_rows);
+    long end_r = row_of(ends, single_rows + starts.size());
+    for (size_t r = 0; r < total; ++r) {
+      long lr = static_cast<long>(r);
+      bool begun = m.line_s < line || (m.line_s == line && (m.slash || (start_r >= 0 && lr > start_r)));
+      bool open = m.line_e > line || (m.line_e == line && lr < end_r);
+      if (begun && open) cv_.put_cell(base + r, x_ + m.depth - 1, "|", ann_style(m));
+    }
   }
 }
 

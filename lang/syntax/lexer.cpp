@@ -233,6 +233,7 @@ Token Lexer::lex_number(uint32_t b) {
       if (!ok) {
         auto& d = diags_.emit(DiagKind::InvalidNumericSuffix, span(s, i), {std::string(suffix)});
         d.note("the suffixes are `f` (float32), `f16`, `f32`, `f64` for floats and `i` (int32), `i16`, `i32`, `i64` for integers");
+        pos_ = i;
         return Token{Tok::Error, false, b, i};
       }
       if (suffix[0] == 'f') is_float = true;

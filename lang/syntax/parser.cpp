@@ -48,7 +48,8 @@ Token Parser::bump() {
 
 Diagnostic* Parser::error(DiagKind kind, Span at, std::vector<std::string> args) {
   uint32_t here = peek().begin;
-  if (here == last_error_at_) return nullptr;
+  // One diagnostic per token, and none at a token the lexer already reported.
+  if (here == last_error_at_ || peek().kind == Tok::Error) return nullptr;
   last_error_at_ = here;
   return &diags_.emit(kind, at, std::move(args));
 }
