@@ -189,7 +189,6 @@ DrawnLine draw_text(std::string_view s) {
 
 }  // namespace
 
-
 size_t display_width(std::string_view text) { return draw_text(text).width(); }
 
 namespace {
@@ -329,11 +328,18 @@ struct Snippet {
   std::vector<uint32_t> lines;  // shown lines, sorted; gaps of one line filled in
   std::map<uint32_t, DrawnLine> drawn;
   size_t margin = 0;  // cells left of the text for multi-line bars (0 without any)
+  uint32_t left = 0;  // long lines: the first column shown (Ann columns are relative to it)
+  uint32_t right = UINT32_MAX;  // long lines: the column after the last one shown
 };
 
 // Multi-line spans up to this many lines are shown whole; longer ones show their first
 // and last lines with `...` between, which is all a reader needs to see the extent.
 constexpr uint32_t kMaxWholeMultiline = 5;
+
+// Lines wider than this many columns (generated code, printed models) are cut to a window
+// around the labels, with `...` marking the cuts, as rustc does for narrow terminals.
+constexpr uint32_t kMaxLineWidth = 140;
+constexpr uint32_t kCutContext = 20;  // columns kept left of the leftmost label
 
 const DrawnLine& drawn_line(Snippet& s, uint32_t line) {
   auto it = s.drawn.find(line);
@@ -383,6 +389,41 @@ Ann make_ann(Snippet& s, const Label& label, bool primary) {
   return a;
 }
 
+// Chooses the window of columns to show when a line is too wide, and makes the label
+// columns relative to it.
+void cut_long_lines(Snippet& s) {
+  uint32_t widest = 0;
+  for (uint32_t l : s.lines) widest = std::max(widest, drawn_line(s, l).width());
+  if (widest <= kMaxLineWidth || s.anns.empty()) return;
+  uint32_t lo = UINT32_MAX, hi = 0;
+  for (const Ann& a : s.anns) {
+    lo = std::min({lo, a.col_s, a.multiline ? a.col_e : a.col_s});
+    hi = std::max({hi, a.col_e, a.multiline ? a.col_s + 1 : a.col_e});
+  }
+  if (hi + 3 > kMaxLineWidth && lo > kCutContext) s.left = lo - kCutContext;
+  s.right = std::max(s.left + kMaxLineWidth, hi + 3);
+  for (Ann& a : s.anns) {
+    a.col_s -= s.left;
+    a.col_e -= s.left;
+  }
+}
+
+// The visible part of a source line: cut to the snippet's window, `...` at the cuts.
+DrawnLine windowed(const Snippet& s, const DrawnLine& line) {
+  if (s.left == 0 && line.width() <= s.right) return line;
+  DrawnLine out;
+  uint32_t end = std::min(line.width(), s.right);
+  if (s.left < end)
+    out.cells.assign(line.cells.begin() + s.left, line.cells.begin() + end);
+  else
+    out.cells.assign(3, " ");  // a short line next to a cut one: just the `...`
+  if (s.left > 0)
+    for (size_t i = 0; i < 3 && i < out.cells.size(); ++i) out.cells[i] = ".";
+  if (line.width() > s.right)
+    for (size_t i = 0; i < 3 && i < out.cells.size(); ++i) out.cells[out.cells.size() - 1 - i] = ".";
+  return out;
+}
+
 bool is_primary(const Diagnostic& d, size_t i) { return i == 0 || d.labels[i].primary; }
 
 std::vector<Snippet> build_snippets(const Diagnostic& d, const SourceManager& sm) {
@@ -425,6 +466,7 @@ std::vector<Snippet> build_snippets(const Diagnostic& d, const SourceManager& sm
       if (!s.lines.empty() && l == s.lines.back() + 2) s.lines.push_back(l - 1);
       s.lines.push_back(l);
     }
+    cut_long_lines(s);
   }
   return out;
 }
@@ -611,7 +653,7 @@ void Painter::snippet(Snippet& s) {
       if (m.line_s < line && line <= m.line_e) cv_.put_cell(r, x_ + m.depth - 1, "|", ann_style(m));
       if (m.line_s == line && m.slash) cv_.put_cell(r, x_ + m.depth - 1, "/", ann_style(m));
     }
-    cv_.put_line(r, x_ + s.margin, drawn_line(s, line));
+    cv_.put_line(r, x_ + s.margin, windowed(s, drawn_line(s, line)));
     annotation_rows(s, line);
   }
 }

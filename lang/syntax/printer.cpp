@@ -73,15 +73,23 @@ class Out {
   std::string buf;
   int indent = 0;
 
+  // A comment waiting for the end of the current line.
+  struct Pending {
+    std::string_view text;
+    bool own_line;  // goes on a line of its own (after the current one)
+    int indent = 0;  // when it goes on a line of its own
+  };
+
   struct State {
     size_t size;
     int indent, next_extra;
-    bool at_line_start, need_nl, space_pending, mid_stmt, comment_line;
-    std::vector<std::string_view> eol;
+    bool at_line_start, need_nl, space_pending, mid_stmt, comment_line, flush_next, after_opener;
+    std::vector<Pending> eol;
   };
   State save() const {
-    return State{buf.size(), indent,    next_extra_, at_line_start_, need_nl_,
-                 space_pending_, mid_stmt_, comment_line_, eol_};
+    return State{buf.size(),    indent,    next_extra_,   at_line_start_, need_nl_,
+                 space_pending_, mid_stmt_, comment_line_, flush_next_,    after_opener_,
+                 eol_};
   }
   void restore(const State& s) {
     buf.resize(s.size);
@@ -92,23 +100,35 @@ class Out {
     space_pending_ = s.space_pending;
     mid_stmt_ = s.mid_stmt;
     comment_line_ = s.comment_line;
+    flush_next_ = s.flush_next;
+    after_opener_ = s.after_opener;
     eol_ = s.eol;
   }
 
+  // The next token starts a node: pending end-of-line comments go before it (they end
+  // their line). Fixed tokens between nodes (`->`, `=`, `(`, infix operators, ...) stay
+  // on the line of the code before them, and the comments follow them.
+  void node_start() { flush_next_ = true; }
+
   // A token of code.
   void put(std::string_view s) {
+    if (flush_next_) {
+      flush_eol();
+      flush_next_ = false;
+    }
     prepare();
     buf += s;
     mid_stmt_ = true;
+    after_opener_ = !s.empty() && (s.back() == '{' || s.back() == '(' || s.back() == '[');
   }
-  // A separator (`,` `;`): attaches to the previous token; end-of-line comments follow it.
+  // A separator (`,` `;`) or closing bracket: attaches to the previous token.
   void sep(std::string_view s) {
     if (need_nl_) break_line();
     if (at_line_start_) write_indent();
     space_pending_ = false;
     buf += s;
     mid_stmt_ = true;
-    flush_eol();
+    after_opener_ = false;
   }
   void space() { space_pending_ = true; }
   // A structural line break (a no-op at the start of a line).
@@ -118,6 +138,7 @@ class Out {
     need_nl_ = false;
     next_extra_ = 0;
     mid_stmt_ = false;
+    flush_next_ = false;
   }
   void blank_line() {
     nl();
@@ -128,51 +149,70 @@ class Out {
   // The current statement is complete: a comment line that follows is not a continuation.
   void end_stmt() { mid_stmt_ = false; }
 
-  // Comments.
+  // ---- comments ----
+  // Alone on its line.
   void comment_own_line(std::string_view c) {
     flush_eol();
     if (!at_line_start_) break_line();
+    if (need_nl_) raw_nl();
+    next_extra_ = 0;  // at the indentation of the enclosing block, never a continuation
     prepare();
     buf += c;
     need_nl_ = true;
     comment_line_ = c.starts_with("/*");
   }
-  // A line comment after code: it ends the line, after a separator that comes next.
+  // A line comment after code: it ends the line.
   void comment_inline_line(std::string_view c) {
     if (continue_comment_line(c)) return;
-    eol_.push_back(c);
+    if (at_line_start_ && !need_nl_ && eol_.empty() && buf.size() >= 2 && buf.back() == '\n') {
+      // Right after an opening bracket and its line break: keep it on the bracket's line.
+      char prev = buf[buf.size() - 2];
+      if (prev == '{' || prev == '(' || prev == '[') {
+        buf.pop_back();
+        at_line_start_ = false;
+      }
+    }
+    eol_.push_back(Pending{c, false, indent});
   }
+  // A comment alone on its line, found after code that is already printed: it goes on
+  // a line of its own after the current line (fixed tokens that follow stay on this one).
+  void comment_own_line_after(std::string_view c) { eol_.push_back(Pending{c, true, indent}); }
+  // After an opening bracket that starts an indented block: pending comments that go on
+  // lines of their own belong to the block.
+  void reindent_pending() {
+    for (Pending& p : eol_) p.indent = indent;
+  }
+  // A block comment before code on the same line.
   void comment_inline_block(std::string_view c) {
     if (continue_comment_line(c)) return;
+    flush_eol();
     space_pending_ = !after_open();
     prepare();
     buf += c;
     space_pending_ = true;
   }
+  // A block comment right after code.
   void comment_trailing_block(std::string_view c) {
+    if (!eol_.empty()) {  // the line already ends in a comment
+      eol_.push_back(Pending{c, true, indent});
+      return;
+    }
     space_pending_ = true;
     prepare();
     buf += c;
   }
-  void comment_eol(std::string_view c) { eol_.push_back(c); }
+  // The next comment does not continue the current line of comments.
+  void end_comment_line() { comment_line_ = false; }
+  // A comment for the end of the current line.
+  void comment_eol(std::string_view c) { eol_.push_back(Pending{c, false, indent}); }
 
-  bool at_line_start() const { return at_line_start_; }
   // The current line is finished (a line comment was written or is pending).
   bool line_ended() const { return need_nl_ || !eol_.empty(); }
   // A blank line may go here: not at the top of the output or right after an opening
-  // bracket.
+  // bracket, and not after inline comments waiting for their code on the same line.
   bool can_blank() const {
-    // Not after inline comments waiting for their code on the same line.
     if (!at_line_start_ && !need_nl_) return false;
-    size_t i = buf.find_last_not_of(" \n");
-    if (i == std::string::npos) return false;
-    char c = buf[i];
-    return c != '{' && c != '(' && c != '[';
-  }
-  // Column where the current line starts in `buf`.
-  size_t line_begin() const {
-    size_t p = buf.rfind('\n');
-    return p == std::string::npos ? 0 : p + 1;
+    return buf.find_first_not_of(" \n") != std::string::npos && !after_opener_;
   }
 
  private:
@@ -195,7 +235,6 @@ class Out {
     at_line_start_ = false;
   }
   void prepare() {
-    if (!eol_.empty()) flush_eol();
     if (need_nl_) break_line();
     if (at_line_start_) {
       write_indent();
@@ -204,12 +243,13 @@ class Out {
     }
     space_pending_ = false;
   }
-  // A forced break inside a statement continues at +2.
+  // A line break forced by a comment. The next line starts at the block's indentation
+  // even inside a statement: whether only comments or also code follow on it is not
+  // known yet, and a second formatting pass must indent it the same way.
   void break_line() {
-    bool cont = mid_stmt_;
     raw_nl();
     need_nl_ = false;
-    next_extra_ = cont ? 2 : 0;
+    next_extra_ = 0;
   }
   void raw_nl() {
     comment_line_ = false;
@@ -220,13 +260,19 @@ class Out {
   }
   void flush_eol() {
     if (eol_.empty()) return;
-    for (std::string_view c : eol_) {
-      if (at_line_start_) {
+    bool ended = need_nl_;  // the current line cannot take more
+    for (const Pending& p : eol_) {
+      if (p.own_line || ended) {
+        if (!at_line_start_) raw_nl();
+        buf.append(static_cast<size_t>(std::max(0, p.indent)), ' ');
+        at_line_start_ = false;
+      } else if (at_line_start_) {
         write_indent();
       } else if (buf.back() != ' ') {
         buf += ' ';
       }
-      buf += c;
+      buf += p.text;
+      ended = p.own_line || !p.text.starts_with("/*");
     }
     eol_.clear();
     space_pending_ = false;
@@ -239,7 +285,9 @@ class Out {
   bool space_pending_ = false;
   bool mid_stmt_ = false;
   bool comment_line_ = false;
-  std::vector<std::string_view> eol_;
+  bool flush_next_ = false;
+  bool after_opener_ = false;  // the last code token opened a bracket
+  std::vector<Pending> eol_;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -395,6 +443,7 @@ class Printer {
     out_.nl();
     if (m.metadata_span.size() > 0 && file_) {
       std::string_view meta = file_->slice(m.metadata_span);
+      out_.blank_line();
       out_.buf += meta;
       if (!meta.empty() && meta.back() != '\n') out_.buf += '\n';
     }
@@ -473,10 +522,19 @@ class Printer {
   // `after_code`: the comment lies inside a node whose last token is already printed.
   void emit_leading(const Comment& c, bool after_code = false) {
     std::string_view t = comment_text(c);
+    // Only a comment on the same source line continues a line of comments.
+    size_t idx = static_cast<size_t>(&c - comments_->data());
+    if (idx == 0 || text_.substr((*comments_)[idx - 1].span.end,
+                                 c.span.begin - (*comments_)[idx - 1].span.end)
+                            .find('\n') != std::string_view::npos)
+      out_.end_comment_line();
     bool line = c.kind != CommentKind::Block;
-    bool own = starts_line(c.span.begin) && (line || rest_is_trivia(c.span.end));
-    if (own) {
-      maybe_blank(c.span.begin);
+    bool starts = starts_line(c.span.begin);
+    bool own = starts && (line || rest_is_trivia(c.span.end));
+    if (starts && !after_code) maybe_blank(c.span.begin);
+    if (own && after_code) {
+      out_.comment_own_line_after(t);
+    } else if (own) {
       out_.comment_own_line(t);
     } else if (line) {
       out_.comment_inline_line(t);
@@ -488,14 +546,39 @@ class Printer {
   }
 
   // Emits the comments that start before `pos`; returns how many.
-  size_t leading(uint32_t pos) {
+  size_t leading(uint32_t pos, bool skip_parens = true) {
     if (!comments_on()) return 0;
+    (void)skip_parens;
+    out_.node_start();
     size_t n = 0;
     while (ci_ < cend_ && (*comments_)[ci_].span.begin < pos) {
       emit_leading((*comments_)[ci_++]);
       ++n;
     }
     return n;
+  }
+
+  // Node spans do not agree on whether a leading `(` is included (a parenthesised node's
+  // span excludes its parentheses; a block's starts at its first token, which may be a
+  // `(`). Comments after such parentheses are therefore placed before them: skip them.
+  uint32_t skip_open_parens(uint32_t pos) const {
+    const uint32_t n = static_cast<uint32_t>(text_.size());
+    if (pos >= n || text_[pos] != '(') return pos;
+    uint32_t p = pos;
+    while (p < n) {
+      char c = text_[p];
+      if (is_ws(c) || c == '(') {
+        ++p;
+        continue;
+      }
+      long k = comment_at(p);
+      if (k >= 0) {
+        p = (*comments_)[k].span.end;
+        continue;
+      }
+      break;
+    }
+    return p;
   }
 
   // The source has a blank line right before `pos`.
@@ -651,7 +734,7 @@ class Printer {
   }
   void close(uint32_t last_end, std::string_view tok) {
     flush_before(last_end, tok[0]);
-    out_.put(tok);
+    out_.sep(tok);
   }
   static uint32_t last_arg_end(const CallExpr* c) {
     if (c->attrs_meta) return c->attrs_meta->span.end;
@@ -671,14 +754,60 @@ class Printer {
     return v->span.end;
   }
 
-  bool has_comment_in(uint32_t begin, uint32_t end) const {
+  // A comment in [begin, end) that will end its output line: a line comment, or one
+  // alone on its source line.
+  bool has_breaking_comment_in(uint32_t begin, uint32_t end) const {
     if (!comments_on()) return false;
     for (size_t i = ci_; i < cend_; ++i) {
       const Comment& c = (*comments_)[i];
       if (c.span.begin >= end) break;
-      if (c.span.begin >= begin) return true;
+      if (c.span.begin < begin) continue;
+      if (c.kind != CommentKind::Block ||
+          (starts_line(c.span.begin) && rest_is_trivia(c.span.end)))
+        return true;
     }
     return false;
+  }
+
+  // The next significant character at or after `pos`, skipping whitespace and comments.
+  uint32_t next_token_pos_no_paren(uint32_t pos) const {
+    const uint32_t n = static_cast<uint32_t>(text_.size());
+    uint32_t p = pos;
+    while (p < n) {
+      if (is_ws(text_[p])) {
+        ++p;
+        continue;
+      }
+      long k = comment_at(p);
+      if (k >= 0) {
+        p = (*comments_)[k].span.end;
+        continue;
+      }
+      break;
+    }
+    return p;
+  }
+
+  // The next significant character at or after `pos`, skipping whitespace, comments and
+  // `)`.
+  uint32_t next_token_pos(uint32_t pos) const {
+    if (!comments_on()) return pos;
+    const uint32_t n = static_cast<uint32_t>(text_.size());
+    uint32_t p = pos;
+    while (p < n) {
+      char c = text_[p];
+      if (is_ws(c) || c == ')') {
+        ++p;
+        continue;
+      }
+      long k = comment_at(p);
+      if (k >= 0) {
+        p = (*comments_)[k].span.end;
+        continue;
+      }
+      break;
+    }
+    return p;
   }
 
   // -------------------------------------------------------------------------------------
@@ -700,10 +829,13 @@ class Printer {
   }
 
   void func_def(const FuncDef& d) {
-    if (leading(d.name_span.begin)) maybe_blank(d.span.begin);
+    if (leading(d.span.begin)) maybe_blank(d.span.begin);
     doc_lines(d.doc);
     if (!d.fn) return;
-    function(d.fn, "def @" + std::string(d.name));
+    out_.put("def");
+    out_.space();
+    leading(d.name_span.begin);
+    function(d.fn, "@" + std::string(d.name));
     trailing(d.fn->span.end, false);
     trailing(d.span.end, false);
   }
@@ -724,10 +856,11 @@ class Printer {
   }
 
   void type_def(const TypeDef& d) {
-    if (leading(d.name_span.begin)) maybe_blank(d.span.begin);
+    if (leading(d.span.begin)) maybe_blank(d.span.begin);
     doc_lines(d.doc);
     out_.put(d.is_extern ? "extern type" : "type");
     out_.space();
+    leading(d.name_span.begin);
     out_.put(d.name);
     trailing(d.name_span.end, false);
     type_params(d.type_params);
@@ -746,6 +879,7 @@ class Printer {
       return;
     }
     out_.indent += 2;
+    out_.reindent_pending();
     for (const CtorDef* c : d.ctors) {
       out_.nl();
       leading(c->span.begin);
@@ -844,6 +978,7 @@ class Printer {
     else if (!f->params.empty()) last = var_end(f->params.back());
     if (broken) {
       out_.indent += 2;
+      out_.reindent_pending();
       header_items(f, true);
       flush_before(last, ')');
       out_.end_stmt();
@@ -881,6 +1016,7 @@ class Printer {
       header(f, prefix, true);
     }
     out_.indent += 2;
+    out_.reindent_pending();
     out_.end_stmt();
     out_.nl();
     body(f->body);
@@ -895,7 +1031,8 @@ class Printer {
   // Blocks
 
   void binding(const Binding& b) {
-    blank_and_leading(b.span.begin);
+    blank_and_leading(b.kind == BindingKind::Sequence && b.value ? open_paren_pos(b.value)
+                                                                 : b.span.begin);
     switch (b.kind) {
       case BindingKind::Let:
         out_.put("let");
@@ -937,7 +1074,7 @@ class Printer {
       leading(b->span.begin);
       for (const Binding& bd : b->bindings) binding(bd);
       if (b->result) {
-        blank_and_leading(b->result->span.begin);
+        blank_and_leading(open_paren_pos(b->result));
         expr(b->result, Ctx::Item);
         out_.end_stmt();
       }
@@ -953,10 +1090,21 @@ class Printer {
   void wrapped_block(const BlockExpr* b, std::string_view open, std::string_view close) {
     out_.put(open);
     out_.indent += 2;
+    out_.reindent_pending();
     out_.end_stmt();
     out_.nl();
     block_lines(b);
-    if (close == "}" && b->braced()) leading(b->span.end - 1);
+    // Comments before the block's closing bracket in the source stay inside.
+    if (comments_on()) {
+      uint32_t end = b->span.end;
+      if (b->braced() && end > 0 && text_[end - 1] == '}') {
+        end -= 1;
+      } else if (b->parenthesized()) {
+        uint32_t p = next_token_pos_no_paren(end);
+        if (p < text_.size() && text_[p] == ')') end = p;
+      }
+      while (ci_ < cend_ && (*comments_)[ci_].span.begin < end) emit_leading((*comments_)[ci_++], true);
+    }
     out_.end_stmt();
     out_.indent -= 2;
     out_.nl();
@@ -1028,9 +1176,9 @@ class Printer {
       return;
     }
     e = strip_empty_block(e);
-    leading(e->span.begin);
     if (is_block(e)) {
       const BlockExpr* b = as<BlockExpr>(e);
+      leading(block_open_pos(b), false);
       if (ctx == Ctx::Body) {
         block_lines(b);
         return;
@@ -1044,11 +1192,49 @@ class Printer {
       trailing(e->span.end, e->parenthesized());
       return;
     }
+    leading(e->span.begin);
     bool paren = needs_parens(e, ctx);
     if (paren) out_.put("(");
     expr_inner(e);
-    if (paren) out_.put(")");
+    if (paren) out_.sep(")");
     trailing(e->span.end, e->parenthesized());
+  }
+
+  // Where a block printed inside brackets opens in the source: its `{`, or the `(` in
+  // front of it (a parenthesised node's span excludes the parenthesis). Comments after
+  // that go inside the printed brackets.
+  uint32_t block_open_pos(const BlockExpr* b) const {
+    uint32_t pos = b->span.begin;
+    if (!comments_on() || (b->braced() && pos < text_.size() && text_[pos] == '{')) return pos;
+    return open_paren_pos(b);
+  }
+  // The `(` of a parenthesised node (its span excludes it), else its start.
+  uint32_t open_paren_pos(const Expr* e) const {
+    uint32_t pos = e->span.begin;
+    if (!comments_on() || !e->parenthesized()) return pos;
+    uint32_t p = pos;
+    while (p > 0) {
+      char c = text_[p - 1];
+      if (is_ws(c)) {
+        --p;
+        continue;
+      }
+      long k = comment_ending_at(p);
+      if (k >= 0) {
+        p = (*comments_)[k].span.begin;
+        continue;
+      }
+      if (c == '(') return p - 1;
+      break;
+    }
+    return pos;
+  }
+  long comment_ending_at(uint32_t pos) const {
+    const auto& cs = *comments_;
+    auto it = std::lower_bound(cs.begin(), cs.end(), pos,
+                               [](const Comment& c, uint32_t p) { return c.span.end < p; });
+    if (it != cs.end() && it->span.end == pos) return it - cs.begin();
+    return -1;
   }
 
   void operand(const Expr* e, int prec, bool left) {
@@ -1068,11 +1254,18 @@ class Printer {
       expr(e, Ctx::Operand);
       return;
     }
+    if (is_block(e)) {
+      leading(block_open_pos(as<BlockExpr>(e)), false);
+      wrapped_block(as<BlockExpr>(e), "(", ")");
+      trailing(e->span.end, e->parenthesized());
+      return;
+    }
     leading(e->span.begin);
     out_.put("(");
     if (is_block(e)) {
       // `(` newline bindings result newline `)`
       out_.indent += 2;
+      out_.reindent_pending();
       out_.end_stmt();
       out_.nl();
       block_lines(e);
@@ -1227,6 +1420,7 @@ class Printer {
   void branch(const Expr* e, uint32_t close) {
     out_.put("{");
     out_.indent += 2;
+    out_.reindent_pending();
     out_.end_stmt();
     out_.nl();
     body(e);
@@ -1289,18 +1483,23 @@ class Printer {
     out_.space();
     out_.put("{");
     out_.indent += 2;
+    out_.reindent_pending();
     uint32_t last = m->scrutinee ? m->scrutinee->span.end : m->span.begin;
     for (const Clause& c : m->clauses) {
       out_.end_stmt();
       out_.nl();
       leading(std::min(c.span.begin, c.pattern ? c.pattern->span.begin : c.span.begin));
+      const Expr* b = strip_empty_block(c.body);
+      uint32_t pend = c.pattern ? c.pattern->span.end : c.span.begin;
+      // A body on lines of its own when it spans lines or a comment in the clause (up to
+      // the `,` or `}` after it) ends a line.
+      uint32_t pbegin = c.pattern ? c.pattern->span.begin : c.span.begin;
+      bool multi = multiline(b) ||
+                   has_breaking_comment_in(pbegin, next_token_pos(std::max(c.span.end, pend)));
       pattern(c.pattern);
       out_.space();
       out_.put("=>");
       out_.space();
-      const Expr* b = strip_empty_block(c.body);
-      uint32_t pend = c.pattern ? c.pattern->span.end : c.span.begin;
-      bool multi = multiline(b) || (b && has_comment_in(pend, b->span.end));
       if (multi) {
         uint32_t close = c.body->span.end;
         if (c.body->braced() && close > 0) close -= 1;
@@ -1412,7 +1611,7 @@ class Printer {
         break;
       case AttrValueKind::Expr: expr(v->expr, Ctx::Attr); break;
     }
-    trailing(v->span.end, v->parenthesized);
+    trailing(v->span.end, false);  // the span includes the parentheses
   }
 
   // -------------------------------------------------------------------------------------
@@ -1538,8 +1737,8 @@ class Printer {
       }
       case DimKind::Error: out_.put("<error>"); break;
     }
-    if (paren) out_.put(")");
-    trailing(d->span.end, d->parenthesized);
+    if (paren) out_.sep(")");
+    trailing(d->span.end, false);  // the span includes the parentheses
   }
 
   const PrintOptions& options_;

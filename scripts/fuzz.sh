@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Fuzzes the front end (lexer, parser, resolver, diagnostic rendering, printer round trip)
+# with libFuzzer for a bounded time.
+#
+#   scripts/fuzz.sh            fuzz for 60 seconds
+#   scripts/fuzz.sh SECONDS    fuzz for SECONDS
+#
+# Builds build/fuzz with clang-19 (-DRELAY_FUZZ=ON: only relay_lang and the fuzz target),
+# copies the committed seed corpus (tests/fuzz/corpus) to a scratch directory and fuzzes
+# that copy, so the committed corpus never grows by itself. Exits 1 when the fuzzer finds
+# a crash, a hang, a leak or a round-trip failure; the reproducer is kept under the
+# scratch directory and printed with the command that replays it.
+#
+# Environment: FUZZ_JOBS (build parallelism, default 2), RELAY_FUZZ_KEEP=1 keeps the
+# scratch directory (the grown corpus) even on success, FUZZ_ARGS adds libFuzzer flags.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+secs="${1:-60}"
+case "$secs" in ''|*[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS]" >&2; exit 2 ;; esac
+
+build=build/fuzz
+echo "fuzz: building $build (clang-19, libFuzzer + ASan + UBSan)"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+  -DRELAY_FUZZ=ON -DRELAY_TESTS=OFF >/dev/null
+if ! cmake --build "$build" -j "${FUZZ_JOBS:-2}" --target relay_fuzz_frontend >"$build/build.log" 2>&1; then
+  cat "$build/build.log"
+  echo "fuzz: FAILED to build the fuzz target"
+  exit 1
+fi
+bin="$build/tests/fuzz/relay_fuzz_frontend"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/relay-fuzz.XXXXXX")
+mkdir -p "$work/corpus" "$work/artifacts"
+cp tests/fuzz/corpus/* "$work/corpus/"
+seeds=$(ls "$work/corpus" | wc -l)
+echo "fuzz: $seeds seeds, ${secs}s, scratch $work"
+
+status=0
+# -timeout: one input taking longer than 10 s is reported as a hang.
+# shellcheck disable=SC2086
+"$bin" "$work/corpus" -max_len=4096 -max_total_time="$secs" -timeout=10 \
+  -dict=tests/fuzz/relay.dict -artifact_prefix="$work/artifacts/" \
+  -print_final_stats=1 ${FUZZ_ARGS:-} 2>"$work/fuzz.log" || status=$?
+tail -n 30 "$work/fuzz.log"
+
+found=$(find "$work/artifacts" -type f | sort)
+if [ "$status" -ne 0 ] || [ -n "$found" ]; then
+  echo
+  echo "fuzz: FAILED (libFuzzer exit status $status); full log: $work/fuzz.log"
+  for f in $found; do
+    echo "fuzz: reproducer $f  (replay: $bin $f)"
+  done
+  exit 1
+fi
+grown=$(ls "$work/corpus" | wc -l)
+echo "fuzz: OK, no crash in ${secs}s (corpus $seeds -> $grown inputs)"
+if [ "${RELAY_FUZZ_KEEP:-0}" = 1 ]; then
+  echo "fuzz: grown corpus kept in $work/corpus"
+else
+  rm -rf "$work"
+fi

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh Debian 12 machine:
+#   1. scripts/setup.sh --no-build      install the Debian packages (sudo when not root)
+#   2. configure + build build/asan     Debug, ASan + UBSan (RELAY_SANITIZE), -Werror
+#   3. ctest                            unit, UI, round-trip and fuzz-corpus tests
+#   4. scripts/fuzz.sh 60               a bounded libFuzzer run (clang-19, build/fuzz)
+# Exits non-zero if any step fails, after a summary of every step. Logs of each step
+# are kept in build/test-logs/.
+#
+# Environment: TEST_JOBS (build and ctest parallelism, default 2), FUZZ_SECONDS
+# (default 60; 0 skips the fuzz step).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+jobs="${TEST_JOBS:-2}"
+fuzz_seconds="${FUZZ_SECONDS:-60}"
+logs=build/test-logs
+mkdir -p "$logs"
+t_start=$(date +%s)
+summary=()
+failed=0
+
+# step NAME LOG COMMAND...: runs COMMAND, shows and logs its output, records the outcome.
+step() {
+  local name=$1 log=$2
+  shift 2
+  local t0=$SECONDS
+  echo
+  echo "==> $name"
+  "$@" 2>&1 | tee "$logs/$log.log"
+  local status=${PIPESTATUS[0]}
+  local dt=$((SECONDS - t0))
+  if [ "$status" -eq 0 ]; then
+    summary+=("$(printf 'PASS  %-34s %5ss' "$name" "$dt")")
+  else
+    summary+=("$(printf 'FAIL  %-34s %5ss  (exit %s, log %s)' "$name" "$dt" "$status" "$logs/$log.log")")
+    failed=1
+  fi
+  return "$status"
+}
+skip() { summary+=("$(printf 'SKIP  %-34s         (%s)' "$1" "$2")"); failed=1; }
+
+export ASAN_OPTIONS="detect_leaks=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+
+if step "setup (Debian packages)" setup scripts/setup.sh --no-build; then
+  build_ok=0
+  step "configure build/asan" configure \
+      cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+            -DRELAY_SANITIZE=ON -DRELAY_WERROR=ON -DRELAY_TESTS=ON &&
+    step "build build/asan (-j$jobs)" build cmake --build build/asan -j "$jobs" &&
+    build_ok=1
+  if [ "$build_ok" = 1 ]; then
+    step "ctest (ASan + UBSan)" ctest ctest --test-dir build/asan --output-on-failure -j "$jobs"
+  else
+    skip "ctest (ASan + UBSan)" "the build failed"
+  fi
+  if [ "$fuzz_seconds" != 0 ]; then
+    step "fuzz (${fuzz_seconds}s, libFuzzer)" fuzz scripts/fuzz.sh "$fuzz_seconds"
+  else
+    summary+=("SKIP  fuzz                               (FUZZ_SECONDS=0)")
+  fi
+else
+  skip "build + ctest + fuzz" "package setup failed"
+fi
+
+echo
+echo "==================== test summary ===================="
+for line in "${summary[@]}"; do echo "$line"; done
+tests_line=$(grep -E 'tests passed' "$logs/ctest.log" 2>/dev/null | tail -n 1)
+[ -n "$tests_line" ] && echo "ctest: $tests_line"
+fuzz_line=$(grep -E '^fuzz: (OK|FAILED)' "$logs/fuzz.log" 2>/dev/null | tail -n 1)
+[ -n "$fuzz_line" ] && echo "$fuzz_line"
+echo "total time: $(( $(date +%s) - t_start ))s"
+if [ "$failed" = 0 ]; then
+  echo "RESULT: ALL PASSED"
+else
+  echo "RESULT: FAILED"
+fi
+exit "$failed"

@@ -1,0 +1,13 @@
+# Fuzz smoke test (included by tests/CMakeLists.txt): the libFuzzer target's body,
+# linked with a plain main(), replays the committed seed corpus in the ordinary build
+# (sanitizers included when RELAY_SANITIZE is on). Fuzzing proper is scripts/fuzz.sh.
+add_executable(relay_fuzz_replay
+  ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_frontend.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/replay_main.cpp)
+target_link_libraries(relay_fuzz_replay PRIVATE relay_lang)
+file(GLOB RELAY_FUZZ_REPLAY_PRINTER CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/lang/syntax/printer*.cpp)
+if(RELAY_FUZZ_REPLAY_PRINTER)
+  target_compile_definitions(relay_fuzz_replay PRIVATE RELAY_FUZZ_HAVE_PRINTER=1)
+endif()
+add_test(NAME fuzz.corpus_replay
+         COMMAND relay_fuzz_replay ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus)
