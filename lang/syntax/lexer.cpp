@@ -230,9 +230,19 @@ Token Lexer::lex_number(uint32_t b) {
       std::string_view suffix = text_.substr(s, i - s);
       bool ok = suffix == "f" || suffix == "f16" || suffix == "f32" || suffix == "f64" ||
                 (!is_float && (suffix == "i" || suffix == "i16" || suffix == "i32" || suffix == "i64"));
+      if (!ok && suffix[0] != 'f' && suffix[0] != 'i' && suffix[0] != 'u') {
+        // Not a suffix at all: hex, binary, digit separators or a typo like `12ab`.
+        while (i < n && (is_ident_char(text_[i]) || text_[i] == '.')) ++i;
+        std::string_view all = text_.substr(b, std::min<uint32_t>(i - b, 40));
+        auto& d = diags_.emit(DiagKind::InvalidNumber, span(b, i), {std::string(all)});
+        d.note("numbers are decimal: `42`, `-1`, `1.5f`, `1e-05f`, with an optional dtype suffix");
+        pos_ = i;
+        return Token{Tok::Error, false, b, i};
+      }
       if (!ok) {
         auto& d = diags_.emit(DiagKind::InvalidNumericSuffix, span(s, i), {std::string(suffix)});
         d.note("the suffixes are `f` (float32), `f16`, `f32`, `f64` for floats and `i` (int32), `i16`, `i32`, `i64` for integers");
+        if (suffix[0] == 'u') d.help("there are no unsigned literals: write e.g. `cast(1, dtype=\"uint8\")`");
         pos_ = i;
         return Token{Tok::Error, false, b, i};
       }

@@ -49,7 +49,7 @@ Token Parser::bump() {
 Diagnostic* Parser::error(DiagKind kind, Span at, std::vector<std::string> args) {
   uint32_t here = peek().begin;
   // One diagnostic per token, and none at a token the lexer already reported.
-  if (here == last_error_at_ || peek().kind == Tok::Error) return nullptr;
+  if (here == last_error_at_ || peek().kind == Tok::Error || unwinding_too_deep_) return nullptr;
   last_error_at_ = here;
   return &diags_.emit(kind, at, std::move(args));
 }
@@ -132,16 +132,30 @@ void Parser::skip_until(std::initializer_list<Tok> stops) {
 
 Expr* Parser::error_expr(Span s) { return make<ErrorExpr>(s); }
 
-Expr* Parser::too_deep() {
+Expr* Parser::too_deep(bool skip) {
   uint32_t begin = peek().begin;
   if (!reported_too_deep_) {
     reported_too_deep_ = true;
     if (auto* d = error(DiagKind::NestingTooDeep, tok_span(peek()), {std::to_string(kMaxNestingDepth)}))
       d->note("deeply nested expressions are usually generated; bind intermediate results with `let` or graph bindings instead");
   }
-  // Skip the rest of this construct iteratively (no recursion): balanced brackets up to
-  // the closing bracket of the enclosing construct, which the caller consumes.
-  skip_until({Tok::Comma, Tok::Semi});
+  unwinding_too_deep_ = true;
+  if (!skip) return error_expr(span(begin, begin));
+  // Skip the construct that is too deep, iteratively (no recursion). A bracketed group
+  // is skipped up to its own closing bracket; anything else up to the next `,`, `;` or
+  // closing bracket of the enclosing construct, which the caller consumes.
+  Tok k = peek().kind;
+  if (k == Tok::LParen || k == Tok::LBracket || k == Tok::LBrace) {
+    int depth = 0;
+    do {
+      Tok t = peek().kind;
+      if (t == Tok::LParen || t == Tok::LBracket || t == Tok::LBrace) ++depth;
+      if (t == Tok::RParen || t == Tok::RBracket || t == Tok::RBrace) --depth;
+      bump();
+    } while (depth > 0 && !at(Tok::Eof));
+  } else {
+    skip_until({Tok::Comma, Tok::Semi});
+  }
   return error_expr(from(begin));
 }
 
@@ -197,7 +211,12 @@ void Parser::parse_module(const ParseOptions& options) {
       }
       default: {
         at_start = false;
-        error(DiagKind::ExpectedDefinition, tok_span(t), {found_description()});
+        if (t.kind == Tok::RBrace || t.kind == Tok::RParen || t.kind == Tok::RBracket) {
+          if (auto* d = error(DiagKind::UnexpectedClosingDelimiter, tok_span(t), {std::string(token_text(t))}))
+            d->help("remove it, or check the brackets of the definition above");
+        } else {
+          error(DiagKind::ExpectedDefinition, tok_span(t), {found_description()});
+        }
         // Skip at least one token, then to the next definition.
         if (t.kind == Tok::RBrace || t.kind == Tok::RParen || t.kind == Tok::RBracket) {
           bump();

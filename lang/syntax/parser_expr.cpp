@@ -87,8 +87,10 @@ Expr* Parser::parse_block() {
           eat(Tok::Semi);
         } else {
           expect(Tok::Semi, "`;` after the binding");
-          // A missing `;` before a new line that starts another binding: carry on.
-          if (!at(Tok::KwLet) && !(at(Tok::Graph) && peek(1).kind == Tok::Eq) && !at_closing()) {
+          // A missing `;` at the end of a line: carry on as if it were there, so the
+          // next line (another binding or the block's value) is still parsed.
+          bool line_break = text_.substr(prev_end_, peek().begin - prev_end_).find('\n') != std::string_view::npos;
+          if (!line_break && !at(Tok::KwLet) && !(at(Tok::Graph) && peek(1).kind == Tok::Eq) && !at_closing()) {
             skip_until({Tok::Semi, Tok::KwLet});
             eat(Tok::Semi);
           }

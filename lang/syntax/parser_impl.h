@@ -104,10 +104,13 @@ class Parser {
     Parser& p;
     bool ok;
     explicit DepthGuard(Parser& parser) : p(parser), ok(++parser.depth_ <= kMaxNestingDepth) {}
-    ~DepthGuard() { --p.depth_; }
+    ~DepthGuard() {
+      // Errors in the constructs just above the cut are consequences of the cut.
+      if (--p.depth_ < kMaxNestingDepth - 16) p.unwinding_too_deep_ = p.reported_too_deep_ = false;
+    }
   };
   // Reports E0027 once per nesting excursion and skips the offending construct.
-  Expr* too_deep();
+  Expr* too_deep(bool skip = true);
 
   const SourceFile& file_;
   std::string_view text_;
@@ -122,6 +125,7 @@ class Parser {
   uint32_t last_error_at_ = ~0u;   // token offset of the last reported error
   int depth_ = 0;
   bool reported_too_deep_ = false;
+  bool unwinding_too_deep_ = false;  // suppress cascades while unwinding from E0027
 };
 
 }  // namespace relay::detail

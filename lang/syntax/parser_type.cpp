@@ -240,6 +240,7 @@ Type* Parser::parse_tensor_type(uint32_t begin) {
 DimExpr* Parser::parse_dim(int min_prec) {
   uint32_t begin = peek().begin;
   DimExpr* lhs = parse_dim_primary();
+  int chain = 0;
   for (;;) {
     DimKind kind;
     int prec;
@@ -251,6 +252,11 @@ DimExpr* Parser::parse_dim(int min_prec) {
       default: return lhs;
     }
     if (prec < min_prec) return lhs;
+    if (depth_ + ++chain > kMaxNestingDepth) {
+      // The tree is left-deep: bound its depth like any other nesting.
+      too_deep();
+      return lhs;
+    }
     bump();
     DepthGuard guard(*this);
     if (!guard.ok) {
@@ -315,11 +321,21 @@ DimExpr* Parser::parse_dim_primary() {
       inner->span = from(begin);
       return inner;
     }
-    default:
-      error(DiagKind::InvalidShapeDimension, tok_span(t));
+    default: {
+      // `-1` (reshape's "infer this dimension") is a common slip: consume it whole.
+      bool negative = t.kind == Tok::Minus && peek(1).kind == Tok::Integer;
+      Span bad = negative ? span(t.begin, peek(1).end) : tok_span(t);
+      if (auto* diag = error(DiagKind::InvalidShapeDimension, bad); diag && negative)
+        diag->note("dimensions are non-negative; write `?` for a dimension that is not known statically");
       d->kind = DimKind::Error;
-      if (!at_closing() && !at(Tok::Comma)) bump();
+      if (negative) {
+        bump();
+        bump();
+      } else if (!at_closing() && !at(Tok::Comma)) {
+        bump();
+      }
       break;
+    }
   }
   d->span = from(begin);
   return d;
@@ -330,7 +346,7 @@ Pattern* Parser::parse_pattern() {
   uint32_t begin = peek().begin;
   auto* p = module_.arena.make<Pattern>();
   if (!guard.ok) {
-    too_deep();
+    too_deep(/*skip=*/false);  // the clause's recovery skips to its end
     p->kind = PatternKind::Error;
     p->span = from(begin);
     return p;

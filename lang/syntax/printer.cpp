@@ -1,21 +1,30 @@
 // The Relay pretty printer (see printer.h).
 //
-// Output goes through `Out`, a small layout engine that knows about lazy indentation,
-// lazy spaces, forced line breaks (after line comments) and end-of-line comments. The
-// `Printer` walks the tree and, around every node, places the source comments:
+// Output goes through `Out`, a small layout engine with lazy indentation and spaces,
+// line breaks forced by line comments, and a queue of comments waiting for the end of
+// the current line. Tokens are of two sorts: the first token of a node (announced by
+// `leading`) ends any pending line, while fixed tokens between nodes (`=`, `->`, `(`,
+// infix operators) and separators / closing brackets stay on it.
 //
-//   leading(pos)   before a node: every comment that starts before `pos`.
-//                  A comment alone on its source line stays alone on its line; a line
-//                  comment that follows code forces a line break after it; any other
-//                  block comment is written inline, followed by a space.
-//   trailing(end)  after a node: comments on the same source line right after it.
-//                  A block comment separated from the node by whitespace only is written
-//                  right after it (`%x /* ty=... */,`); line comments, and comments that
-//                  come after a `,`/`;` and end the line, are written at the end of the
-//                  line, after the separator that follows.
+// The `Printer` walks the tree and places each source comment relative to the nodes
+// around it:
 //
-// Because the output keeps every comment in the same position class relative to its
-// neighbouring nodes, a second formatting pass makes the same decisions.
+//   leading(pos)   before a node: the comments that start before `pos`. A comment alone
+//                  on its source line gets a line of its own; a line comment after code
+//                  ends the output line; any other block comment stays inline before
+//                  the code that follows it.
+//   trailing(end)  after a node: the comments that follow it on the same source line.
+//                  A block comment separated from the node by whitespace only goes right
+//                  after it (`%x /* ty=... */,`); line comments, and comments after a
+//                  `,` / `;` that end the line, go at the end of the output line, after
+//                  the separator.
+//   sep / close    comments between the last item and the separator or closing bracket
+//                  in the source go before it in the output.
+//
+// Every decision depends only on a comment's position relative to nodes, separators
+// and line breaks, and the output keeps each comment in the same position class, so a
+// second pass decides the same way (idempotence). The cursor over the comments only
+// moves forward, so every comment is printed exactly once, in source order.
 #include "lang/syntax/printer.h"
 
 #include <algorithm>
@@ -43,6 +52,12 @@ std::string format_float_literal(double v, DataType dtype) {
     float f = static_cast<float>(v);
     if (std::isinf(f)) return f < 0 ? "-inff" : "inff";
     r = std::to_chars(buf, buf + sizeof buf, f);
+    // The shortest digits of a float near FLT_MAX read back (as a double) slightly above
+    // FLT_MAX, which a reader may reject as out of range: use the exact value instead.
+    double back = 0;
+    std::from_chars(buf, r.ptr, back);
+    if (std::fabs(back) > static_cast<double>(std::numeric_limits<float>::max()))
+      r = std::to_chars(buf, buf + sizeof buf, static_cast<double>(f));
   } else {
     r = std::to_chars(buf, buf + sizeof buf, v);
   }
@@ -321,8 +336,12 @@ std::string_view infix_op(const Expr* e) {
   if (!c || c->syntax != CallSyntax::Infix || c->args.size() != 2 || !c->attrs.empty() ||
       c->attrs_meta)
     return {};
+  // The parser makes the callee an identifier; resolution may turn it into an operator
+  // (or a constructor of that name, which the same text resolves to again).
   const RefExpr* r = as_ref(c->callee);
-  if (!r || (r->kind != ExprKind::OpRef && r->kind != ExprKind::Ident)) return {};
+  if (!r || (r->kind != ExprKind::OpRef && r->kind != ExprKind::Ident &&
+             r->kind != ExprKind::CtorRef))
+    return {};
   if (infix_prec(r->name) == 0) return {};
   return r->name;
 }
@@ -333,7 +352,9 @@ bool is_unary_minus(const Expr* e) {
       c->attrs_meta)
     return false;
   const RefExpr* r = as_ref(c->callee);
-  return r && (r->kind == ExprKind::OpRef || r->kind == ExprKind::Ident) && r->name == "negative";
+  return r &&
+         (r->kind == ExprKind::OpRef || r->kind == ExprKind::Ident || r->kind == ExprKind::CtorRef) &&
+         r->name == "negative";
 }
 
 int dim_prec(DimKind k) {
@@ -546,9 +567,8 @@ class Printer {
   }
 
   // Emits the comments that start before `pos`; returns how many.
-  size_t leading(uint32_t pos, bool skip_parens = true) {
+  size_t leading(uint32_t pos) {
     if (!comments_on()) return 0;
-    (void)skip_parens;
     out_.node_start();
     size_t n = 0;
     while (ci_ < cend_ && (*comments_)[ci_].span.begin < pos) {
@@ -556,29 +576,6 @@ class Printer {
       ++n;
     }
     return n;
-  }
-
-  // Node spans do not agree on whether a leading `(` is included (a parenthesised node's
-  // span excludes its parentheses; a block's starts at its first token, which may be a
-  // `(`). Comments after such parentheses are therefore placed before them: skip them.
-  uint32_t skip_open_parens(uint32_t pos) const {
-    const uint32_t n = static_cast<uint32_t>(text_.size());
-    if (pos >= n || text_[pos] != '(') return pos;
-    uint32_t p = pos;
-    while (p < n) {
-      char c = text_[p];
-      if (is_ws(c) || c == '(') {
-        ++p;
-        continue;
-      }
-      long k = comment_at(p);
-      if (k >= 0) {
-        p = (*comments_)[k].span.end;
-        continue;
-      }
-      break;
-    }
-    return p;
   }
 
   // The source has a blank line right before `pos`.
@@ -835,7 +832,7 @@ class Printer {
     out_.put("def");
     out_.space();
     leading(d.name_span.begin);
-    function(d.fn, "@" + std::string(d.name));
+    function(d.fn, "@" + std::string(d.name), d.name_span.end);
     trailing(d.fn->span.end, false);
     trailing(d.span.end, false);
   }
@@ -999,8 +996,9 @@ class Printer {
     out_.put("{");
   }
 
-  void function(const FunctionExpr* f, const std::string& prefix) {
+  void function(const FunctionExpr* f, const std::string& prefix, uint32_t name_end = 0) {
     out_.put(prefix);
+    if (name_end) trailing(name_end, false);
     Out::State st = out_.save();
     size_t ci = ci_;
     size_t start = out_.buf.size();
@@ -1178,7 +1176,7 @@ class Printer {
     e = strip_empty_block(e);
     if (is_block(e)) {
       const BlockExpr* b = as<BlockExpr>(e);
-      leading(block_open_pos(b), false);
+      leading(block_open_pos(b));
       if (ctx == Ctx::Body) {
         block_lines(b);
         return;
@@ -1255,7 +1253,7 @@ class Printer {
       return;
     }
     if (is_block(e)) {
-      leading(block_open_pos(as<BlockExpr>(e)), false);
+      leading(block_open_pos(as<BlockExpr>(e)));
       wrapped_block(as<BlockExpr>(e), "(", ")");
       trailing(e->span.end, e->parenthesized());
       return;

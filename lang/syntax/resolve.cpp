@@ -95,14 +95,16 @@ class Resolver {
   // ---- local scopes --------------------------------------------------------------------
   // name -> stack of visible binders; `undo_` records what each scope pushed.
   void push_scope() { marks_.push_back(undo_.size()); }
-  void pop_scope() {
+  // `warn` is false for scopes cut short by a syntax error, where "unused" would be a
+  // consequence of that error rather than news.
+  void pop_scope(bool warn = true) {
     size_t mark = marks_.back();
     marks_.pop_back();
     while (undo_.size() > mark) {
       VarDecl* v = undo_.back();
       undo_.pop_back();
       locals_[v->name].pop_back();
-      warn_if_unused(v);
+      if (warn) warn_if_unused(v);
     }
   }
   void declare(VarDecl* v) {
@@ -454,7 +456,7 @@ class Resolver {
           }
         }
         resolve_expr(b->result);
-        pop_scope();
+        pop_scope(!b->result || b->result->kind != ExprKind::Error);
         return;
       }
       case ExprKind::If: {

@@ -1092,8 +1092,7 @@ TEST_CASE("parser recovery: a bad pattern does not lose the other clauses", "[pa
   CHECK(m->clauses.size() == 3);
 }
 
-TEST_CASE("parser recovery: stray closing delimiter at the top level", "[parser][recovery][!mayfail]") {
-  // Expected E0026 (unexpected closing delimiter); the parser currently reports E0024.
+TEST_CASE("parser recovery: stray closing delimiter at the top level", "[parser][recovery]") {
   auto p = parse("#[version = \"0.0.5\"]\ndef @a() { () }\n}\ndef @b() { () }\n");
   CHECK(p->diags.error_count() == 1);
   CHECK(p->module->defs.size() == 2);
@@ -1110,8 +1109,13 @@ TEST_CASE("parser recovery: junk between definitions", "[parser][recovery]") {
 TEST_CASE("parser recovery: errors in a lone expression", "[parser][recovery]") {
   auto p = parse_expr("add(%x, ) )");
   CHECK(p->diags.error_count() == 1);
-  auto q = parse_expr("def @f() { () }");
-  CHECK(q->diags.error_count() >= 1);
+}
+
+// Known bug: parse_expression reports "expected end of input" once per trailing token.
+TEST_CASE("parser recovery: trailing tokens after a lone expression are one error",
+          "[parser][recovery][!mayfail]") {
+  CHECK(parse_expr("add(%x, 1) extra tokens here")->codes() == "E0020");
+  CHECK(parse_expr("def @f() { () }")->diags.error_count() == 1);
 }
 
 TEST_CASE("parser: nesting limit", "[parser]") {

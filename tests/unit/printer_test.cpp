@@ -1,8 +1,15 @@
 // The printer's canonical layout, construct by construct, with exact expected text.
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <limits>
+#include <sstream>
 
 #include "lang/syntax/alpha_equiv.h"
 #include "lang/syntax/parser.h"
@@ -332,6 +339,10 @@ TEST_CASE("printer: literal formatting helpers", "[printer]") {
   CHECK(format_float_literal(std::numeric_limits<double>::infinity(), DataType::float_(32)) == "inff");
   CHECK(format_float_literal(-std::numeric_limits<double>::infinity(), DataType::float_(32)) == "-inff");
   CHECK(format_float_literal(std::nan(""), DataType::float_(32)) == "nanf");
+  // The largest float: its shortest digits would read back above FLT_MAX.
+  CHECK(format_float_literal(std::numeric_limits<float>::max(), DataType::float_(32)) ==
+        "3.4028234663852886e+38f");
+  CHECK(body("3.4028234663852886e+38f") == "3.4028234663852886e+38f\n");
   CHECK(format_int_literal(5, DataType::int_(32)) == "5");
   CHECK(format_int_literal(-5, DataType::int_(64)) == "-5i64");
   CHECK(format_int_literal(5, DataType::int_(16)) == "5i16");
@@ -525,4 +536,99 @@ TEST_CASE("alpha_equal: types and attributes", "[printer][alpha]") {
   CHECK(why.find("Tensor[(1, 2), float32] vs Tensor[(1, 3), float32]") != std::string::npos);
   CHECK_FALSE(alpha_equal(*a->module, *c->module, &why));
   CHECK(why.find("attribute axis") != std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------
+// `relay fmt`
+
+namespace {
+
+struct RunResult {
+  int status = -1;
+  std::string out;
+};
+
+RunResult run(const std::string& args) {
+  RunResult r;
+  std::string cmd = std::string(RELAY_BINARY) + " " + args + " 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void spit(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary);
+  out << text;
+}
+
+}  // namespace
+
+TEST_CASE("relay fmt: stdout, --check, --write, stdin and errors", "[printer][fmt]") {
+  namespace fs = std::filesystem;
+  if (!fs::exists(RELAY_BINARY)) {
+    WARN("relay binary not built: " << RELAY_BINARY);
+    return;
+  }
+  fs::path dir = fs::temp_directory_path() / ("relay_fmt_test_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::string messy = "def @f(%x) { let %y = %x;   %y }\n";
+  std::string clean = std::string(kHeader) + "def @f(%x) {\n  let %y = %x;\n  %y\n}\n";
+  spit(dir / "a.relay", messy);
+  spit(dir / "b.rly", clean);
+  spit(dir / "bad.relay", "def @f( { }\n");
+  std::string a = (dir / "a.relay").string(), b = (dir / "b.rly").string(),
+              bad = (dir / "bad.relay").string();
+
+  RunResult r = run("fmt " + a);
+  CHECK(r.status == 0);
+  CHECK(r.out == clean);
+  CHECK(slurp(a) == messy);  // not modified without --write
+
+  r = run("fmt --check " + a + " " + b);
+  CHECK(r.status == 1);
+  CHECK(r.out == a + "\n");
+  r = run("fmt --check " + b);
+  CHECK(r.status == 0);
+  CHECK(r.out.empty());
+
+  r = run("fmt --write " + a + " " + b);
+  CHECK(r.status == 0);
+  CHECK(r.out.empty());
+  CHECK(slurp(a) == clean);
+  CHECK(slurp(b) == clean);
+
+  r = run("fmt - < " + (dir / "bad.relay").string());
+  CHECK(r.status == 1);
+  r = run("fmt - < " + bad.substr(0, bad.size() - 9) + "a.relay");
+  CHECK(r.status == 0);
+  CHECK(r.out == clean);
+
+  // Syntax errors: refused, file untouched.
+  r = run("fmt --write " + bad);
+  CHECK(r.status == 1);
+  CHECK(slurp(bad) == "def @f( { }\n");
+
+  // Usage errors.
+  CHECK(run("fmt").status == 2);
+  CHECK(run("fmt --frobnicate " + a).status == 2);
+  CHECK(run("fmt --write --check " + a).status == 2);
+  // A directory stands for the Relay files below it.
+  spit(dir / "c.relay", messy);
+  r = run("fmt --check " + dir.string());
+  CHECK(r.status == 1);
+  CHECK(r.out.find("bad.relay") == std::string::npos);
+  CHECK(r.out.find("c.relay") != std::string::npos);
+  fs::remove_all(dir);
 }

@@ -189,7 +189,7 @@ TEST_CASE("round trip: TVM printouts keep their layout", "[roundtrip]") {
 
 TEST_CASE("round trip: random programs", "[roundtrip][random]") {
   testing::RandomProgramOptions opts;
-  for (uint64_t seed = 1; seed <= 300; ++seed) {
+  for (uint64_t seed = 1; seed <= 500; ++seed) {
     std::string text = testing::random_program(seed, opts);
     RoundTrip r = round_trip("random" + std::to_string(seed) + ".relay", text, true);
     if (!r.ok) {
@@ -205,7 +205,7 @@ TEST_CASE("round trip: random programs with comments and irregular layout", "[ro
   testing::RandomProgramOptions opts;
   opts.messy_layout = true;
   opts.comments = true;
-  for (uint64_t seed = 1; seed <= 300; ++seed) {
+  for (uint64_t seed = 1; seed <= 500; ++seed) {
     std::string text = testing::random_program(seed * 7919, opts);
     RoundTrip r = round_trip("messy" + std::to_string(seed) + ".relay", text, true);
     if (!r.ok) {
