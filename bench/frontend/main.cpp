@@ -1,6 +1,7 @@
 // relay_bench_frontend: throughput and memory of the front end on a large TVM-style module.
 //
-//   relay_bench_frontend [--lines N] [--runs N] [--seed S] [--input FILE] [--emit FILE] [--check]
+//   relay_bench_frontend [--lines N] [--runs N] [--seed S] [--input FILE] [--emit FILE]
+//                        [--only STAGE] [--check]
 //
 // Measures, single-threaded and pinned to one core, the best of --runs repetitions of
 //   lex            Lexer::next until end of file (tokens only)
@@ -53,18 +54,20 @@ struct Options {
   size_t lines = 100000;
   int runs = 5;
   uint64_t seed = 1;
-  std::string input, emit;
+  std::string input, emit, only;  // only: run just this stage (for profiling)
   bool check = false;
 };
 
 [[noreturn]] void usage(int status) {
   std::fprintf(status ? stderr : stdout,
-               "usage: relay_bench_frontend [--lines N] [--runs N] [--seed S] [--input FILE] [--emit FILE] [--check]\n"
+               "usage: relay_bench_frontend [--lines N] [--runs N] [--seed S] [--input FILE] [--emit FILE]\n"
+               "                            [--only lex|parse|resolve|print] [--check]\n"
                "  --lines N    size of the generated module (default 100000)\n"
                "  --runs N     repetitions per measurement; the best is reported (default 5)\n"
                "  --seed S     generator seed (default 1)\n"
                "  --input F    measure FILE instead of a generated module\n"
                "  --emit F     write the generated module to FILE and exit\n"
+               "  --only S     run only stage S (lex, parse, resolve or print), e.g. under perf\n"
                "  --check      exit 1 when a target is missed\n");
   std::exit(status);
 }
@@ -82,6 +85,7 @@ Options parse_args(int argc, char** argv) {
     else if (a == "--seed") o.seed = std::strtoull(value().c_str(), nullptr, 10);
     else if (a == "--input") o.input = value();
     else if (a == "--emit") o.emit = value();
+    else if (a == "--only") o.only = value();
     else if (a == "--check") o.check = true;
     else if (a == "--help" || a == "-h") usage(0);
     else usage(2);
@@ -201,46 +205,50 @@ int main(int argc, char** argv) {
   held.reset();
 
   std::vector<Row> rows;
+  auto wanted = [&](const char* stage) { return opt.only.empty() || opt.only == stage; };
+  if (!opt.only.empty() && !wanted("lex") && !wanted("parse") && !wanted("resolve") && !wanted("print")) usage(2);
 
   // ---- lex ----
   size_t tokens = 0;
-  double lex_s = best_of(opt.runs, [&] {
+  double lex_s = !wanted("lex") ? 0 : best_of(opt.runs, [&] {
     DiagnosticBag diags;
     Lexer lexer(file, diags);
     size_t n = 0;
     while (lexer.next().kind != Tok::Eof) ++n;
     tokens = n;
   });
-  rows.push_back({"lex (tokens only)", lex_s, bytes, lines,
-                  std::to_string(tokens) + " tokens, " +
-                      std::to_string(static_cast<long long>(static_cast<double>(tokens) / lex_s / 1e6)) +
-                      " M tokens/s"});
+  if (wanted("lex")) {
+    std::string note = std::to_string(tokens) + " tokens, " +
+                       std::to_string(static_cast<long long>(static_cast<double>(tokens) / lex_s / 1e6)) +
+                       " M tokens/s";
+    rows.push_back({"lex (tokens only)", lex_s, bytes, lines, note});
+  }
 
   // ---- parse ----
   std::unique_ptr<Module> m;
-  double parse_s = best_of(
+  double parse_s = !wanted("parse") ? 0 : best_of(
       opt.runs,
       [&] {
         DiagnosticBag diags;
         m = parse_module(file, diags);
       },
       [&] { m.reset(); });
-  rows.push_back({"parse", parse_s, bytes, lines, ""});
+  if (wanted("parse")) rows.push_back({"parse", parse_s, bytes, lines, ""});
 
   // ---- parse + resolve ----
   FrontendResult fr;
-  double resolve_s = best_of(
+  double resolve_s = !wanted("resolve") ? 0 : best_of(
       opt.runs,
       [&] {
         DiagnosticBag diags;
         fr = analyze_file(sources, id, diags);
       },
       [&] { fr = FrontendResult{}; });
-  rows.push_back({"parse + resolve", resolve_s, bytes, lines, ""});
+  if (wanted("resolve")) rows.push_back({"parse + resolve", resolve_s, bytes, lines, ""});
 
 #if RELAY_BENCH_PRINT
   // ---- print ----
-  {
+  if (wanted("print")) {
     DiagnosticBag diags;
     FrontendResult parsed = analyze_file(sources, id, diags);
     fail_on_errors(diags, sources, "the input");
@@ -284,6 +292,7 @@ int main(int argc, char** argv) {
               static_cast<double>(rss_delta) / static_cast<double>(bytes));
   std::printf("  peak RSS (ru_maxrss)      %12zu  (%.1f MB, whole process)\n", peak_rss(), mb(peak_rss()));
 
+  if (!opt.only.empty()) return 0;  // a partial run has no verdict
   const double parse_mbs = mb(bytes) / parse_s;
   bool parse_ok = parse_mbs >= kParseTargetMBs, ir_ok = used_per_byte < kIrBytesPerSourceByteTarget;
   std::printf("\n%-44s %-12s %-14s %s\n", "target", "required", "measured", "pass");

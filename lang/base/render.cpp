@@ -306,10 +306,167 @@ class Canvas {
 };
 
 // ======================================================================================
+// Long lines: only a window of bytes around the labels is ever drawn
+
+// Lines wider than this many columns (generated code, printed models) are cut to a window
+// around the labels, with `...` marking the cuts, as rustc does for narrow terminals.
+constexpr uint32_t kMaxLineWidth = 140;
+constexpr uint32_t kCutContext = 20;  // columns kept left of the leftmost label
+
+// Lines up to this many bytes are drawn whole (and cut by columns afterwards, see
+// `cut_long_lines`). Longer ones (generated code, printed models, minified files) are
+// drawn only in a window of bytes around their labels, so that rendering costs the size
+// of what is shown, not the length of the line. The window is wide enough that the
+// column cut below gives the same picture as drawing the whole line would.
+constexpr uint32_t kLongLineBytes = 4096;
+// Labels starting this close to the line's start keep the line's start in the window.
+constexpr uint32_t kKeepStartBytes = 1024;
+// Bytes kept left and right of the labelled bytes: at most 4 bytes a column, enough for
+// the kCutContext columns on the left and the kMaxLineWidth columns on the right.
+constexpr uint32_t kContextBeforeBytes = 128;
+constexpr uint32_t kContextAfterBytes = 640;
+// Labelled text wider than this is cut (around the first primary label) rather than
+// shown whole: a label over a megabyte of one line shows its first few kilobytes.
+constexpr uint32_t kMaxLabelledBytes = 4096;
+
+// The bytes of one line that may be stitched together from pieces (the patched lines of
+// a fix are original text and replacements), read without copying the whole line.
+class LineBytes {
+ public:
+  LineBytes() = default;
+  explicit LineBytes(std::string_view whole) { add(whole); }
+  void add(std::string_view part) {
+    if (part.empty()) return;
+    parts_.push_back(part);
+    size_ += part.size();
+    ends_.push_back(size_);
+  }
+  size_t size() const { return size_; }
+  unsigned char at(size_t i) const {
+    size_t k = static_cast<size_t>(std::upper_bound(ends_.begin(), ends_.end(), i) - ends_.begin());
+    return static_cast<unsigned char>(parts_[k][i - (ends_[k] - parts_[k].size())]);
+  }
+  // The bytes [b, e).
+  std::string copy(size_t b, size_t e) const {
+    std::string out;
+    out.reserve(e - b);
+    size_t k = static_cast<size_t>(std::upper_bound(ends_.begin(), ends_.end(), b) - ends_.begin());
+    for (; k < parts_.size() && b < e; ++k) {
+      size_t start = ends_[k] - parts_[k].size();
+      size_t n = std::min(ends_[k], e) - b;
+      out.append(parts_[k].substr(b - start, n));
+      b += n;
+    }
+    return out;
+  }
+  // Drops a trailing '\r' (lines are split at '\n' only).
+  void strip_cr() {
+    if (size_ == 0 || parts_.back().back() != '\r') return;
+    parts_.back().remove_suffix(1);
+    --size_;
+    --ends_.back();
+    if (parts_.back().empty()) {
+      parts_.pop_back();
+      ends_.pop_back();
+    }
+  }
+
+ private:
+  std::vector<std::string_view> parts_;
+  std::vector<size_t> ends_;  // offset just after each part
+  size_t size_ = 0;
+};
+
+// The start of the character (as draw_text decodes the whole line from its start) that
+// holds byte `t`. UTF-8 resynchronises: a byte that is not a continuation byte always
+// starts a character, and a character is at most 4 bytes.
+size_t char_start(const LineBytes& line, size_t t) {
+  if ((line.at(t) & 0xC0) != 0x80) return t;
+  for (size_t k = 1; k <= 3 && k <= t; ++k) {
+    if ((line.at(t - k) & 0xC0) == 0x80) continue;
+    std::string bytes = line.copy(t - k, std::min(line.size(), t - k + 4));
+    char32_t cp = 0;
+    return decode_utf8(bytes, 0, &cp) > k ? t - k : t;  // else t is a stray byte
+  }
+  return t;
+}
+
+// Whether the character at `b` takes no cell of its own (it joins the previous one).
+bool joins_previous(const LineBytes& line, size_t b) {
+  std::string bytes = line.copy(b, std::min(line.size(), b + 4));
+  char32_t cp = 0;
+  if (decode_utf8(bytes, 0, &cp) == 0 || cp < 0x20 || cp == 0x7F) return false;
+  return char_width(cp) == 0;
+}
+
+// Bytes [lo, hi) of a line that should be visible, e.g. a label's.
+struct Extent {
+  size_t lo = 0, hi = 0;
+  bool primary = false;
+};
+
+// The byte window [first, second) of a long line to draw so that `marks` are visible.
+std::pair<size_t, size_t> choose_window(const LineBytes& line, const std::vector<Extent>& marks) {
+  const size_t n = line.size();
+  size_t lo = marks.empty() ? 0 : n, hi = 0;
+  for (const Extent& m : marks) {
+    lo = std::min(lo, std::min(m.lo, n));
+    hi = std::max(hi, std::min(std::max(m.lo, m.hi), n));
+  }
+  hi = std::max(hi, lo);
+  if (hi - lo > kMaxLabelledBytes) {
+    size_t anchor = lo;
+    for (const Extent& m : marks)
+      if (m.primary) {
+        anchor = std::min(m.lo, n);
+        break;
+      }
+    lo = std::max(lo, anchor > kMaxLabelledBytes / 2 ? anchor - kMaxLabelledBytes / 2 : 0);
+    hi = std::min(hi, lo + kMaxLabelledBytes);
+  }
+  size_t b = 0;
+  if (lo > kKeepStartBytes) {
+    b = char_start(line, lo - kContextBeforeBytes);
+    // Not on a combining mark: it would be drawn on a blank of its own.
+    for (int i = 0; i < 64 && b > 0 && joins_previous(line, b); ++i) b = char_start(line, b - 1);
+  }
+  size_t e = hi + kContextAfterBytes >= n ? n : char_start(line, hi + kContextAfterBytes);
+  return {b, e};
+}
+
+// ======================================================================================
 // Layout of labelled source snippets
+
+// A source line as shown: the drawn bytes [begin, end) of the line (all of it unless
+// the line is long), and the columns [left, right) of that drawing that are shown.
+struct LineView {
+  DrawnLine text;
+  uint32_t begin = 0, end = 0;
+  bool more_left = false, more_right = false;  // the line goes on beyond [begin, end)
+  uint32_t left = 0, right = UINT32_MAX;
+  // Column of the character holding `byte` (an offset in the line); bytes left of the
+  // window are at column 0, bytes right of it just after the window.
+  uint32_t col_at(uint32_t byte) const { return text.col_at(std::clamp(byte, begin, end) - begin); }
+  // Column just after the character holding `byte`.
+  uint32_t end_at(uint32_t byte) const {
+    if (byte < begin) return 0;
+    if (byte >= end && more_right) return text.width();
+    return text.end_at(byte - begin);
+  }
+};
+
+// Chooses the shown columns of a view that must show columns [lo, hi) of its drawing.
+void choose_columns(LineView& v, uint32_t lo, uint32_t hi) {
+  v.left = 0;
+  v.right = UINT32_MAX;
+  if (!v.more_left && !v.more_right && v.text.width() <= kMaxLineWidth) return;
+  if (lo > kCutContext && (v.more_left || hi + 3 > kMaxLineWidth)) v.left = lo - kCutContext;
+  v.right = std::max(v.left + kMaxLineWidth, hi + 3);
+}
 
 // A label placed on the grid. Single-line: columns [col_s, col_e) of line_s.
 // Multi-line: col_s on line_s, and col_e = the column of the last character on line_e.
+// Columns count from the left of what is shown of that line.
 struct Ann {
   uint32_t line_s = 1, line_e = 1;
   uint32_t col_s = 0, col_e = 1;
@@ -320,32 +477,51 @@ struct Ann {
   std::string msg;
 };
 
+// A label's bytes, clamped to its file.
+struct Located {
+  const Label* label = nullptr;
+  bool primary = false;
+  bool empty = false;         // zero width: one caret at `sb`
+  uint32_t sb = 0, last = 0;  // first byte (as shown, see shown_offset) and last byte
+  uint32_t line_s = 1, line_e = 1;
+};
+
 // Every label of one file, shown under one `-->` or `:::` header.
 struct Snippet {
   const SourceFile* file = nullptr;
   uint32_t anchor = 0;  // offset whose position the header shows
+  std::vector<Located> labels;
   std::vector<Ann> anns;
   std::vector<uint32_t> lines;  // shown lines, sorted; gaps of one line filled in
-  std::map<uint32_t, DrawnLine> drawn;
+  std::map<uint32_t, std::vector<Extent>> marks;  // long lines: the labelled bytes
+  std::map<uint32_t, LineView> views;
   size_t margin = 0;  // cells left of the text for multi-line bars (0 without any)
-  uint32_t left = 0;  // long lines: the first column shown (Ann columns are relative to it)
-  uint32_t right = UINT32_MAX;  // long lines: the column after the last one shown
 };
 
 // Multi-line spans up to this many lines are shown whole; longer ones show their first
 // and last lines with `...` between, which is all a reader needs to see the extent.
 constexpr uint32_t kMaxWholeMultiline = 5;
 
-// Lines wider than this many columns (generated code, printed models) are cut to a window
-// around the labels, with `...` marking the cuts, as rustc does for narrow terminals.
-constexpr uint32_t kMaxLineWidth = 140;
-constexpr uint32_t kCutContext = 20;  // columns kept left of the leftmost label
-
-const DrawnLine& drawn_line(Snippet& s, uint32_t line) {
-  auto it = s.drawn.find(line);
-  if (it == s.drawn.end())
-    it = s.drawn.emplace(line, draw_text(s.file->lines.line_text(s.file->text, line))).first;
-  return it->second;  // std::map: stays valid while more lines are added
+const LineView& view(Snippet& s, uint32_t line) {
+  auto it = s.views.find(line);
+  if (it != s.views.end()) return it->second;  // std::map: stays valid while more are added
+  std::string_view text = s.file->lines.line_text(s.file->text, line);
+  LineView v;
+  v.end = static_cast<uint32_t>(text.size());
+  if (text.size() <= kLongLineBytes) {
+    v.text = draw_text(text);
+  } else {
+    static const std::vector<Extent> kNone;
+    auto m = s.marks.find(line);
+    LineBytes bytes(text);
+    auto [b, e] = choose_window(bytes, m == s.marks.end() ? kNone : m->second);
+    v.begin = static_cast<uint32_t>(b);
+    v.end = static_cast<uint32_t>(e);
+    v.more_left = b > 0;
+    v.more_right = e < text.size();
+    v.text = draw_text(text.substr(b, e - b));
+  }
+  return s.views.emplace(line, std::move(v)).first->second;
 }
 
 std::string one_line(std::string_view msg) {
@@ -354,28 +530,51 @@ std::string one_line(std::string_view msg) {
   return s;
 }
 
-Ann make_ann(Snippet& s, const Label& label, bool primary) {
-  const SourceFile& f = *s.file;
+Located locate(const SourceFile& f, const Label& label, bool primary) {
   uint32_t size = static_cast<uint32_t>(f.text.size());
   uint32_t b = std::min(label.span.begin, size);
   uint32_t e = std::min(std::max(label.span.end, b), size);
-  Ann a;
-  a.primary = primary;
-  a.msg = one_line(label.message);
+  Located l;
+  l.label = &label;
+  l.primary = primary;
+  l.sb = shown_offset(f, b);
+  l.line_s = f.lines.lookup(l.sb).line;
+  l.empty = e == b;
+  l.last = l.empty ? l.sb : e - 1;  // the span's last byte decides its last line
+  l.line_e = l.empty ? l.line_s : f.lines.lookup(l.last).line;
+  return l;
+}
 
-  uint32_t sb = shown_offset(f, b);
-  a.line_s = f.lines.lookup(sb).line;
-  const DrawnLine& first = drawn_line(s, a.line_s);
-  a.col_s = first.col_at(sb - f.lines.line_start(a.line_s));
-  if (e == b) {  // zero width: one caret at the position
+// Records which bytes of each line the labels need to show.
+void add_marks(Snippet& s, const Located& l) {
+  const LineIndex& lines = s.file->lines;
+  uint32_t ls = lines.line_start(l.line_s);
+  if (l.line_s == l.line_e) {
+    s.marks[l.line_s].push_back(Extent{l.sb - ls, l.empty ? l.sb - ls : l.last + 1 - ls, l.primary});
+    return;
+  }
+  s.marks[l.line_s].push_back(Extent{l.sb - ls, l.sb - ls + 1, l.primary});
+  uint32_t le = lines.line_start(l.line_e);
+  s.marks[l.line_e].push_back(Extent{l.last - le, l.last - le + 1, l.primary});
+}
+
+Ann make_ann(Snippet& s, const Located& l) {
+  const SourceFile& f = *s.file;
+  Ann a;
+  a.primary = l.primary;
+  a.msg = one_line(l.label->message);
+  a.line_s = l.line_s;
+  const LineView& first = view(s, a.line_s);
+  uint32_t start = l.sb - f.lines.line_start(a.line_s);
+  a.col_s = first.col_at(start);
+  if (l.empty) {  // zero width: one caret at the position
     a.line_e = a.line_s;
     a.col_e = a.col_s + 1;
     return a;
   }
-  uint32_t last = e - 1;  // the span's last byte decides its last line
-  a.line_e = f.lines.lookup(last).line;
-  const DrawnLine& end = drawn_line(s, a.line_e);
-  size_t k = last - f.lines.line_start(a.line_e);
+  a.line_e = l.line_e;
+  const LineView& end = view(s, a.line_e);
+  uint32_t k = l.last - f.lines.line_start(a.line_e);
   if (a.line_e == a.line_s) {
     a.col_e = std::max(a.col_s + 1, end.end_at(k));
     return a;
@@ -383,43 +582,81 @@ Ann make_ann(Snippet& s, const Label& label, bool primary) {
   a.multiline = true;
   a.col_e = end.col_at(k);
   std::string_view text = f.lines.line_text(f.text, a.line_s);
-  size_t indent = text.find_first_not_of(" \t");
-  if (indent == std::string_view::npos) indent = text.size();
-  a.slash = a.col_s <= first.col_at(indent);
+  if (first.begin == 0 && first.end == text.size()) {
+    size_t indent = text.find_first_not_of(" \t");
+    if (indent == std::string_view::npos) indent = text.size();
+    a.slash = a.col_s <= first.col_at(static_cast<uint32_t>(indent));
+  } else {  // a long line: only look as far as the span's start
+    a.slash = start <= kLongLineBytes &&
+              text.substr(0, start).find_first_not_of(" \t") == std::string_view::npos;
+  }
   return a;
 }
 
 // Chooses the window of columns to show when a line is too wide, and makes the label
-// columns relative to it.
+// columns relative to it. Without long lines one window serves every line of the
+// snippet, so that columns line up across lines.
 void cut_long_lines(Snippet& s) {
   uint32_t widest = 0;
-  for (uint32_t l : s.lines) widest = std::max(widest, drawn_line(s, l).width());
+  for (uint32_t l : s.lines) widest = std::max(widest, view(s, l).text.width());
   if (widest <= kMaxLineWidth || s.anns.empty()) return;
   uint32_t lo = UINT32_MAX, hi = 0;
   for (const Ann& a : s.anns) {
     lo = std::min({lo, a.col_s, a.multiline ? a.col_e : a.col_s});
     hi = std::max({hi, a.col_e, a.multiline ? a.col_s + 1 : a.col_e});
   }
-  if (hi + 3 > kMaxLineWidth && lo > kCutContext) s.left = lo - kCutContext;
-  s.right = std::max(s.left + kMaxLineWidth, hi + 3);
+  uint32_t left = 0;
+  if (hi + 3 > kMaxLineWidth && lo > kCutContext) left = lo - kCutContext;
+  uint32_t right = std::max(left + kMaxLineWidth, hi + 3);
+  for (auto& [line, v] : s.views) {
+    v.left = left;
+    v.right = right;
+  }
   for (Ann& a : s.anns) {
-    a.col_s -= s.left;
-    a.col_e -= s.left;
+    a.col_s -= left;
+    a.col_e -= left;
   }
 }
 
-// The visible part of a source line: cut to the snippet's window, `...` at the cuts.
-DrawnLine windowed(const Snippet& s, const DrawnLine& line) {
-  if (s.left == 0 && line.width() <= s.right) return line;
+// With long lines (drawn only in part, their columns counted from the window's start)
+// every line gets a window of its own around its own labels.
+void cut_each_line(Snippet& s) {
+  for (uint32_t l : s.lines) {
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (const Ann& a : s.anns) {
+      if (a.line_s == l) {
+        lo = std::min(lo, a.col_s);
+        hi = std::max(hi, a.multiline ? a.col_s + 1 : a.col_e);
+      }
+      if (a.multiline && a.line_e == l) {
+        lo = std::min(lo, a.col_e);
+        hi = std::max(hi, a.col_e + 1);
+      }
+    }
+    view(s, l);
+    choose_columns(s.views[l], lo == UINT32_MAX ? 0 : lo, hi);
+  }
+  for (Ann& a : s.anns) {
+    a.col_s -= s.views[a.line_s].left;
+    a.col_e -= s.views[a.line_e].left;
+  }
+}
+
+// The visible part of a source line: cut to its window, `...` at the cuts.
+DrawnLine windowed(const LineView& v) {
+  const DrawnLine& line = v.text;
+  bool cut_left = v.left > 0 || v.more_left;
+  bool cut_right = line.width() > v.right || v.more_right;
+  if (!cut_left && !cut_right) return line;
   DrawnLine out;
-  uint32_t end = std::min(line.width(), s.right);
-  if (s.left < end)
-    out.cells.assign(line.cells.begin() + s.left, line.cells.begin() + end);
+  uint32_t end = std::min(line.width(), v.right);
+  if (v.left < end)
+    out.cells.assign(line.cells.begin() + v.left, line.cells.begin() + end);
   else
     out.cells.assign(3, " ");  // a short line next to a cut one: just the `...`
-  if (s.left > 0)
+  if (cut_left)
     for (size_t i = 0; i < 3 && i < out.cells.size(); ++i) out.cells[i] = ".";
-  if (line.width() > s.right)
+  if (cut_right)
     for (size_t i = 0; i < 3 && i < out.cells.size(); ++i) out.cells[out.cells.size() - 1 - i] = ".";
   return out;
 }
@@ -439,9 +676,13 @@ std::vector<Snippet> build_snippets(const Diagnostic& d, const SourceManager& sm
       it->file = &f;
       it->anchor = std::min<uint32_t>(label.span.begin, static_cast<uint32_t>(f.text.size()));
     }
-    it->anns.push_back(make_ann(*it, label, is_primary(d, i)));
+    it->labels.push_back(locate(f, label, is_primary(d, i)));
   }
   for (Snippet& s : out) {
+    // Every label's bytes first: they decide which part of a long line is drawn.
+    for (const Located& l : s.labels) add_marks(s, l);
+    for (const Located& l : s.labels) s.anns.push_back(make_ann(s, l));
+
     // Margin depths: spans that start earlier get the outer (left) columns.
     std::vector<Ann*> multi;
     for (Ann& a : s.anns)
@@ -466,7 +707,15 @@ std::vector<Snippet> build_snippets(const Diagnostic& d, const SourceManager& sm
       if (!s.lines.empty() && l == s.lines.back() + 2) s.lines.push_back(l - 1);
       s.lines.push_back(l);
     }
-    cut_long_lines(s);
+    bool has_long = false;
+    for (uint32_t l : s.lines) {
+      const LineView& v = view(s, l);
+      has_long |= v.more_left || v.more_right || v.end > kLongLineBytes;
+    }
+    if (has_long)
+      cut_each_line(s);
+    else
+      cut_long_lines(s);
   }
   return out;
 }
@@ -476,8 +725,16 @@ std::vector<Snippet> build_snippets(const Diagnostic& d, const SourceManager& sm
 
 struct Marker {
   size_t line;  // index into new_lines
-  size_t b, e;  // byte range within that line
+  size_t b, e;  // byte range within that line's text
   char ch;      // '+' inserted, '~' replaced
+};
+
+// One line of a fix as shown: the whole line, or for a long line the window of bytes
+// around its edits, with `...` drawn where it goes on.
+struct FixLine {
+  std::string text;
+  bool more_left = false, more_right = false;
+  size_t lo = 0, hi = 0;  // cut lines: the bytes of `text` around the edits
 };
 
 // The edits of one help within one file.
@@ -486,7 +743,7 @@ struct FixPart {
   uint32_t anchor = 0;
   uint32_t first_line = 1;
   bool diff = false;  // a deletion: show `-` old lines and `+` new lines
-  std::vector<std::string> old_lines, new_lines;
+  std::vector<FixLine> old_lines, new_lines;
   std::vector<Marker> markers;
   uint32_t last_line() const {
     return first_line + static_cast<uint32_t>(std::max(old_lines.size(), new_lines.size())) - 1;
@@ -512,6 +769,117 @@ std::vector<std::string> split_lines(std::string_view s) {
   return out;
 }
 
+std::vector<FixLine> whole_lines(std::string_view s) {
+  std::vector<FixLine> out;
+  for (std::string& line : split_lines(s)) out.push_back(FixLine{std::move(line)});
+  return out;
+}
+
+// A fix whose region holds a long line: the old and new lines are assembled as pieces
+// of the original text and the replacements, and only windows of the long ones copied.
+void make_long_fix_lines(FixPart& p, const SourceFile& f, const std::vector<TextEdit>& edits,
+                         uint32_t region_b, uint32_t region_e) {
+  const std::string_view text = f.text;
+  const LineIndex& index = f.lines;
+  std::vector<LineBytes> olds(1), news(1);
+  std::vector<std::vector<Extent>> old_marks(1), new_marks(1);
+
+  // Appends original text [b, e), starting a new line after each '\n'.
+  auto add_original = [&](std::vector<LineBytes>& lines, std::vector<std::vector<Extent>>& marks,
+                          uint32_t b, uint32_t e) {
+    while (b < e) {
+      uint32_t l = index.lookup(b).line;
+      uint32_t nl = l < index.line_count() ? index.line_start(l + 1) - 1 : UINT32_MAX;
+      if (nl >= e) {
+        lines.back().add(text.substr(b, e - b));
+        return;
+      }
+      lines.back().add(text.substr(b, nl - b));
+      lines.emplace_back();
+      marks.emplace_back();
+      b = nl + 1;
+    }
+  };
+  add_original(olds, old_marks, region_b, region_e);
+
+  uint32_t pos = region_b;
+  for (const auto& e : edits) {
+    if (e.span.begin < pos) continue;  // overlaps an earlier edit: not applicable together
+    add_original(news, new_marks, pos, e.span.begin);
+    if (e.replacement.empty() && e.span.size() > 0) p.diff = true;
+    char ch = e.span.size() == 0 ? '+' : '~';
+    // The replacement, line by line, with its markers.
+    std::string_view r = e.replacement;
+    size_t start_line = news.size() - 1, start_off = news.back().size();
+    while (true) {
+      size_t n = r.find('\n');
+      std::string_view piece = r.substr(0, n);
+      size_t b = news.back().size();
+      news.back().add(piece);
+      if (!piece.empty()) p.markers.push_back(Marker{news.size() - 1, b, news.back().size(), ch});
+      if (n == std::string_view::npos) break;
+      news.emplace_back();
+      new_marks.emplace_back();
+      r.remove_prefix(n + 1);
+    }
+    // What must stay visible: the edit's place in the new text and in the old text.
+    if (start_line == news.size() - 1) {
+      new_marks.back().push_back(Extent{start_off, news.back().size(), true});
+    } else {
+      new_marks[start_line].push_back(Extent{start_off, start_off + 1, true});
+      new_marks.back().push_back(Extent{0, news.back().size(), true});
+    }
+    LineCol ob = index.lookup(e.span.begin), oe = index.lookup(e.span.end);
+    size_t ol = ob.line - p.first_line, ol_e = oe.line - p.first_line;
+    if (ol == ol_e) {
+      old_marks[ol].push_back(Extent{ob.column - 1u, oe.column - 1u, true});
+    } else {
+      old_marks[ol].push_back(Extent{ob.column - 1u, ob.column + 0u, true});
+      if (ol_e < old_marks.size()) old_marks[ol_e].push_back(Extent{oe.column - 1u, oe.column - 1u, true});
+    }
+    pos = e.span.end;
+  }
+  add_original(news, new_marks, pos, region_e);
+
+  auto finish = [](LineBytes& line, const std::vector<Extent>& marks, auto&& shift) {
+    line.strip_cr();
+    FixLine out;
+    if (line.size() <= kLongLineBytes) {
+      out.text = line.copy(0, line.size());
+      return out;
+    }
+    std::pair<size_t, size_t> w = choose_window(line, marks);
+    size_t b = w.first, e = w.second;
+    out.text = line.copy(b, e);
+    out.more_left = b > 0;
+    out.more_right = e < line.size();
+    auto clamp = [&](size_t x) { return std::clamp(x, b, e) - b; };
+    out.lo = out.text.size();
+    for (const Extent& m : marks) {
+      out.lo = std::min(out.lo, clamp(m.lo));
+      out.hi = std::max(out.hi, clamp(std::max(m.lo, m.hi)));
+    }
+    if (marks.empty()) out.lo = 0;
+    shift(b, e);
+    return out;
+  };
+  for (size_t i = 0; i < olds.size(); ++i)
+    p.old_lines.push_back(finish(olds[i], old_marks[i], [](size_t, size_t) {}));
+  for (size_t i = 0; i < news.size(); ++i) {
+    p.new_lines.push_back(finish(news[i], new_marks[i], [&](size_t b, size_t e) {
+      for (Marker& m : p.markers) {
+        if (m.line != i) continue;
+        m.b = std::clamp(m.b, b, e) - b;
+        m.e = std::clamp(m.e, b, e) - b;
+      }
+    }));
+  }
+  // Markers wholly outside the shown windows.
+  p.markers.erase(std::remove_if(p.markers.begin(), p.markers.end(),
+                                 [](const Marker& m) { return m.b >= m.e; }),
+                  p.markers.end());
+}
+
 FixPart make_fix_part(const SourceFile& f, std::vector<TextEdit> edits) {
   const uint32_t size = static_cast<uint32_t>(f.text.size());
   for (auto& e : edits) {
@@ -532,6 +900,13 @@ FixPart make_fix_part(const SourceFile& f, std::vector<TextEdit> edits) {
                       static_cast<uint32_t>(f.lines.line_text(f.text, last_line).size());
   region_e = std::max(region_e, max_end);
 
+  for (uint32_t l = p.first_line; l <= last_line; ++l) {
+    if (f.lines.line_text(f.text, l).size() > kLongLineBytes) {
+      make_long_fix_lines(p, f, edits, region_b, region_e);
+      return p;
+    }
+  }
+
   std::string patched;
   std::vector<std::pair<size_t, size_t>> ranges;
   std::vector<char> kinds;
@@ -549,8 +924,8 @@ FixPart make_fix_part(const SourceFile& f, std::vector<TextEdit> edits) {
     pos = e.span.end;
   }
   patched.append(f.text, pos, region_e - pos);
-  p.old_lines = split_lines(std::string_view(f.text).substr(region_b, region_e - region_b));
-  p.new_lines = split_lines(patched);
+  p.old_lines = whole_lines(std::string_view(f.text).substr(region_b, region_e - region_b));
+  p.new_lines = whole_lines(patched);
 
   // Markers, cut at the line breaks of the patched text.
   size_t line_b = 0;
@@ -653,7 +1028,7 @@ void Painter::snippet(Snippet& s) {
       if (m.line_s < line && line <= m.line_e) cv_.put_cell(r, x_ + m.depth - 1, "|", ann_style(m));
       if (m.line_s == line && m.slash) cv_.put_cell(r, x_ + m.depth - 1, "/", ann_style(m));
     }
-    cv_.put_line(r, x_ + s.margin, windowed(s, drawn_line(s, line)));
+    cv_.put_line(r, x_ + s.margin, windowed(view(s, line)));
     annotation_rows(s, line);
   }
 }
@@ -744,6 +1119,20 @@ void Painter::annotation_rows(Snippet& s, uint32_t line) {
   }
 }
 
+// A line of a fix as drawn: whole, or (a long line) cut to the columns around its edits.
+LineView fix_view(const FixLine& line) {
+  LineView v;
+  v.text = draw_text(line.text);
+  v.end = static_cast<uint32_t>(line.text.size());
+  v.more_left = line.more_left;
+  v.more_right = line.more_right;
+  if (v.more_left || v.more_right) {
+    uint32_t lo = v.text.col_at(line.lo);
+    choose_columns(v, lo, std::max(v.text.col_at(line.hi), lo + 1));
+  }
+  return v;
+}
+
 void Painter::fix(const Fix& fix, const SourceFile* primary_file) {
   size_t r = cv_.new_row();
   size_t c = cv_.put(r, 0, "help", Style::Emphasis);
@@ -756,7 +1145,7 @@ void Painter::fix(const Fix& fix, const SourceFile* primary_file) {
         size_t row = cv_.new_row();
         cv_.put(row, 0, std::to_string(p.first_line + i), Style::Gutter);
         cv_.put_cell(row, w_ + 1, "-", Style::Removal);
-        cv_.put_line(row, x_, draw_text(p.old_lines[i]));
+        cv_.put_line(row, x_, windowed(fix_view(p.old_lines[i])));
       }
     }
     for (size_t i = 0; i < p.new_lines.size(); ++i) {
@@ -767,18 +1156,22 @@ void Painter::fix(const Fix& fix, const SourceFile* primary_file) {
       } else {
         cv_.put_cell(row, w_ + 1, "|", Style::Gutter);
       }
-      DrawnLine dl = draw_text(p.new_lines[i]);
-      cv_.put_line(row, x_, dl);
+      LineView v = fix_view(p.new_lines[i]);
+      cv_.put_line(row, x_, windowed(v));
       if (p.diff) continue;
+      const DrawnLine& dl = v.text;
       size_t mr = SIZE_MAX;
       for (const Marker& m : p.markers) {
         if (m.line != i) continue;
+        uint32_t b = dl.col_at(m.b), e = std::max(dl.col_at(m.e), b + 1);
+        b = std::max(b, v.left) - v.left;  // columns of the shown part
+        e = std::min(e, v.right) - std::min(v.left, std::min(e, v.right));
+        if (b >= e) continue;
         if (mr == SIZE_MAX) {
           mr = cv_.new_row();
           cv_.put_cell(mr, w_ + 1, "|", Style::Gutter);
         }
-        cv_.fill(mr, x_ + dl.col_at(m.b), x_ + std::max(dl.col_at(m.e), dl.col_at(m.b) + 1),
-                 std::string(1, m.ch), Style::Addition);
+        cv_.fill(mr, x_ + b, x_ + e, std::string(1, m.ch), Style::Addition);
       }
     }
   }

@@ -49,6 +49,18 @@ static size_t utf8_length(std::string_view s, size_t i) {
 Lexer::Lexer(const SourceFile& file, DiagnosticBag& diags)
     : file_(file), text_(file.text), diags_(diags) {}
 
+void Lexer::report_invalid_utf8(uint32_t b, uint32_t e) {
+  if (!diags_.items().empty()) {
+    Diagnostic& last = diags_.items().back();
+    Span& s = last.labels[0].span;
+    if (last.kind == DiagKind::InvalidUtf8 && s.file == file_.id && s.end == b) {
+      s.end = e;
+      return;
+    }
+  }
+  diags_.emit(DiagKind::InvalidUtf8, span(b, e));
+}
+
 void Lexer::skip_block_comment(uint32_t start) {
   // Block comments nest, as in TVM: /* /* */ */.
   int depth = 0;
@@ -66,6 +78,7 @@ void Lexer::skip_block_comment(uint32_t start) {
     }
   }
   if (depth > 0) {
+    unterminated_ = true;
     diags_.emit(DiagKind::UnterminatedComment, span(start, start + 2))
         .help("close the comment with `*/`; block comments nest, so each `/*` needs its own `*/`");
   }
@@ -95,7 +108,7 @@ bool Lexer::skip_trivia() {
         if (static_cast<unsigned char>(text_[pos_]) >= 0x80) {
           size_t len = utf8_length(text_, pos_);
           if (len == 0) {
-            diags_.emit(DiagKind::InvalidUtf8, span(pos_, pos_ + 1));
+            report_invalid_utf8(pos_, pos_ + 1);
             len = 1;
           }
           pos_ += static_cast<uint32_t>(len);
@@ -162,6 +175,10 @@ Token Lexer::next() {
     return lex_invalid(b);
   }();
   t.space_before = space;
+  // A string token that is itself unterminated sets the flag for the token after it.
+  bool this_unterminated = unterminated_ && t.kind == Tok::String;
+  t.after_unterminated = unterminated_ && !this_unterminated;
+  unterminated_ = this_unterminated;
   prev_ = t.kind;
   return t;
 }
@@ -270,7 +287,7 @@ Token Lexer::lex_string(uint32_t b) {
     if (static_cast<unsigned char>(c) >= 0x80) {
       size_t len = utf8_length(text_, i);
       if (len == 0) {
-        diags_.emit(DiagKind::InvalidUtf8, span(i, i + 1));
+        report_invalid_utf8(i, i + 1);
         len = 1;
       }
       i += static_cast<uint32_t>(len);
@@ -280,6 +297,7 @@ Token Lexer::lex_string(uint32_t b) {
   }
   uint32_t e = i;
   if (e > b + 1 && text_[e - 1] == '\r') --e;
+  unterminated_ = true;
   diags_.emit(DiagKind::UnterminatedString, span(b, b + 1))
       .help("add a closing `\"`", {TextEdit{span(e, e), "\""}});
   pos_ = i;

@@ -44,6 +44,8 @@ class Lexer {
   Token lex_invalid(uint32_t start);
   bool skip_trivia();  // returns true if anything was skipped
   void skip_block_comment(uint32_t start);
+  // Reports invalid UTF-8 at [b, e), extending the previous report when adjacent.
+  void report_invalid_utf8(uint32_t b, uint32_t e);
   Span span(uint32_t b, uint32_t e) const { return Span{file_.id, b, e}; }
 
   const SourceFile& file_;
@@ -51,6 +53,7 @@ class Lexer {
   DiagnosticBag& diags_;
   uint32_t pos_ = 0;
   Tok prev_ = Tok::Eof;
+  bool unterminated_ = false;  // the last string or comment was unterminated
   std::vector<Comment> comments_;
 };
 

@@ -38,6 +38,15 @@ const Token& Parser::peek(int k) {
 
 Token Parser::bump() {
   Token t = peek();
+  switch (t.kind) {
+    case Tok::LParen: ++open_[0]; break;
+    case Tok::LBracket: ++open_[1]; break;
+    case Tok::LBrace: ++open_[2]; break;
+    case Tok::RParen: open_[0] = open_[0] > 0 ? open_[0] - 1 : 0; break;
+    case Tok::RBracket: open_[1] = open_[1] > 0 ? open_[1] - 1 : 0; break;
+    case Tok::RBrace: open_[2] = open_[2] > 0 ? open_[2] - 1 : 0; break;
+    default: break;
+  }
   if (t.kind != Tok::Eof) {
     ring_start_ = (ring_start_ + 1) % kLookahead;
     --ring_size_;
@@ -50,6 +59,10 @@ Diagnostic* Parser::error(DiagKind kind, Span at, std::vector<std::string> args)
   uint32_t here = peek().begin;
   // One diagnostic per token, and none at a token the lexer already reported.
   if (here == last_error_at_ || peek().kind == Tok::Error || unwinding_too_deep_) return nullptr;
+  if (peek().after_unterminated) {
+    last_error_at_ = here;  // the lexer's report explains this token too
+    return nullptr;
+  }
   last_error_at_ = here;
   return &diags_.emit(kind, at, std::move(args));
 }
@@ -85,6 +98,9 @@ bool Parser::expect(Tok k, std::string_view what) {
 
 bool Parser::expect_close(Tok close, const Token& open) {
   if (eat(close)) return true;
+  // Count the bracket as closed here, so a later stray closer is still recognised.
+  int slot = close == Tok::RParen ? 0 : close == Tok::RBracket ? 1 : 2;
+  if (open_[slot] > 0) --open_[slot];
   std::string open_text(token_text(open));
   const Token& t = peek();
   Diagnostic* d;
@@ -102,6 +118,40 @@ bool Parser::expect_close(Tok close, const Token& open) {
 bool Parser::at_definition_start() {
   Tok k = peek().kind;
   return k == Tok::KwDef || k == Tok::KwType || k == Tok::KwExtern || k == Tok::Metadata;
+}
+
+bool Parser::at_expression_start() {
+  switch (peek().kind) {
+    case Tok::Ident: return !at_attr_start();
+    case Tok::Local: case Tok::Graph: case Tok::Global: case Tok::Integer: case Tok::Float:
+    case Tok::Meta: case Tok::KwFn: case Tok::KwIf: case Tok::KwMatch: case Tok::KwMatchQ:
+    case Tok::KwRef: case Tok::KwRefRead: case Tok::KwRefWrite: case Tok::LParen: case Tok::Minus:
+      return true;
+    default: return false;
+  }
+}
+
+bool Parser::skip_stray_closers() {
+  bool any = false;
+  for (;;) {
+    Tok k = peek().kind;
+    int slot = k == Tok::RParen ? 0 : k == Tok::RBracket ? 1 : k == Tok::RBrace ? 2 : -1;
+    if (slot < 0 || open_[slot] > 0) return any;
+    if (auto* d = error(DiagKind::UnexpectedClosingDelimiter, tok_span(peek()), {std::string(token_text(peek()))}))
+      d->help("remove it", {TextEdit{tok_span(peek()), ""}});
+    bump();
+    any = true;
+  }
+}
+
+void Parser::skip_group() {
+  int depth = 0;
+  do {
+    Tok t = peek().kind;
+    if (t == Tok::LParen || t == Tok::LBracket || t == Tok::LBrace) ++depth;
+    if (t == Tok::RParen || t == Tok::RBracket || t == Tok::RBrace) --depth;
+    bump();
+  } while (depth > 0 && !at(Tok::Eof));
 }
 
 bool Parser::at_closing() {
@@ -146,13 +196,7 @@ Expr* Parser::too_deep(bool skip) {
   // closing bracket of the enclosing construct, which the caller consumes.
   Tok k = peek().kind;
   if (k == Tok::LParen || k == Tok::LBracket || k == Tok::LBrace) {
-    int depth = 0;
-    do {
-      Tok t = peek().kind;
-      if (t == Tok::LParen || t == Tok::LBracket || t == Tok::LBrace) ++depth;
-      if (t == Tok::RParen || t == Tok::RBracket || t == Tok::RBrace) --depth;
-      bump();
-    } while (depth > 0 && !at(Tok::Eof));
+    skip_group();
   } else {
     skip_until({Tok::Comma, Tok::Semi});
   }
@@ -163,6 +207,9 @@ Expr* Parser::too_deep(bool skip) {
 // Module level
 
 void Parser::parse_module(const ParseOptions& options) {
+  // A malformed header (`#[version = "0.0.5"` without `]`) was reported by the lexer;
+  // do not also say that the header is missing.
+  if (at(Tok::Error) && token_text(peek()).starts_with("#[version")) module_.has_version = true;
   bool at_start = true;
   uint32_t first_def = 0;
   bool seen_def = false;
@@ -247,14 +294,14 @@ Expr* Parser::parse_lone_expression() {
     parse_file_attribute(a, true);
   }
   Expr* e = parse_block();
-  while (!at(Tok::Eof)) {
-    if (at(Tok::Metadata)) {
-      Token m = bump();
-      parse_metadata_section(m);
-      break;
-    }
+  if (!at(Tok::Eof) && !at(Tok::Metadata)) {
+    // One report for whatever trails the expression.
     error(DiagKind::ExpectedToken, tok_span(peek()), {"end of input", found_description()});
-    bump();
+    while (!at(Tok::Eof) && !at(Tok::Metadata)) bump();
+  }
+  if (at(Tok::Metadata)) {
+    Token m = bump();
+    parse_metadata_section(m);
   }
   module_.comments = lexer_.take_comments();
   return e;
@@ -278,7 +325,9 @@ void Parser::parse_file_attribute(const Token& t, bool at_start) {
   Span s = tok_span(t);
   if (key == "version") {
     if (!at_start) {
-      diags_.emit(DiagKind::MisplacedFileAttribute, s, {"version"});
+      diags_.emit(DiagKind::MisplacedFileAttribute, s, {"version"})
+          .help("move it to the first line of the file");
+      module_.has_version = true;  // it is there, just late: no W0001 on top
       return;
     }
     if (value != "\"0.0.5\"") {
@@ -292,8 +341,9 @@ void Parser::parse_file_attribute(const Token& t, bool at_start) {
   }
   if (key == "import") {
     if (!at_start) {
-      diags_.emit(DiagKind::MisplacedFileAttribute, s, {"import"});
-      return;
+      diags_.emit(DiagKind::MisplacedFileAttribute, s, {"import"})
+          .help("move it up, right after the version header");
+      // Still honour it, so the names it brings do not cascade into errors.
     }
     module_.imports.push_back(s);
     if (value == "\"prelude\"") {

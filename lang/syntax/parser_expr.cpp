@@ -32,20 +32,30 @@ BinOp binop_of(Tok k) {
 }  // namespace
 
 // block = item (';' item)* with bindings `let %x = v;`, `%0 = v;`, `free_var %x;`.
-Expr* Parser::parse_block() {
-  DepthGuard guard(*this);
-  if (!guard.ok) return too_deep();
+Expr* Parser::parse_block(Expr* first_item) {
+  // No depth guard here: every construct that recurses into a block (brackets, fn, if,
+  // match, ref ops, call arguments) takes one, so a level of nesting counts once.
   uint32_t begin = peek().begin;
   std::vector<Binding> bindings;
   Expr* result = nullptr;
   for (;;) {
+    skip_stray_closers();
     const Token& t = peek();
     uint32_t bbegin = t.begin;
+    if (t.kind == Tok::Local && peek(1).kind == Tok::Eq) {
+      // `%f = ...`: a named binding written like a graph binding.
+      if (auto* d = error(DiagKind::ExpectedToken, tok_span(t), {"`let` before a named binding", "`" + std::string(token_text(t)) + " =`"})) {
+        d->note("`%N = ...;` binds numbered graph variables only; named variables are bound with `let`");
+        d->help("add `let`", {TextEdit{span(t.begin, t.begin), "let "}});
+      }
+      // Parse it as the `let` it was meant to be.
+    }
     if (t.kind == Tok::KwLet || (t.kind == Tok::Graph && peek(1).kind == Tok::Eq) ||
+        (t.kind == Tok::Local && peek(1).kind == Tok::Eq) ||
         t.kind == Tok::KwFreeVar) {
       Binding b{};
-      if (t.kind == Tok::KwLet) {
-        bump();
+      if (t.kind == Tok::KwLet || t.kind == Tok::Local) {
+        if (t.kind == Tok::KwLet) bump();
         b.kind = BindingKind::Let;
         if (at(Tok::Local) || at(Tok::Graph)) {
           b.var = make_var(bump(), VarKind::Let);
@@ -80,6 +90,7 @@ Expr* Parser::parse_block() {
           continue;
         }
       }
+      skip_stray_closers();
       if (!eat(Tok::Semi)) {
         if (b.value && b.value->kind == ExprKind::Error) {
           // The value was bad; resynchronise at the next binding boundary.
@@ -99,7 +110,7 @@ Expr* Parser::parse_block() {
       b.span = from(bbegin);
       bindings.push_back(b);
       if (at_closing() || at_definition_start() || at(Tok::Comma)) {
-        const char* what = b.kind == BindingKind::Let ? "let" : b.kind == BindingKind::Graph ? "graph binding" : "free_var";
+        const char* what = b.kind == BindingKind::Let ? "`let`" : b.kind == BindingKind::Graph ? "the graph binding" : "`free_var`";
         if (auto* d = error(DiagKind::MissingBindingBody, b.span, {what})) {
           d->note("a binding scopes over the expression after its `;`; the block's value is that expression");
           if (b.var) d->help("end the block with the bound variable", {TextEdit{span(prev_end_, prev_end_), std::string(" %") + std::string(b.var->name)}});
@@ -109,7 +120,9 @@ Expr* Parser::parse_block() {
       }
       continue;
     }
-    Expr* item = parse_item();
+    Expr* item = first_item ? first_item : parse_item();
+    first_item = nullptr;
+    skip_stray_closers();
     if (item->kind == ExprKind::Error && !at(Tok::Semi) && !at_closing() && !at(Tok::Comma) &&
         !at_definition_start()) {
       skip_until({Tok::Semi, Tok::KwLet, Tok::Comma});
@@ -117,7 +130,8 @@ Expr* Parser::parse_block() {
     if (at(Tok::Semi)) {
       Token semi = bump();
       if (at_closing() || at_definition_start() || at(Tok::Comma)) {
-        if (auto* d = error(DiagKind::MissingBindingBody, tok_span(semi), {";"})) {
+        if (auto* d = error(DiagKind::MissingBindingBody, tok_span(semi), {"`;`"})) {
+          d->labels[0].message = "nothing follows this `;`";
           d->note("`a; b` evaluates `a`, then `b`; a trailing `;` leaves the block without a value");
           d->help("remove the `;`", {TextEdit{tok_span(semi), ""}});
         }
@@ -135,6 +149,54 @@ Expr* Parser::parse_block() {
   block->bindings = module_.arena.copy(bindings);
   block->result = result;
   return block;
+}
+
+Expr* Parser::parse_argument() {
+  // TVM's grammar allows a whole block here. A `;` inside brackets, though, is often a
+  // missing `)`: see below for how the two are told apart.
+  if (at(Tok::KwLet) || at(Tok::KwFreeVar) || (at(Tok::Graph) && peek(1).kind == Tok::Eq))
+    return parse_block();
+  Expr* first = parse_item();
+  if (!at(Tok::Semi)) return first;
+  // `a; b` inside brackets is a real sequence (e.g. `(ref_write(%r, 1f); ref_read(%r))`)
+  // only if the bracket closes later; if the enclosing `{ }` ends first, the `;` ends
+  // a statement of that block and the closing bracket is what is missing.
+  if (!bracket_closes_after(peek().end)) return first;
+  return parse_block(first);
+}
+
+bool Parser::bracket_closes_after(uint32_t offset) const {
+  // A raw scan of the text (skipping comments and strings) for the first closing
+  // bracket at depth 0. Bounded, so a file full of such `;` stays linear; past the
+  // bound the sequence reading (TVM's) wins.
+  constexpr uint32_t kScanLimit = 1 << 16;
+  const uint32_t n = static_cast<uint32_t>(text_.size());
+  const uint32_t stop = n - offset > kScanLimit ? offset + kScanLimit : n;
+  int depth = 0;
+  for (uint32_t i = offset; i < stop; ++i) {
+    char c = text_[i];
+    if (c == '/' && i + 1 < n && text_[i + 1] == '/') {
+      while (i < n && text_[i] != '\n') ++i;
+    } else if (c == '/' && i + 1 < n && text_[i + 1] == '*') {
+      int nest = 0;
+      for (; i + 1 < n; ++i) {
+        if (text_[i] == '/' && text_[i + 1] == '*') { ++nest; ++i; }
+        else if (text_[i] == '*' && text_[i + 1] == '/') { ++i; if (--nest == 0) break; }
+      }
+    } else if (c == '"') {
+      for (++i; i < n && text_[i] != '"' && text_[i] != '\n'; ++i)
+        if (text_[i] == '\\') ++i;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (depth == 0) return c == ')' || c == ']';
+      --depth;
+    } else if (depth == 0 && c == 'd' && text_.compare(i, 4, "def ") == 0 &&
+               (i == 0 || text_[i - 1] == '\n')) {
+      return false;  // the next definition: the bracket never closes
+    }
+  }
+  return stop < n;
 }
 
 Expr* Parser::parse_item() {
@@ -160,8 +222,8 @@ Expr* Parser::parse_item() {
 
 Expr* Parser::parse_binding_value() {
   // TVM's grammar only allows `binop` here, but its printer writes `let %x = match ...`;
-  // accept that too.
-  if (at(Tok::KwMatch) || at(Tok::KwMatchQ)) return parse_match();
+  // accept that, and a `{ ... }` block, which can mean nothing else here.
+  if (at(Tok::KwMatch) || at(Tok::KwMatchQ) || at(Tok::LBrace)) return parse_item();
   return parse_binop(0);
 }
 
@@ -202,7 +264,7 @@ Expr* Parser::parse_unary() {
   Expr* operand = parse_unary();
   // `--1` is the literal 1, as in TVM's lexer.
   if (auto* c = as<ConstantExpr>(operand); c && !c->parenthesized() && c->dtype.code != DataType::UInt) {
-    c->int_value = -c->int_value;
+    c->int_value = static_cast<int64_t>(0 - static_cast<uint64_t>(c->int_value));
     c->float_value = -c->float_value;
     c->span = from(minus.begin);
     return c;
@@ -258,7 +320,10 @@ Expr* Parser::parse_postfix() {
 }
 
 Expr* Parser::parse_call_args(Expr* callee) {
+  DepthGuard guard(*this);
+  if (!guard.ok) return too_deep();
   Token open = bump();  // (
+  bool seen_comma = false;
   std::vector<Expr*> args;
   std::vector<Attr> attrs;
   MetaRefExpr* attrs_meta = nullptr;
@@ -270,14 +335,30 @@ Expr* Parser::parse_call_args(Expr* callee) {
       Expr* m = parse_atomic();
       attrs_meta = as<MetaRefExpr>(m);
     } else {
-      if (!attrs.empty()) error(DiagKind::PositionalAfterAttribute, tok_span(peek()))
-          ->note("keyword attributes come after every positional argument");
-      Expr* a = parse_block();
+      if (!attrs.empty()) {
+        if (auto* d = error(DiagKind::PositionalAfterAttribute, tok_span(peek())))
+          d->note("keyword attributes come after every positional argument");
+      }
+      Expr* a = parse_argument();
       if (a->kind == ExprKind::Error && !at(Tok::Comma) && !at(Tok::RParen)) skip_until({Tok::Comma});
       args.push_back(a);
     }
-    if (eat(Tok::Comma)) continue;
+    if (eat(Tok::Comma)) {
+      seen_comma = true;
+      continue;
+    }
     if (!attrs.empty() && at_attr_start()) continue;  // TVM: commas between attributes are optional
+    // After an unterminated string the rest of its line is gone: end the call there.
+    if ((at_expression_start() || at_attr_start()) && !peek().after_unterminated) {
+      // TVM accepts a missing comma after the first one; before it, it is an error,
+      // but the next argument is still parsed.
+      if (!seen_comma) {
+        if (auto* d = error(DiagKind::ExpectedToken, span(prev_end_, prev_end_), {"`,` between arguments", found_description()}))
+          d->help("add `,` here", {TextEdit{span(prev_end_, prev_end_), ","}});
+        seen_comma = true;
+      }
+      continue;
+    }
     break;
   }
   expect_close(Tok::RParen, open);
@@ -325,8 +406,8 @@ Expr* Parser::parse_atomic() {
         return c;
       }
       if (w == "_") {
-        error(DiagKind::ExpectedExpression, tok_span(t), {"`_`"})
-            ->note("`_` is a wildcard pattern, not a value");
+        if (auto* d = error(DiagKind::ExpectedExpression, tok_span(t), {"`_`"}))
+          d->note("`_` is a wildcard pattern, not a value");
         bump();
         return error_expr(from(begin));
       }
@@ -392,12 +473,12 @@ Expr* Parser::parse_paren() {
   if (!guard.ok) return too_deep();
   Token open = bump();
   if (eat(Tok::RParen)) return make<TupleExpr>(from(open.begin));
-  Expr* first = parse_block();
+  Expr* first = parse_argument();
   if (at(Tok::Comma)) {
     std::vector<Expr*> fields{first};
     while (eat(Tok::Comma)) {
       if (at(Tok::RParen)) break;
-      Expr* f = parse_block();
+      Expr* f = parse_argument();
       if (f->kind == ExprKind::Error && !at(Tok::Comma) && !at(Tok::RParen)) skip_until({Tok::Comma});
       fields.push_back(f);
     }
@@ -429,7 +510,7 @@ Expr* Parser::parse_if() {
   };
   if (at(Tok::LParen)) {
     Token open = bump();
-    e->cond = parse_block();
+    e->cond = parse_argument();
     if (e->cond->kind == ExprKind::Error) skip_until({});
     expect_close(Tok::RParen, open);
   } else {
@@ -491,10 +572,10 @@ Expr* Parser::parse_ref_op() {
     return error_expr(from(kw.begin));
   }
   Token open = bump();
-  Expr* first = parse_block();
+  Expr* first = parse_argument();
   Expr* second = nullptr;
   if (kw.kind == Tok::KwRefWrite) {
-    if (expect(Tok::Comma, "`,` and the value to write")) second = parse_block();
+    if (expect(Tok::Comma, "`,` and the value to write")) second = parse_argument();
     else second = error_expr(span(prev_end_, prev_end_));
   }
   expect_close(Tok::RParen, open);
@@ -609,7 +690,7 @@ AttrValue* Parser::parse_attr_value() {
     Tok close = open.kind == Tok::LBracket ? Tok::RBracket : Tok::RParen;
     std::vector<AttrValue*> items;
     bool trailing_comma = false;
-    while (!at(close) && !at(Tok::Eof) && !at_definition_start()) {
+    while (!at(close) && !at(Tok::Eof) && !at_definition_start() && !at_attr_start()) {
       uint32_t before = peek().begin;
       AttrValue* item = parse_attr_value();
       if (peek().begin == before) break;  // nothing consumed: let the caller recover

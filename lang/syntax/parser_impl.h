@@ -52,6 +52,11 @@ class Parser {
   // stop token.
   void skip_until(std::initializer_list<Tok> stops);
   bool at_definition_start();
+  bool at_expression_start();
+  // Reports and consumes closing brackets that close nothing; true if any.
+  bool skip_stray_closers();
+  // Consumes one balanced bracket group starting at the current opening bracket.
+  void skip_group();
   bool at_closing();
 
   // ---- definitions ----------------------------------------------------------------------
@@ -64,8 +69,11 @@ class Parser {
   void attach_doc_comments();
 
   // ---- expressions ------------------------------------------------------------------------
-  Expr* parse_block();            // item (';' item)*, with bindings
+  // item (';' item)*, with bindings; `first_item` is an item the caller already parsed.
+  Expr* parse_block(Expr* first_item = nullptr);
   Expr* parse_item();             // { block } | match | binop
+  Expr* parse_argument();         // an item, or a block when it starts with a binding
+  bool bracket_closes_after(uint32_t offset) const;
   Expr* parse_binding_value();    // binop, or match (accepted as TVM prints it)
   Expr* parse_binop(int min_prec);
   Expr* parse_unary();
@@ -125,6 +133,9 @@ class Parser {
   uint32_t last_error_at_ = ~0u;   // token offset of the last reported error
   int depth_ = 0;
   bool reported_too_deep_ = false;
+  // Open brackets of each kind ((, [, {) among the tokens consumed so far; a closing
+  // bracket with none open is stray (E0026).
+  int open_[3] = {0, 0, 0};
   bool unwinding_too_deep_ = false;  // suppress cascades while unwinding from E0027
 };
 

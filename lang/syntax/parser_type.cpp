@@ -81,7 +81,7 @@ Expr* Parser::parse_literal(bool negative, uint32_t begin) {
     diags_.emit(DiagKind::NumberOutOfRange, c->span, {shown, dtype_name(c->dtype)});
     mag = 0;
   }
-  c->int_value = negative ? -static_cast<int64_t>(mag) : static_cast<int64_t>(mag);
+  c->int_value = static_cast<int64_t>(negative ? 0 - mag : mag);  // no overflow at INT64_MIN
   return c;
 }
 
@@ -130,6 +130,8 @@ Type* Parser::parse_type() {
         ft->ret = parse_type();
       } else if (expect(Tok::Arrow, "`->` and the result type")) {
         ft->ret = parse_type();
+      } else if (at(Tok::Ident) || at(Tok::LParen) || at(Tok::KwFn)) {
+        ft->ret = parse_type();  // `fn (A) B`: read B as the result type anyway
       } else {
         ft->ret = module_.arena.make<Type>(TypeKind::Error, span(prev_end_, prev_end_));
       }
@@ -187,7 +189,9 @@ Type* Parser::parse_type() {
       break;
   }
   error(DiagKind::ExpectedType, tok_span(t), {found_description()});
-  if (!at_closing() && !at(Tok::Comma) && !at(Tok::Semi) && !at(Tok::Eq) && !at(Tok::LBrace) &&
+  if (at(Tok::LBracket)) {
+    skip_group();  // e.g. `[float32]`: skip the whole bracketed group
+  } else if (!at_closing() && !at(Tok::Comma) && !at(Tok::Semi) && !at(Tok::Eq) && !at(Tok::LBrace) &&
       !at_definition_start())
     bump();
   return module_.arena.make<Type>(TypeKind::Error, from(begin));

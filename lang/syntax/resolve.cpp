@@ -227,6 +227,7 @@ class Resolver {
       if (def.kind == Definition::Type) candidates.push_back(def.type->name);
     });
     suggest(d, name_span, nt->name, candidates, "", "a type");
+    hint_prelude_import(d, nt->name);
     if (nt->name == "Tensor") d.note("a tensor type is written `Tensor[(d0, d1, ...), dtype]`");
   }
 
@@ -267,6 +268,13 @@ class Resolver {
         if (VarDecl* v = lookup_local(r->name)) {
           r->decl = v;
           ++v->use_count;
+          if (v == defining_value_var_) {
+            auto& d = diags_.emit(DiagKind::SelfReferentialLet, r->span, {"%" + std::string(r->name)});
+            d.label(v->span, "defined here");
+            d.note("a `let` variable is in scope in its own value so that functions can recurse; "
+                   "only a function literal can use that");
+            d.help("to use an outer `%" + std::string(r->name) + "`, give the new variable another name");
+          }
           return;
         }
         std::string shown = "%" + std::string(r->name);
@@ -295,10 +303,7 @@ class Resolver {
           if (def.kind == Definition::Func) candidates.push_back(def.func->name);
         });
         suggest(d, r->span, r->name, candidates, "@", "a global function");
-        if (!m_.imports_prelude && is_prelude_function(r->name)) {
-          d.help("`@" + std::string(r->name) + "` is defined in the prelude: import it with `#[import = \"prelude\"]`",
-                 {TextEdit{Span{m_.file, import_insert_at(), import_insert_at()}, "#[import = \"prelude\"]\n"}});
-        }
+        if (is_prelude_function(r->name)) hint_prelude_import(d, "@" + std::string(r->name));
         return;
       }
       case ExprKind::Ident: {
@@ -322,6 +327,7 @@ class Resolver {
         });
         std::string best = closest_match(r->name, candidates);
         suggest(d, r->span, r->name, candidates, "", find_op(best) ? "an operator" : "a constructor");
+        hint_prelude_import(d, r->name);
         if (!r->name.empty() && r->name[0] >= 'A' && r->name[0] <= 'Z') {
           d.note("an identifier in expression position names a constructor or an operator; no constructor `" +
                  std::string(r->name) + "` is defined");
@@ -331,6 +337,17 @@ class Resolver {
       default:
         return;
     }
+  }
+
+  // Names the prelude defines: say how to import it when a file uses one without.
+  void hint_prelude_import(Diagnostic& d, std::string_view name) {
+    static const std::vector<std::string_view> prelude_names = {
+        "List", "Cons", "Nil", "Option", "Some", "None", "Tree", "Rose"};
+    bool known = name.starts_with("@") ||
+                 std::find(prelude_names.begin(), prelude_names.end(), name) != prelude_names.end();
+    if (!known || m_.imports_prelude) return;
+    d.help("`" + std::string(name) + "` is defined in the prelude: import it with `#[import = \"prelude\"]`",
+           {TextEdit{Span{m_.file, import_insert_at(), import_insert_at()}, "#[import = \"prelude\"]\n"}});
   }
 
   uint32_t import_insert_at() const {
@@ -347,6 +364,8 @@ class Resolver {
   }
 
   void resolve_meta(MetaRefExpr* r) {
+    // A metadata section that failed to parse was reported already (E0014).
+    if (!m_.metadata && m_.metadata_span.size() > 0) return;
     if (m_.metadata) {
       if (const MetaEntry* e = m_.metadata->find(r->type_key, r->index)) {
         r->entry = e;
@@ -385,7 +404,9 @@ class Resolver {
               for (CtorDef* ct : def.type->ctors) candidates.push_back(ct->name);
           });
           suggest(d, name_span, p->ctor_name, candidates, "", "a constructor");
-          d.help("to bind the value to a variable, write `%" + std::string(p->ctor_name) + "`");
+          hint_prelude_import(d, p->ctor_name);
+          d.help("to bind the value to a variable instead, write `%" + std::string(p->ctor_name) + "`",
+                 {TextEdit{name_span, "%" + std::string(p->ctor_name)}});
           break;
         }
         p->ctor = c;
@@ -421,9 +442,13 @@ class Resolver {
       case ExprKind::Tuple:
         for (Expr* f : static_cast<TupleExpr*>(e)->fields) resolve_expr(f);
         return;
-      case ExprKind::Function:
+      case ExprKind::Function: {
+        VarDecl* saved = defining_value_var_;
+        defining_value_var_ = nullptr;  // inside a function, recursion is legitimate
         resolve_function(static_cast<FunctionExpr*>(e));
+        defining_value_var_ = saved;
         return;
+      }
       case ExprKind::Call: {
         auto* c = static_cast<CallExpr*>(e);
         resolve_expr(c->callee);
@@ -437,11 +462,17 @@ class Resolver {
         push_scope();
         for (Binding& bind : b->bindings) {
           switch (bind.kind) {
-            case BindingKind::Let:
+            case BindingKind::Let: {
               resolve_type(bind.var->annotation);
               declare(bind.var);  // visible in its own value: how local recursion is written
+              // Outside a function literal, a self reference is almost surely meant to
+              // reach an outer variable of the same name (W0004).
+              VarDecl* saved = defining_value_var_;
+              defining_value_var_ = bind.value && bind.value->kind == ExprKind::Function ? nullptr : bind.var;
               resolve_expr(bind.value);
+              defining_value_var_ = saved;
               break;
+            }
             case BindingKind::Graph:
               resolve_expr(bind.value);
               declare(bind.var);
@@ -508,6 +539,7 @@ class Resolver {
   std::vector<VarDecl*> undo_;
   std::vector<size_t> marks_;
   std::vector<std::span<TypeParam*>> type_scopes_;
+  VarDecl* defining_value_var_ = nullptr;  // the `let` whose (non-function) value is being resolved
 };
 
 }  // namespace

@@ -37,6 +37,8 @@ struct Token {
   bool space_before = false;  // whitespace or a comment precedes it
   uint32_t begin = 0;
   uint32_t end = 0;
+  // It directly follows an unterminated string or comment: errors here are cascades.
+  bool after_unterminated = false;
 };
 
 // A human name for error messages: "`)`", "an identifier", "end of file".

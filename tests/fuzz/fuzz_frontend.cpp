@@ -5,9 +5,11 @@
 //   1. analyze_file (parse + prelude import + resolve) must not crash, whatever the bytes;
 //   2. diagnostics must render (terminal and JSON; the first 4 of each input);
 //   3. if the input had no errors, print_module's output must parse and resolve with no
-//      errors either, and printing that again must give the same text (the printer's
-//      idempotence promise, printer.h). A failure prints the input, the printed text and
-//      the new diagnostics, then aborts, so libFuzzer saves the input as a crash.
+//      errors either, the re-parsed module must be alpha-equal to the original (same
+//      structure, same names: alpha_equiv.h), and printing it again must give the same
+//      text (the printer's idempotence promise, printer.h). A failure prints the input,
+//      the printed text and the difference, then aborts, so libFuzzer saves the input as
+//      a crash.
 //
 // Built two ways: with libFuzzer (tests/fuzz/CMakeLists.txt, -DRELAY_FUZZ=ON, clang) and
 // with replay_main.cpp as a plain program that runs the committed corpus under CTest.
@@ -24,6 +26,7 @@
 #include "lang/syntax/frontend.h"
 
 #if defined(RELAY_FUZZ_HAVE_PRINTER) && __has_include("lang/syntax/printer.h")
+#include "lang/syntax/alpha_equiv.h"
 #include "lang/syntax/printer.h"
 #define RELAY_FUZZ_PRINT 1
 #else
@@ -59,17 +62,22 @@ bool check_idempotence() {
   return enabled;
 }
 
-[[noreturn]] void round_trip_failure(const char* what, const SourceManager& sources,
-                                     FileId input, FileId printed,
-                                     const DiagnosticBag& diags, const std::string* again) {
-  const std::string& in = sources.get(input).text;
-  const std::string& out = sources.get(printed).text;
-  std::fprintf(stderr, "\n==== relay fuzz: round-trip failure: %s ====\n", what);
-  std::fprintf(stderr, "---- input (%zu bytes) ----\n%s\n", in.size(), in.c_str());
-  std::fprintf(stderr, "---- printed (%zu bytes) ----\n%s\n", out.size(), out.c_str());
-  if (again) std::fprintf(stderr, "---- printed again ----\n%s\n", again->c_str());
-  for (const Diagnostic& d : diags.items())
-    std::fprintf(stderr, "%s\n", render_diagnostic(d, sources).c_str());
+void dump(const char* title, const std::string& text) {
+  std::fprintf(stderr, "---- %s (%zu bytes) ----\n", title, text.size());
+  std::fwrite(text.data(), 1, text.size(), stderr);  // the text may hold NUL bytes
+  std::fputc('\n', stderr);
+}
+
+[[noreturn]] void round_trip_failure(const std::string& what, const SourceManager& sources,
+                                     FileId input, FileId printed, const DiagnosticBag* diags,
+                                     const std::string* again) {
+  std::fprintf(stderr, "\n==== relay fuzz: round-trip failure: %s ====\n", what.c_str());
+  dump("input", sources.get(input).text);
+  dump("printed", sources.get(printed).text);
+  if (again) dump("printed again", *again);
+  if (diags)
+    for (const Diagnostic& d : diags->items())
+      std::fprintf(stderr, "%s\n", render_diagnostic(d, sources).c_str());
   std::fflush(stderr);
   std::abort();
 }
@@ -92,11 +100,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FrontendResult reparsed = analyze_file(sources, printed, diags2);
   render_all(diags2, sources);
   if (diags2.has_errors())
-    round_trip_failure("the printed module has errors", sources, input, printed, diags2, nullptr);
+    round_trip_failure("the printed module has errors", sources, input, printed, &diags2, nullptr);
+  AlphaEqualOptions same_names;
+  same_names.compare_var_names = true;
+  std::string why;
+  if (!alpha_equal(*result.module, *reparsed.module, same_names, &why))
+    round_trip_failure("the printed module means something else: " + why, sources, input,
+                       printed, nullptr, nullptr);
   if (check_idempotence()) {
     std::string again = print_module(*reparsed.module, sources.get(printed));
     if (again != sources.get(printed).text)
-      round_trip_failure("printing is not idempotent", sources, input, printed, diags2, &again);
+      round_trip_failure("printing is not idempotent", sources, input, printed, nullptr, &again);
   }
 #endif
   return 0;

@@ -90,6 +90,9 @@ def run_case(relay, source_dir, rel_path, flags):
                            timeout=TIMEOUT_S, env=env)
     except subprocess.TimeoutExpired:
         return None, b"", b"timed out after %d s\n" % TIMEOUT_S
+    if p.returncode < 0 or p.returncode > 2:
+        # A crash (signal) or an unexpected status is never blessed as expected output.
+        return None, p.stdout, p.stderr + b"\ncrashed: exit status %d\n" % p.returncode
     return p.returncode, p.stdout, p.stderr
 
 

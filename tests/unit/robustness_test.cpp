@@ -282,7 +282,7 @@ TEST_CASE("robustness: 1,000 random byte strings", "[robustness][random]") {
       }
     }
     INFO("case " << i);
-    run_module(s);
+    run_module(s, 3);
     run_expression(s);
   }
   // Pure random bytes.
@@ -291,6 +291,6 @@ TEST_CASE("robustness: 1,000 random byte strings", "[robustness][random]") {
     std::string s;
     for (size_t k = 0; k < len; ++k) s += static_cast<char>(rng() % 256);
     INFO("raw case " << i);
-    run_module(s);
+    run_module(s, 3);
   }
 }
