@@ -16,8 +16,8 @@ PACKAGES=(
   nlohmann-json3-dev catch2
   # fuzzing and sanitizers (libFuzzer lives in libclang-rt-19-dev)
   clang-19 libclang-rt-19-dev
-  # test and benchmark helpers
-  python3 python3-numpy
+  # test runners (tests/ui/run_ui_tests.py)
+  python3
 )
 
 SUDO=""

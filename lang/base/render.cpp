@@ -119,7 +119,7 @@ constexpr Range kWide[] = {
 }  // namespace
 
 int char_width(char32_t cp) {
-  if (cp == 0) return 0;
+  if (cp < 0x300) return cp == 0 ? 0 : 1;  // below the first combining mark
   if (in_ranges(cp, kZeroWidth, std::size(kZeroWidth))) return 0;
   if (cp >= 0x1100 && in_ranges(cp, kWide, std::size(kWide))) return 2;
   return 1;
@@ -142,40 +142,33 @@ constexpr int kTabWidth = 4;  // tabs become four cells, as rustc draws them
 
 DrawnLine draw_text(std::string_view s) {
   DrawnLine out;
+  out.cells.reserve(s.size());
   out.start_col.reserve(s.size() + 1);
   out.end_col.reserve(s.size());
   for (size_t i = 0; i < s.size();) {
     char32_t cp = 0;
     size_t n = decode_utf8(s, i, &cp);
-    std::string glyph;
-    int w = 1;
+    uint32_t col = out.width();
     if (n == 0) {
       n = 1;
-      glyph = "\xEF\xBF\xBD";  // U+FFFD for each invalid byte
+      out.cells.emplace_back("\xEF\xBF\xBD");  // U+FFFD for each invalid byte
     } else if (cp == '\t') {
-      glyph = " ";
-      w = kTabWidth;
+      out.cells.insert(out.cells.end(), kTabWidth, " ");
     } else if (cp < 0x20 || cp == 0x7F) {
       // Control characters would move the cursor; show their Unicode control pictures.
-      glyph = encode_utf8(cp == 0x7F ? 0x2421 : 0x2400 + cp);
-    } else {
-      glyph = std::string(s.substr(i, n));
-      w = char_width(cp);
-    }
-    uint32_t col = out.width();
-    if (w == 0) {
+      out.cells.push_back(encode_utf8(cp == 0x7F ? 0x2421 : 0x2400 + cp));
+    } else if (int w = char_width(cp); w == 0) {
       // Combining marks join the previous cell; alone at the start they get a blank base.
       if (out.cells.empty()) {
-        out.cells.push_back(" " + glyph);
-        col = 0;
+        out.cells.push_back(" " + std::string(s.substr(i, n)));
       } else {
         size_t k = out.cells.size() - 1;
         while (k > 0 && out.cells[k].empty()) --k;
-        out.cells[k] += glyph;
+        out.cells[k] += s.substr(i, n);
       }
     } else {
-      out.cells.push_back(glyph);
-      for (int k = 1; k < w; ++k) out.cells.push_back(cp == '\t' ? " " : "");
+      out.cells.emplace_back(s.substr(i, n));
+      if (w == 2) out.cells.emplace_back();  // "" marks the second cell of a wide character
     }
     for (size_t k = 0; k < n; ++k) {
       out.start_col.push_back(col);
@@ -315,19 +308,21 @@ constexpr uint32_t kCutContext = 20;  // columns kept left of the leftmost label
 
 // Lines up to this many bytes are drawn whole (and cut by columns afterwards, see
 // `cut_long_lines`). Longer ones (generated code, printed models, minified files) are
-// drawn only in a window of bytes around their labels, so that rendering costs the size
-// of what is shown, not the length of the line. The window is wide enough that the
-// column cut below gives the same picture as drawing the whole line would.
+// drawn only in a window around their labels, so that rendering costs the size of what
+// is shown, not the length of the line. The window holds enough columns that the column
+// cut gives the same picture as drawing the whole line would.
 constexpr uint32_t kLongLineBytes = 4096;
-// Labels starting this close to the line's start keep the line's start in the window.
-constexpr uint32_t kKeepStartBytes = 1024;
-// Bytes kept left and right of the labelled bytes: at most 4 bytes a column, enough for
-// the kCutContext columns on the left and the kMaxLineWidth columns on the right.
-constexpr uint32_t kContextBeforeBytes = 128;
-constexpr uint32_t kContextAfterBytes = 640;
+// Columns drawn left of the labels (more than kCutContext) and right of them (more than
+// kMaxLineWidth); labels fewer than kKeepStartColumns from the line's start keep the
+// start in the window, so that their columns are the real ones.
+constexpr uint32_t kWindowBefore = kCutContext + 4;
+constexpr uint32_t kWindowAfter = kMaxLineWidth + 4;
+constexpr uint32_t kKeepStartColumns = kMaxLineWidth + kCutContext;
+// Bound on the bytes walked for those columns (zero-width characters take none).
+constexpr size_t kMaxWalkBytes = 2048;
 // Labelled text wider than this is cut (around the first primary label) rather than
 // shown whole: a label over a megabyte of one line shows its first few kilobytes.
-constexpr uint32_t kMaxLabelledBytes = 4096;
+constexpr size_t kMaxLabelledBytes = 4096;
 
 // The bytes of one line that may be stitched together from pieces (the patched lines of
 // a fix are original text and replacements), read without copying the whole line.
@@ -343,8 +338,15 @@ class LineBytes {
   }
   size_t size() const { return size_; }
   unsigned char at(size_t i) const {
+    if (parts_.size() == 1) return static_cast<unsigned char>(parts_[0][i]);
     size_t k = static_cast<size_t>(std::upper_bound(ends_.begin(), ends_.end(), i) - ends_.begin());
     return static_cast<unsigned char>(parts_[k][i - (ends_[k] - parts_[k].size())]);
+  }
+  // Copies up to `n` bytes from `i` into `buf`; returns how many.
+  size_t read(size_t i, char* buf, size_t n) const {
+    n = std::min(n, size_ - i);
+    for (size_t k = 0; k < n; ++k) buf[k] = static_cast<char>(at(i + k));
+    return n;
   }
   // The bytes [b, e).
   std::string copy(size_t b, size_t e) const {
@@ -384,19 +386,32 @@ size_t char_start(const LineBytes& line, size_t t) {
   if ((line.at(t) & 0xC0) != 0x80) return t;
   for (size_t k = 1; k <= 3 && k <= t; ++k) {
     if ((line.at(t - k) & 0xC0) == 0x80) continue;
-    std::string bytes = line.copy(t - k, std::min(line.size(), t - k + 4));
+    char buf[4];
+    size_t m = line.read(t - k, buf, 4);
     char32_t cp = 0;
-    return decode_utf8(bytes, 0, &cp) > k ? t - k : t;  // else t is a stray byte
+    return decode_utf8(std::string_view(buf, m), 0, &cp) > k ? t - k : t;  // else t is a stray byte
   }
   return t;
 }
 
-// Whether the character at `b` takes no cell of its own (it joins the previous one).
-bool joins_previous(const LineBytes& line, size_t b) {
-  std::string bytes = line.copy(b, std::min(line.size(), b + 4));
+// The cells that draw_text gives the character at `i` (not the first of the text), and
+// its length in bytes.
+uint32_t char_cells(const LineBytes& line, size_t i, size_t* len) {
+  if (unsigned char c = line.at(i); c < 0x80) {
+    *len = 1;
+    return c == '\t' ? kTabWidth : 1;
+  }
+  char buf[4];
+  size_t m = line.read(i, buf, 4);
   char32_t cp = 0;
-  if (decode_utf8(bytes, 0, &cp) == 0 || cp < 0x20 || cp == 0x7F) return false;
-  return char_width(cp) == 0;
+  *len = decode_utf8(std::string_view(buf, m), 0, &cp);
+  if (*len == 0) {
+    *len = 1;
+    return 1;
+  }
+  if (cp == '\t') return kTabWidth;
+  if (cp < 0x20 || cp == 0x7F) return 1;
+  return static_cast<uint32_t>(char_width(cp));
 }
 
 // Bytes [lo, hi) of a line that should be visible, e.g. a label's.
@@ -405,7 +420,8 @@ struct Extent {
   bool primary = false;
 };
 
-// The byte window [first, second) of a long line to draw so that `marks` are visible.
+// The byte window [first, second) of a long line to draw so that `marks` are visible,
+// with kWindowBefore columns before them and kWindowAfter after.
 std::pair<size_t, size_t> choose_window(const LineBytes& line, const std::vector<Extent>& marks) {
   const size_t n = line.size();
   size_t lo = marks.empty() ? 0 : n, hi = 0;
@@ -424,14 +440,31 @@ std::pair<size_t, size_t> choose_window(const LineBytes& line, const std::vector
     lo = std::max(lo, anchor > kMaxLabelledBytes / 2 ? anchor - kMaxLabelledBytes / 2 : 0);
     hi = std::min(hi, lo + kMaxLabelledBytes);
   }
-  size_t b = 0;
-  if (lo > kKeepStartBytes) {
-    b = char_start(line, lo - kContextBeforeBytes);
-    // Not on a combining mark: it would be drawn on a blank of its own.
-    for (int i = 0; i < 64 && b > 0 && joins_previous(line, b); ++i) b = char_start(line, b - 1);
+  // Leftwards: back to the line's start if it is near, else kWindowBefore columns.
+  size_t t = lo < n ? char_start(line, lo) : n, b = SIZE_MAX;
+  uint32_t cols = 0;
+  while (t > 0 && cols < kKeepStartColumns && t + kMaxWalkBytes > lo) {
+    t = char_start(line, t - 1);
+    size_t len = 0;
+    cols += char_cells(line, t, &len);
+    if (b == SIZE_MAX && cols >= kWindowBefore) b = t;
   }
-  size_t e = hi + kContextAfterBytes >= n ? n : char_start(line, hi + kContextAfterBytes);
-  return {b, e};
+  if (t == 0 || b == SIZE_MAX) b = t;
+  // Not on a combining mark: it would be drawn on a blank of its own.
+  for (size_t i = 0; i < 64 && b > 0; ++i) {
+    size_t len = 0;
+    if (char_cells(line, b, &len) > 0) break;
+    b = char_start(line, b - 1);
+  }
+  // Rightwards: kWindowAfter columns after the labels.
+  t = hi < n ? char_start(line, hi) : n;
+  cols = 0;
+  while (t < n && cols < kWindowAfter && t < hi + kMaxWalkBytes) {
+    size_t len = 0;
+    cols += char_cells(line, t, &len);
+    t += len;
+  }
+  return {b, t};
 }
 
 // ======================================================================================

@@ -46,8 +46,13 @@ Expr* Parser::parse_literal(bool negative, uint32_t begin) {
     c->dtype = DataType::float_(bits);
     double v = 0;
     auto r = std::from_chars(digits.data(), digits.data() + digits.size(), v);
-    double max = bits == 16 ? 65504.0 : bits == 32 ? static_cast<double>(FLT_MAX) : DBL_MAX;
-    if (r.ec == std::errc::result_out_of_range || (r.ec == std::errc() && std::fabs(v) > max)) {
+    // float32: out of range means rounding overflows, so FLT_MAX's shortest spelling
+    // 3.4028235e+38f (a hair above it as a double) is fine. float16 follows TVM, which
+    // rejects anything above 65504 (e.g. `65505f16`).
+    bool overflows = bits == 16   ? std::fabs(v) > 65504.0
+                     : bits == 32 ? std::isinf(static_cast<float>(v))
+                                  : false;
+    if (r.ec == std::errc::result_out_of_range || (r.ec == std::errc() && overflows)) {
       diags_.emit(DiagKind::NumberOutOfRange, c->span, {shown, dtype_name(c->dtype)});
     } else if (r.ec != std::errc() || r.ptr != digits.data() + digits.size()) {
       diags_.emit(DiagKind::InvalidNumber, c->span, {shown});
