@@ -37,6 +37,14 @@ cp tests/fuzz/corpus/* "$work/corpus/"
 seeds=$(ls "$work/corpus" | wc -l)
 echo "fuzz: $seeds seeds, ${secs}s, scratch $work"
 
+# Symbolized stack traces in reports: clang-19's runtime does not look for an unversioned
+# llvm-symbolizer by itself (package llvm-19 has its own; llvm-14 puts one on PATH).
+if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ]; then
+  for s in /usr/lib/llvm-19/bin/llvm-symbolizer "$(command -v llvm-symbolizer || true)"; do
+    if [ -n "$s" ] && [ -x "$s" ]; then export ASAN_SYMBOLIZER_PATH="$s"; break; fi
+  done
+fi
+
 status=0
 # -timeout: one input taking longer than 10 s is reported as a hang.
 # shellcheck disable=SC2086

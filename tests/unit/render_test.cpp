@@ -186,6 +186,170 @@ TEST_CASE("render: long lines are cut around the labels", "[render]") {
   }
 }
 
+namespace {
+
+// A line of about `bytes` bytes of `%a = add(%b, 1f); `, with `middle` in its middle and
+// `end` at its end.
+std::string long_line(size_t bytes, std::string_view middle, std::string_view end) {
+  const std::string_view unit = "%a = add(%b, 1f); ";
+  std::string s;
+  s.reserve(bytes + middle.size() + end.size() + unit.size());
+  while (s.size() < bytes / 2) s += unit;
+  s += middle;
+  while (s.size() < bytes) s += unit;
+  s += end;
+  return s;
+}
+
+}  // namespace
+
+// Only a window around the labels of a very long line is drawn; the picture is the one
+// a whole-line drawing gives (the expected texts below are what the renderer printed
+// before it learnt to draw windows, at a cost of seconds and gigabytes).
+TEST_CASE("render: very long lines are drawn only around the labels", "[render]") {
+  SourceManager sm;
+  FileId f = sm.add("long.relay", "def @main(%b: float32) {\n" +
+                                      long_line(5u << 20, "%q = add(%b, 变量\t%b); ", "add(%b, %z)") +
+                                      "\n}\n");
+  SECTION("a label in the middle") {
+    Diagnostic d = make_diagnostic(DiagKind::UndefinedLocal, find(sm, f, "%q"), {"%q"});
+    CHECK(render(d, sm) ==
+          "error[E0040]: cannot find local variable `%q` in this scope\n"
+          " --> long.relay:2:2621449\n"
+          "  |\n"
+          "2 | ...a = add(%b, 1f); %q = add(%b, 变量    %b); %a = add(%b, 1f); %a = add(%b, 1f); "
+          "%a = add(%b, 1f); %a = add(%b, 1f); %a = add(%b, 1f); %...\n"
+          "  |                     ^^ not found in this scope\n");
+    auto j = nlohmann::json::parse(render_json(d, sm));
+    CHECK(j["column"] == 2621449);
+    CHECK(j["rendered"] == render(d, sm));
+  }
+  SECTION("a label at the end") {
+    Diagnostic d = make_diagnostic(DiagKind::UndefinedLocal, find(sm, f, "%z"), {"%z"});
+    CHECK(render(d, sm) ==
+          "error[E0040]: cannot find local variable `%z` in this scope\n"
+          " --> long.relay:2:5242894\n"
+          "  |\n"
+          "2 | ...%b, 1f); add(%b, %z)\n"
+          "  |                     ^^ not found in this scope\n");
+  }
+  SECTION("two labels, one on wide characters after a tab") {
+    Diagnostic d = make_diagnostic(DiagKind::UndefinedLocal, find(sm, f, "%q"), {"%q"});
+    d.label(find(sm, f, "变量"), "wide");
+    CHECK(render(d, sm) ==
+          "error[E0040]: cannot find local variable `%q` in this scope\n"
+          " --> long.relay:2:2621449\n"
+          "  |\n"
+          "2 | ...a = add(%b, 1f); %q = add(%b, 变量    %b); %a = add(%b, 1f); %a = add(%b, 1f); "
+          "%a = add(%b, 1f); %a = add(%b, 1f); %a = add(%b, 1f); %...\n"
+          "  |                     ^^           ---- wide\n"
+          "  |                     |\n"
+          "  |                     not found in this scope\n");
+  }
+  SECTION("fixes show a window of the patched line") {
+    Span q = find(sm, f, "%q");
+    Diagnostic d = make_diagnostic(DiagKind::UnusedVariable, q, {"%q"});
+    d.help("prefix it with an underscore", {TextEdit{Span{f, q.begin + 1, q.begin + 1}, "_"}});
+    d.help("remove it", {TextEdit{find(sm, f, "%q = add(%b, 变量\t%b); "), ""}});
+    CHECK(render(d, sm) ==
+          "warning[W0002]: unused variable `%q`\n"
+          " --> long.relay:2:2621449\n"
+          "  |\n"
+          "2 | ...a = add(%b, 1f); %q = add(%b, 变量    %b); %a = add(%b, 1f); %a = add(%b, 1f); "
+          "%a = add(%b, 1f); %a = add(%b, 1f); %a = add(%b, 1f); %...\n"
+          "  |                     ^^ never used\n"
+          "  |\n"
+          "help: prefix it with an underscore\n"
+          "  |\n"
+          "2 | ... = add(%b, 1f); %_q = add(%b, 变量    %b); %a = add(%b, 1f); %a = add(%b, 1f); "
+          "%a = add(%b, 1f); %a = add(%b, 1f); %a = add(%b, 1f); %...\n"
+          "  |                     +\n"
+          "help: remove it\n"
+          "  |\n"
+          "2 - ...a = add(%b, 1f); %q = add(%b, 变量    %b); %a = add(%b, 1f); %a = add(%b, 1f); "
+          "%a = add(%b, 1f); %a = add(%b, 1f); %a = add(%b, 1f); %...\n"
+          "2 + ...a = add(%b, 1f); %a = add(%b, 1f); %a = add(%b, 1f); %a = add(%b, 1f); "
+          "%a = add(%b, 1f); %a = add(%b, 1f); %a = add(%b, 1f); %a = add(...\n");
+  }
+  SECTION("a replacement at the end of the line") {
+    Diagnostic d = make_diagnostic(DiagKind::UndefinedLocal, find(sm, f, "%z"), {"%z"});
+    d.help("use a parameter", {TextEdit{find(sm, f, "%z"), "%b"}});
+    CHECK(render(d, sm) ==
+          "error[E0040]: cannot find local variable `%z` in this scope\n"
+          " --> long.relay:2:5242894\n"
+          "  |\n"
+          "2 | ...%b, 1f); add(%b, %z)\n"
+          "  |                     ^^ not found in this scope\n"
+          "  |\n"
+          "help: use a parameter\n"
+          "  |\n"
+          "2 | ...%b, 1f); add(%b, %b)\n"
+          "  |                     ~~\n");
+  }
+  SECTION("a label over most of the line shows its start") {
+    Span all = find(sm, f, "%a = add");
+    all.end = find(sm, f, "%z").end;
+    Diagnostic d = make_diagnostic(DiagKind::UndefinedLocal, all, {"x"});
+    std::string out = render(d, sm);
+    CHECK(out.size() < 20000);
+    CHECK(out.find("2 | def @main") == std::string::npos);
+    CHECK(out.find("2 | %a = add(%b, 1f); %a = add(%b, 1f);") != std::string::npos);
+    CHECK(out.find("...\n  | ^^^^^^^^^^") != std::string::npos);
+  }
+}
+
+TEST_CASE("render: a long line near its start and around odd bytes", "[render]") {
+  SourceManager sm;
+  SECTION("the start is kept, columns are the real ones") {
+    FileId f = sm.add("start.relay",
+                      "def @main() {\n  %0 = add(%x, 1f); /* " + std::string(8000, 'c') + " */\n}\n");
+    Diagnostic d = make_diagnostic(DiagKind::UndefinedLocal, find(sm, f, "%x"), {"%x"});
+    CHECK(render(d, sm) ==
+          "error[E0040]: cannot find local variable `%x` in this scope\n"
+          " --> start.relay:2:12\n"
+          "  |\n"
+          "2 |   %0 = add(%x, 1f); /* " + std::string(114, 'c') + "...\n"
+          "  |            ^^ not found in this scope\n");
+  }
+  SECTION("invalid bytes, combining marks, control characters and a tab before the label") {
+    FileId f = sm.add("odd.relay",
+                      long_line(5000, "\xe4\xb8 \xcc\x81\xcc\x81 e\xcc\x81 \xff\x80\x80\x80😀\t\x01%q = add(%b, %b); ", ""));
+    Diagnostic d = make_diagnostic(DiagKind::UndefinedLocal, find(sm, f, "%q"), {"%q"});
+    CHECK(render(d, sm) ==
+          "error[E0040]: cannot find local variable `%q` in this scope\n"
+          " --> odd.relay:1:2525\n"
+          "  |\n"
+          "1 | ...\xef\xbf\xbd\xef\xbf\xbd \xcc\x81\xcc\x81 e\xcc\x81 "
+          "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd😀    \xe2\x90\x81%q = add(%b, %b); "
+          "%a = add(%b, 1f); %a = add(%b, 1f); %a = add(%b, 1f); %a = add(%b, 1f); %a = add(%b, 1f); "
+          "%a = add(...\n"
+          "  |                     ^^ not found in this scope\n");
+  }
+}
+
+// No timing here: rendering many diagnostics on one long line must simply work, each
+// showing a short snippet (it used to take minutes).
+TEST_CASE("render: many diagnostics on one very long line", "[render]") {
+  SourceManager sm;
+  const size_t bytes = 2u << 20;
+  FileId f = sm.add("many.relay", "def @main() {\n" + long_line(bytes, "", "") + "\n}\n");
+  const uint32_t start = 14;  // the long line's first byte
+  const int count = 2000;
+  int bad = 0;
+  for (int i = 0; i < count; ++i) {
+    uint32_t at = start + static_cast<uint32_t>(uint64_t(i) * (bytes - 20) / count);
+    std::string_view text = sm.get(f).text;
+    at = static_cast<uint32_t>(text.find("%a", at));
+    Diagnostic d = make_diagnostic(DiagKind::UnusedVariable, Span{f, at, at + 2}, {"%a"});
+    if (i % 2) d.help("prefix it with an underscore", {TextEdit{Span{f, at + 1, at + 1}, "_"}});
+    std::string out = render(d, sm);
+    bool ok = out.size() < 1200 && out.find("\n2 | ") != std::string::npos &&
+              out.find("%a = add(") != std::string::npos && out.find("^^ never used") != std::string::npos;
+    if (!ok && ++bad == 1) FAIL_CHECK(out);
+  }
+  CHECK(bad == 0);
+}
+
 TEST_CASE("render: tabs are four columns", "[render]") {
   SourceManager sm;
   FileId f = sm.add("t.relay", "def @main() {\n\t%0 = add(%a,\t%b);\n}\n");
