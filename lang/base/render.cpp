@@ -6,6 +6,7 @@
 // Everything is drawn on a grid of terminal cells (one per display column), so wide
 // characters, tabs and colour never disturb the alignment of carets.
 #include "lang/base/render.h"
+#include "lang/base/utf8.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -22,34 +23,6 @@ namespace relay {
 // Code points and display columns
 
 namespace {
-
-// Decodes the UTF-8 sequence at s[i]; returns its length, or 0 when the bytes are not
-// valid UTF-8 (overlong forms and surrogates included), in which case the renderer
-// shows one U+FFFD per byte.
-size_t decode_utf8(std::string_view s, size_t i, char32_t* out) {
-  unsigned char c = static_cast<unsigned char>(s[i]);
-  if (c < 0x80) {
-    *out = c;
-    return 1;
-  }
-  size_t n;
-  char32_t cp;
-  if (c >= 0xC2 && c <= 0xDF) { n = 2; cp = c & 0x1F; }
-  else if (c >= 0xE0 && c <= 0xEF) { n = 3; cp = c & 0x0F; }
-  else if (c >= 0xF0 && c <= 0xF4) { n = 4; cp = c & 0x07; }
-  else return 0;
-  if (i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    unsigned char d = static_cast<unsigned char>(s[i + k]);
-    if ((d & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (d & 0x3F);
-  }
-  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-      (cp >= 0xD800 && cp <= 0xDFFF))
-    return 0;
-  *out = cp;
-  return n;
-}
 
 std::string encode_utf8(char32_t cp) {
   std::string s;

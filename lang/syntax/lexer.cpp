@@ -1,5 +1,7 @@
 #include "lang/syntax/lexer.h"
 
+#include "lang/base/utf8.h"
+
 #include <cstdio>
 
 namespace relay {
@@ -26,24 +28,8 @@ bool is_plain_name(std::string_view name) {
 
 // Length of the valid UTF-8 sequence at `s[i]`, or 0 when the bytes are not valid UTF-8.
 static size_t utf8_length(std::string_view s, size_t i) {
-  unsigned char c = static_cast<unsigned char>(s[i]);
-  size_t n;
-  uint32_t cp;
-  if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) { n = 2; cp = c & 0x1F; }
-  else if (c >= 0xE0 && c <= 0xEF) { n = 3; cp = c & 0x0F; }
-  else if (c >= 0xF0 && c <= 0xF4) { n = 4; cp = c & 0x07; }
-  else return 0;
-  if (i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    unsigned char d = static_cast<unsigned char>(s[i + k]);
-    if ((d & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (d & 0x3F);
-  }
-  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-      (cp >= 0xD800 && cp <= 0xDFFF))
-    return 0;
-  return n;
+  char32_t cp;
+  return decode_utf8(s, i, &cp);
 }
 
 Lexer::Lexer(const SourceFile& file, DiagnosticBag& diags)

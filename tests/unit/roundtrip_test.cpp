@@ -155,6 +155,12 @@ void check_corpus(const fs::path& dir) {
 TEST_CASE("round trip: repository corpus", "[roundtrip]") {
   check_corpus(fs::path(RELAY_SOURCE_DIR) / "tests" / "corpus");
   check_corpus(fs::path(RELAY_SOURCE_DIR) / "lang" / "prelude");
+  check_corpus(fs::path(RELAY_SOURCE_DIR) / "examples");
+}
+
+TEST_CASE("round trip: every error-free UI test file", "[roundtrip]") {
+  // Files with warnings count too: the printout must keep their meaning.
+  check_corpus(fs::path(RELAY_SOURCE_DIR) / "tests" / "ui");
 }
 
 TEST_CASE("round trip: TVM 0.14 printouts", "[roundtrip]") {
