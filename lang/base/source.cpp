@@ -1,6 +1,7 @@
 #include "lang/base/source.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace relay {
 
@@ -62,6 +63,11 @@ uint32_t LineIndex::offset_of_utf16(std::string_view text, uint32_t line0, uint3
 
 SourceFile::SourceFile(FileId id_, std::string name_, std::string text_)
     : id(id_), name(std::move(name_)), text(std::move(text_)), lines(text) {}
+
+SourceManager::SourceManager() {
+  static std::atomic<uint64_t> next{1};
+  serial_ = next.fetch_add(1);
+}
 
 FileId SourceManager::add(std::string name, std::string text) {
   FileId id = static_cast<FileId>(files_.size());

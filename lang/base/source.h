@@ -71,12 +71,19 @@ struct SourceFile {
 // Owns every source file of a session; file ids index into it.
 class SourceManager {
  public:
+  SourceManager();
+  SourceManager(const SourceManager&) = delete;
+  SourceManager& operator=(const SourceManager&) = delete;
   FileId add(std::string name, std::string text);
+  // Unique for the life of the process (unlike the address, which a later manager may
+  // reuse): caches of data derived from this manager's files key on it.
+  uint64_t serial() const { return serial_; }
   const SourceFile& get(FileId id) const { return *files_.at(id); }
   size_t size() const { return files_.size(); }
 
  private:
   std::vector<std::unique_ptr<SourceFile>> files_;
+  uint64_t serial_;
 };
 
 }  // namespace relay

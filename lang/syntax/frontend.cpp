@@ -6,19 +6,21 @@
 namespace relay {
 
 std::shared_ptr<const Module> load_prelude(SourceManager& sources) {
-  // One prelude per SourceManager: its spans refer to that manager's file id.
+  // One prelude per SourceManager: its spans name a file id of that manager and its
+  // names view that manager's copy of the text. Keyed by serial, not address, since a
+  // new manager can reuse a dead one's address.
   struct Cache {
-    const SourceManager* owner = nullptr;
+    uint64_t owner = 0;
     std::shared_ptr<const Module> module;
   };
   static thread_local Cache cache;
-  if (cache.owner == &sources && cache.module) return cache.module;
+  if (cache.owner == sources.serial() && cache.module) return cache.module;
   FileId id = sources.add("<prelude>", std::string(prelude_source()));
   DiagnosticBag diags;
   auto m = parse_module(sources.get(id), diags);
   resolve_names(*m, diags);
   // The prelude is part of the toolchain: a diagnostic here is a bug, caught by tests.
-  cache.owner = &sources;
+  cache.owner = sources.serial();
   cache.module = std::shared_ptr<const Module>(std::move(m));
   return cache.module;
 }
