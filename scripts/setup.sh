@@ -14,8 +14,9 @@ PACKAGES=(
   cmake ninja-build g++ pkg-config
   # front end: JSON (metadata section, --error-format=json), unit tests
   nlohmann-json3-dev catch2
-  # fuzzing and sanitizers (libFuzzer lives in libclang-rt-19-dev)
-  clang-19 libclang-rt-19-dev
+  # fuzzing and sanitizers (libFuzzer lives in libclang-rt-19-dev; llvm-19 brings the
+  # llvm-symbolizer that gives sanitizer reports readable stack traces)
+  clang-19 libclang-rt-19-dev llvm-19
   # test runners (tests/ui/run_ui_tests.py)
   python3
 )
