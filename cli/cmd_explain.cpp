@@ -50,7 +50,7 @@ int unknown_code(std::string_view typed) {
 int cmd_explain(const Args& args) {
   if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
     std::fputs(kUsage, stdout);
-    return kExitUsage;
+    return kExitOk;  // asked-for help is a success, as for every other subcommand
   }
   if (args.size() == 1 && args[0] == "--list") return list_codes();
   if (args.size() != 1 || (args[0].size() > 1 && args[0][0] == '-')) {
