@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/diagnostic_output.h"
+#include "cli/input_files.h"
 #include "lang/syntax/frontend.h"
 
 namespace relay::cli {
@@ -13,7 +14,8 @@ static void check_usage(FILE* out) {
   std::fprintf(out,
                "usage: relay check [--error-format=human|json] [--color=auto|always|never] FILE...\n"
                "\n"
-               "Checks Relay files (.relay, .rly; `-` reads stdin) for syntax and name errors.\n"
+               "Checks Relay files (.relay, .rly; `-` reads stdin; a directory means every\n"
+               "Relay file below it) for syntax and name errors.\n"
                "Exit status: 0 no errors, 1 errors found, 2 usage error.\n");
 }
 
@@ -48,10 +50,11 @@ int cmd_check(const Args& args) {
     check_usage(stderr);
     return kExitUsage;
   }
+  std::vector<std::string> paths;
+  bool io_error = !expand_inputs(files, &paths);
   DiagnosticPrinter printer(out);
-  bool io_error = false;
   SourceManager sources;
-  for (const std::string& path : files) {
+  for (const std::string& path : paths) {
     std::string text, error;
     if (!read_source_file(path, &text, &error)) {
       std::fprintf(stderr, "error: %s\n", error.c_str());

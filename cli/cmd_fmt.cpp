@@ -22,6 +22,7 @@
 
 #include "cli/commands.h"
 #include "cli/diagnostic_output.h"
+#include "cli/input_files.h"
 #include "lang/syntax/parser.h"
 #include "lang/syntax/printer.h"
 
@@ -44,11 +45,6 @@ void fmt_usage(FILE* out) {
                "\n"
                "Files with syntax errors are not formatted.\n"
                "Exit status: 0 success, 1 errors (or unformatted files with --check), 2 usage error.\n");
-}
-
-bool is_relay_file(const std::filesystem::path& p) {
-  std::string ext = p.extension().string();
-  return ext == ".relay" || ext == ".rly";
 }
 
 // Writes `text` to `path` through a temporary file in the same directory and a rename,
@@ -162,28 +158,8 @@ int cmd_fmt(const Args& args) {
     return kExitUsage;
   }
 
-  // Expand directories.
   std::vector<std::string> files;
-  bool failed = false;
-  for (const std::string& in : inputs) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (in != "-" && fs::is_directory(in, ec)) {
-      std::vector<std::string> found;
-      for (auto it = fs::recursive_directory_iterator(in, ec); !ec && it != fs::recursive_directory_iterator();
-           it.increment(ec)) {
-        if (it->is_regular_file(ec) && is_relay_file(it->path())) found.push_back(it->path().string());
-      }
-      if (ec) {
-        std::fprintf(stderr, "error: cannot read directory `%s`: %s\n", in.c_str(), ec.message().c_str());
-        failed = true;
-      }
-      std::sort(found.begin(), found.end());
-      files.insert(files.end(), found.begin(), found.end());
-    } else {
-      files.push_back(in);
-    }
-  }
+  bool failed = !expand_inputs(inputs, &files);
 
   DiagnosticPrinter printer(out_opts);
   SourceManager sources;
