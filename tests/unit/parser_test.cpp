@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lang/syntax/ast.h"
+#include "tests/support/module_lookup.h"
 #include "lang/syntax/metadata.h"
 #include "lang/syntax/parser.h"
 
@@ -22,25 +23,16 @@ struct Parsed {
   FileId file = 0;
 
   std::string_view text(Span s) const { return sources.get(file).slice(s); }
-  std::string codes() const {
-    std::string out;
-    for (const auto& d : diags.items()) {
-      if (!out.empty()) out += ',';
-      out += std::string(d.code());
-    }
-    return out;
-  }
+  std::string codes() const { return testing::diagnostic_codes(diags); }
   FuncDef* def(std::string_view name) const {
-    for (const auto& d : module->defs)
-      if (d.kind == Definition::Func && d.func->name == name) return d.func;
-    FAIL("no definition @" << std::string(name));
-    return nullptr;
+    FuncDef* f = testing::find_def(*module, name);
+    if (!f) FAIL("no definition @" << std::string(name));
+    return f;
   }
   TypeDef* type(std::string_view name) const {
-    for (const auto& d : module->defs)
-      if (d.kind == Definition::Type && d.type->name == name) return d.type;
-    FAIL("no type " << std::string(name));
-    return nullptr;
+    TypeDef* t = testing::find_type_def(*module, name);
+    if (!t) FAIL("no type " << std::string(name));
+    return t;
   }
   Expr* body(std::string_view name = "main") const { return def(name)->fn->body; }
 };

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lang/syntax/ast.h"
+#include "tests/support/module_lookup.h"
 #include "lang/syntax/frontend.h"
 #include "lang/syntax/resolve.h"
 
@@ -22,25 +23,16 @@ struct Resolved {
 
   Module& module() const { return *result.module; }
   std::string_view text(Span s) const { return sources.get(file).slice(s); }
-  std::string codes() const {
-    std::string out;
-    for (const auto& d : diags.items()) {
-      if (!out.empty()) out += ',';
-      out += std::string(d.code());
-    }
-    return out;
-  }
+  std::string codes() const { return testing::diagnostic_codes(diags); }
   FuncDef* def(std::string_view name) const {
-    for (const auto& d : result.module->defs)
-      if (d.kind == Definition::Func && d.func->name == name) return d.func;
-    FAIL("no definition @" << std::string(name));
-    return nullptr;
+    FuncDef* f = testing::find_def(*result.module, name);
+    if (!f) FAIL("no definition @" << std::string(name));
+    return f;
   }
   TypeDef* type(std::string_view name) const {
-    for (const auto& d : result.module->defs)
-      if (d.kind == Definition::Type && d.type->name == name) return d.type;
-    FAIL("no type " << std::string(name));
-    return nullptr;
+    TypeDef* t = testing::find_type_def(*result.module, name);
+    if (!t) FAIL("no type " << std::string(name));
+    return t;
   }
   const Diagnostic& diag(std::string_view code) const {
     for (const auto& d : diags.items())
