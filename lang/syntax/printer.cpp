@@ -225,36 +225,30 @@ std::string finish(Printer& p) {
 }
 }  // namespace
 
-std::string print_type(const Type* type) {
+// A fragment printed on its own, without source text or comments (hover, messages).
+template <class F>
+static std::string print_fragment(F print) {
   PrintOptions o;
   o.comments = false;
   Printer p(o, nullptr, nullptr);
-  p.top_type(type);
+  print(p);
   return finish(p);
+}
+
+std::string print_type(const Type* type) {
+  return print_fragment([&](Printer& p) { p.top_type(type); });
 }
 
 std::string print_dim(const DimExpr* dim) {
-  PrintOptions o;
-  o.comments = false;
-  Printer p(o, nullptr, nullptr);
-  p.top_dim(dim);
-  return finish(p);
+  return print_fragment([&](Printer& p) { p.top_dim(dim); });
 }
 
 std::string print_pattern(const Pattern* pattern) {
-  PrintOptions o;
-  o.comments = false;
-  Printer p(o, nullptr, nullptr);
-  p.top_pattern(pattern);
-  return finish(p);
+  return print_fragment([&](Printer& p) { p.top_pattern(pattern); });
 }
 
 std::string print_attr_value(const AttrValue* value) {
-  PrintOptions o;
-  o.comments = false;
-  Printer p(o, nullptr, nullptr);
-  p.top_attr_value(value);
-  return finish(p);
+  return print_fragment([&](Printer& p) { p.top_attr_value(value); });
 }
 
 }  // namespace relay

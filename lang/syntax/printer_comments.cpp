@@ -184,24 +184,8 @@ void Printer::trailing(uint32_t end, bool parenthesized) {
 // Position of the closing `ch` that follows `pos` across whitespace, comments and `)`;
 // `pos` itself when something else comes first.
 uint32_t Printer::close_pos(uint32_t pos, char ch) const {
-  if (!comments_on()) return pos;
-  const uint32_t n = static_cast<uint32_t>(text_.size());
-  uint32_t p = pos;
-  while (p < n) {
-    char c = text_[p];
-    if (is_ws(c) || c == ')') {
-      ++p;
-      continue;
-    }
-    long k = comment_at(p);
-    if (k >= 0) {
-      p = (*comments_)[k].span.end;
-      continue;
-    }
-    if (c == ch) return p;
-    break;
-  }
-  return pos;
+  uint32_t p = next_token_pos(pos);
+  return p < text_.size() && text_[p] == ch ? p : pos;
 }
 
 // A separator after an item ending at `item_end`; comments between the item and the
