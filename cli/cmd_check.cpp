@@ -1,5 +1,6 @@
-// `relay check FILE...`: syntax and name errors (type checking arrives with the type
-// checker). Exit 0 without errors, 1 with errors, 2 on usage errors.
+// `relay check FILE...`: syntax, name and type errors. `--emit=types` also prints the
+// type of every global (`@name: TYPE`, TVM's spelling) to stdout.
+// Exit 0 without errors, 1 with errors, 2 on usage errors.
 #include <cstdio>
 #include <iostream>
 
@@ -7,26 +8,38 @@
 #include "cli/diagnostic_output.h"
 #include "cli/input_files.h"
 #include "lang/syntax/frontend.h"
+#include "lang/types/check_module.h"
 
 namespace relay::cli {
 
 static void check_usage(FILE* out) {
   std::fprintf(out,
-               "usage: relay check [--error-format=human|json] [--color=auto|always|never] FILE...\n"
+               "usage: relay check [--emit=types] [--error-format=human|json] [--color=auto|always|never]\n"
+               "                   FILE...\n"
                "\n"
                "Checks Relay files (.relay, .rly; `-` reads stdin; a directory means every\n"
-               "Relay file below it) for syntax and name errors.\n"
+               "Relay file below it) for syntax, name and type errors.\n"
+               "  --emit=types   print `@name: TYPE` for every global function (stdout)\n"
                "Exit status: 0 no errors, 1 errors found, 2 usage error.\n");
 }
 
 int cmd_check(const Args& args) {
   OutputOptions out;
+  bool emit_types = false;
   std::vector<std::string> files;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
       check_usage(stdout);
       return kExitOk;
+    }
+    if (a == "--emit=types") {
+      emit_types = true;
+      continue;
+    }
+    if (a.rfind("--emit", 0) == 0) {
+      std::fprintf(stderr, "error: `--emit` takes `types` (as `--emit=types`)\n");
+      return kExitUsage;
     }
     int consumed = 0;
     std::string error;
@@ -63,8 +76,10 @@ int cmd_check(const Args& args) {
     }
     FileId id = sources.add(path == "-" ? "<stdin>" : path, std::move(text));
     DiagnosticBag diags;
-    analyze_file(sources, id, diags);
+    FrontendResult front = analyze_file(sources, id, diags);
+    ModuleTypes types = check_module(*front.module, front.prelude.get(), diags);
     printer.print(diags, sources);
+    if (emit_types) std::fputs(format_global_types(types).c_str(), stdout);
   }
   printer.print_summary();
   return printer.errors() > 0 || io_error ? kExitErrors : kExitOk;

@@ -353,7 +353,7 @@ bool check_call_attrs(const OpSignature& sig, const CallExpr& call, CallAttrs& o
   out.call_span_ = call.span;
   out.values_.clear();
   bool ok = true;
-  std::string op(sig.op);
+  std::string op(sig.name);
   auto schema_note = [&](Diagnostic& d) {
     if (sig.attrs) d.note("`" + op + "` takes " + describe_attr_schema(*sig.attrs));
     else d.note("`" + op + "` takes no attributes");

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "lang/ops/op_registry.h"
 #include "lang/types/call_attrs.h"
 #include "lang/types/type.h"
 
@@ -72,17 +73,8 @@ class RelationContext {
 
 using RelationFn = RelStatus (*)(RelationContext&);
 
-// Fusion pattern kinds (TVM's TOpPattern), used by the compiler's fusion pass.
-enum class FusionPattern : uint8_t {
-  Elementwise,        // kElemWise
-  Broadcast,          // kBroadcast
-  Injective,          // kInjective
-  Reduction,          // kCommReduce
-  OutElementwiseFusable,  // kOutEWiseFusable
-  Tuple,              // kTuple
-  Opaque,             // kOpaque
-};
-std::string_view fusion_pattern_name(FusionPattern p);
+// FusionPattern and fusion_pattern_name live with the operator table
+// (lang/ops/op_registry.h): an operator's pattern is part of its one declaration.
 
 // nullptr for an operator without a relation (one not supported yet).
 RelationFn find_relation(std::string_view op);

@@ -161,7 +161,7 @@ void print(std::string& out, Ty t) {
       out += ")";
       return;
     case TyKind::Hole:
-      out += "?T" + std::to_string(static_cast<const HoleTy*>(t)->id);
+      out += "_";  // an unknown prints as the annotation syntax for "infer this"
       return;
     case TyKind::Error:
       out += "<error>";

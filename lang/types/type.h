@@ -167,8 +167,8 @@ std::string shape_to_string(std::span<const Dim> shape);
 
 // Writes a type the way TVM's text printer does (reference §1.4): `Tensor[(1, 10),
 // float32]`, a rank-0 tensor as its dtype (`float32`), `(A, B)`, `fn (A) -> B`,
-// `fn [A](A) -> A`, `List[A]`, `ref(T)`. A hole prints as `?T<n>` (never seen by users
-// after solving: the checker reports unsolved types instead), an error type as `<error>`.
+// `fn [A](A) -> A`, `List[A]`, `ref(T)`. An unknown (hole) prints as `_`, the
+// annotation syntax for "infer this"; an error type as `<error>`.
 std::string type_to_string(Ty t);
 
 // Structural equality (dims compared by normal form; Any equals only Any).

@@ -1,0 +1,32 @@
+// Type-checks every definition of a resolved module (the non-incremental path used by
+// `relay check`; the checking database, database.h, caches the same steps).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lang/base/diagnostic.h"
+#include "lang/syntax/ast.h"
+#include "lang/types/env.h"
+#include "lang/types/infer.h"
+
+namespace relay {
+
+struct ModuleTypes {
+  std::unique_ptr<ModuleEnv> env;
+  std::vector<std::pair<const FuncDef*, InferredTypes>> defs;  // source order
+  std::unique_ptr<InferredTypes> expr;                         // a lone expression's
+
+  const InferredTypes* find(const FuncDef* def) const;
+};
+
+// Diagnostics of every definition are appended to `diags`.
+ModuleTypes check_module(const Module& module, const Module* prelude, DiagnosticBag& diags);
+
+// `@name: TYPE` per global function in source order, as TVM prints types: the contract of
+// `relay check --emit=types` (reference corpus *.types.txt).
+std::string format_global_types(const ModuleTypes& types);
+
+}  // namespace relay

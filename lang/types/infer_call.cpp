@@ -1,0 +1,162 @@
+// Calls, and the types of operators, globals and constructors used as values.
+#include "lang/ops/op_registry.h"
+#include "lang/ops/op_schema.h"
+#include "lang/types/infer_internal.h"
+
+namespace relay {
+
+Ty Inferencer::infer_call(const CallExpr* c) {
+  if (auto* r = as_ref(c->callee); r && r->kind == ExprKind::OpRef) {
+    exprs_.emplace_back(c->callee, arena_.error());  // an operator has no type of its own here
+    return infer_op_call(c, r);
+  }
+  Ty callee = c->callee->kind == ExprKind::CtorRef
+                  ? ctor_value_type(static_cast<const RefExpr*>(c->callee), true)
+                  : infer_uncached(c->callee);
+  exprs_.emplace_back(c->callee, callee);
+  std::vector<Ty> args;
+  for (const Expr* a : c->args) args.push_back(infer(a));
+  solver_.solve();
+  Ty f = solver_.shallow(callee);
+  if (f->kind == TyKind::Error) return arena_.error();
+  if (f->kind == TyKind::Hole) {
+    // An unknown callee (e.g. an unannotated parameter) is a function of these arguments.
+    Ty ret = solver_.fresh();
+    expect(f, arena_.func({}, std::span<const Ty>(args.data(), args.size()), ret),
+           Expectation{c, {}, {}, ""});
+    return ret;
+  }
+  auto* fn = ty_as<FuncTy>(f);
+  if (!fn) {
+    diags_.emit(DiagKind::NotAFunction, span_of(c->callee), {type_to_string(solver_.resolve(f))});
+    return arena_.error();
+  }
+  fn = static_cast<const FuncTy*>(solver_.instantiate(fn));
+  if (fn->params.size() != args.size()) {
+    Diagnostic& d = diags_.emit(DiagKind::CallArity, c->span,
+                                {std::to_string(fn->params.size()), std::to_string(args.size())});
+    d.note("the function has type `" + type_to_string(solver_.resolve(fn)) + "`");
+    return fn->ret;
+  }
+  // Where the parameter types were declared, for the "expected because" label.
+  const FunctionExpr* target = nullptr;
+  if (auto* r = as_ref(c->callee); r && r->kind == ExprKind::GlobalRef && r->global) target = r->global->fn;
+  for (size_t i = 0; i < args.size(); ++i) {
+    Expectation why{c->args[i], {}, {}, ""};
+    if (target && i < target->params.size() && target->params[i]->annotation) {
+      why.expected_at = target->params[i]->annotation->span;
+      why.expected_why = "parameter `%" + std::string(target->params[i]->name) + "` is declared here";
+    }
+    expect(fn->params[i], args[i], why);
+  }
+  return fn->ret;
+}
+
+Ty Inferencer::infer_op_call(const CallExpr* c, const RefExpr* ref) {
+  std::vector<Ty> types;
+  for (const Expr* a : c->args) types.push_back(infer(a));
+  const OpInfo* op = ref->op;
+  if (!op) return arena_.error();
+  const OpSignature* sig = find_op_signature(op->name);
+  RelationFn rel = find_relation(op->name);
+  if (!op->supported || !sig || !rel) {
+    diags_.emit(DiagKind::OperatorNotSupported, ref->span, {std::string(op->name)})
+        .note("`relay ops` lists the operators this toolchain can check and run");
+    return arena_.error();
+  }
+  if (sig->args.size() != c->args.size()) {
+    Diagnostic& d = diags_.emit(DiagKind::OperatorArity, c->span,
+                                {std::string(op->name), std::to_string(sig->args.size()),
+                                 std::to_string(c->args.size())});
+    std::string params;
+    for (size_t i = 0; i < sig->args.size(); ++i) params += (i ? ", " : "") + std::string(sig->args[i]);
+    d.note("`" + std::string(op->name) + "(" + params + ")`: " + std::string(sig->doc));
+    return arena_.error();
+  }
+  CallAttrs attrs;
+  if (!check_call_attrs(*sig, *c, attrs, diags_)) return arena_.error();
+  Ty out = solver_.fresh();
+  types.push_back(out);
+  relation_sites_.push_back(c);
+  solver_.add_relation(op->name, rel, std::move(types), std::move(attrs),
+                       [this, c, op](RelError e) { report_relation_error(c, op->name, std::move(e)); });
+  return out;
+}
+
+Ty Inferencer::op_value_type(const RefExpr* ref) {
+  // An operator passed as a value: a monomorphic function over fresh types, constrained
+  // by its relation with default attributes.
+  const OpInfo* op = ref->op;
+  const OpSignature* sig = op ? find_op_signature(op->name) : nullptr;
+  RelationFn rel = op ? find_relation(op->name) : nullptr;
+  if (!op || !sig || !rel || !op->supported) {
+    if (op) diags_.emit(DiagKind::OperatorNotSupported, ref->span, {std::string(op->name)});
+    return arena_.error();
+  }
+  std::vector<Ty> params;
+  for (size_t i = 0; i < sig->args.size(); ++i) params.push_back(solver_.fresh());
+  Ty ret = solver_.fresh();
+  std::vector<Ty> types = params;
+  types.push_back(ret);
+  relation_sites_.push_back(ref);
+  solver_.add_relation(op->name, rel, std::move(types), CallAttrs::from_values(sig->attrs, {}, ref->span),
+                       [this, ref, op](RelError e) { report_relation_error(ref, op->name, std::move(e)); });
+  return arena_.func({}, std::span<const Ty>(params.data(), params.size()), ret);
+}
+
+namespace {
+
+// Replaces every "not annotated" marker of a signature by a fresh unknown.
+Ty open_signature(Ty t, Solver& s) {
+  TypeArena& a = s.arena();
+  switch (t->kind) {
+    case TyKind::Hole:
+      return static_cast<const HoleTy*>(t)->id == kUnannotatedHole ? s.fresh() : t;
+    case TyKind::Tuple: {
+      std::vector<Ty> f;
+      for (Ty x : static_cast<const TupleTy*>(t)->fields) f.push_back(open_signature(x, s));
+      return a.tuple(std::span<const Ty>(f.data(), f.size()));
+    }
+    case TyKind::Func: {
+      auto* ft = static_cast<const FuncTy*>(t);
+      std::vector<Ty> p;
+      for (Ty x : ft->params) p.push_back(open_signature(x, s));
+      return a.func(ft->type_params, std::span<const Ty>(p.data(), p.size()), open_signature(ft->ret, s));
+    }
+    case TyKind::Adt: {
+      auto* at = static_cast<const AdtTy*>(t);
+      std::vector<Ty> args;
+      for (Ty x : at->args) args.push_back(open_signature(x, s));
+      return a.adt(at->adt, std::span<const Ty>(args.data(), args.size()));
+    }
+    case TyKind::Ref: return a.ref(open_signature(static_cast<const RefTy*>(t)->value, s));
+    default: return t;
+  }
+}
+
+}  // namespace
+
+Ty Inferencer::global_type(const RefExpr* r) {
+  if (!r->global) return arena_.error();
+  if (r->global == self_def_ && self_type_) {
+    return solver_.rename_dims(solver_.instantiate(static_cast<const FuncTy*>(self_type_)), self_dims_);
+  }
+  const GlobalSignature* sig = env_.global(r->global->name);
+  if (!sig) return arena_.error();
+  // Per use: unannotated parts become fresh unknowns, type parameters and dimension
+  // names are instantiated (reference §2.4).
+  Ty t = open_signature(sig->type, solver_);
+  t = solver_.instantiate(static_cast<const FuncTy*>(t));
+  return solver_.rename_dims(t, sig->dim_names);
+}
+
+Ty Inferencer::ctor_value_type(const RefExpr* r, bool called) {
+  const CtorInfo* ctor = r->ctor ? env_.ctor(r->ctor) : nullptr;
+  if (!ctor) return arena_.error();
+  auto* fn = static_cast<const FuncTy*>(solver_.instantiate(static_cast<const FuncTy*>(ctor->type)));
+  // A constructor without fields written bare (`Nil`) is that value, as TVM prints it.
+  if (!called && fn->params.empty()) return fn->ret;
+  return fn;
+}
+
+}  // namespace relay

@@ -1,0 +1,513 @@
+#include "lang/types/solver.h"
+
+#include <algorithm>
+#include <map>
+
+namespace relay {
+
+namespace {
+
+// `'7` -> 7; nullopt for ordinary dimension names.
+std::optional<uint32_t> dim_hole_index(const std::string& name) {
+  if (name.size() < 2 || name[0] != kDimHolePrefix) return std::nullopt;
+  return static_cast<uint32_t>(std::stoul(name.substr(1)));
+}
+
+std::string dim_hole_name(uint32_t i) { return std::string(1, kDimHolePrefix) + std::to_string(i); }
+
+}  // namespace
+
+struct Solver::Relation {
+  std::string_view op;
+  RelationFn fn;
+  std::vector<Ty> types;  // inputs..., output
+  CallAttrs attrs;
+  ErrorSink on_error;
+  RelStatus status = RelStatus::Pending;
+  bool queued = false;
+};
+
+class Solver::Context final : public RelationContext {
+ public:
+  Context(Solver& s, Relation& r) : s_(s), r_(r) {}
+  std::string_view op_name() const override { return r_.op; }
+  size_t num_inputs() const override { return r_.types.size() - 1; }
+  Ty input(size_t i) override { return s_.resolve(r_.types.at(i)); }
+  Ty output() override { return s_.resolve(r_.types.back()); }
+  const CallAttrs& attrs() const override { return r_.attrs; }
+  TypeArena& arena() override { return s_.arena_; }
+  Ty fresh() override { return s_.fresh(); }
+  void report(RelError e) override {
+    if (!reported_) first_ = std::move(e);
+    reported_ = true;
+  }
+  bool assign_input(size_t i, Ty t) override {
+    Ty before = s_.resolve(r_.types.at(i));
+    if (s_.unify(r_.types.at(i), t)) return true;
+    report(RelError{"`" + std::string(r_.op) + "` requires input " + std::to_string(i) +
+                        " to have type `" + type_to_string(s_.resolve(t)) + "`, found `" +
+                        type_to_string(before) + "`",
+                    {{i, "has type `" + type_to_string(before) + "`"}}, {}, {}, {}});
+    return false;
+  }
+  bool assign_output(Ty t) override {
+    Ty before = s_.resolve(r_.types.back());
+    if (s_.unify(r_.types.back(), t)) return true;
+    report(RelError{"`" + std::string(r_.op) + "` produces `" + type_to_string(s_.resolve(t)) +
+                        "` here, but `" + type_to_string(before) + "` is expected",
+                    {}, {}, {}, {}});
+    return false;
+  }
+
+  bool reported_ = false;
+  RelError first_;
+
+ private:
+  Solver& s_;
+  Relation& r_;
+};
+
+Solver::Solver(TypeArena& arena) : arena_(arena) {}
+Solver::~Solver() = default;
+
+Ty Solver::fresh() {
+  uint32_t id = static_cast<uint32_t>(bindings_.size());
+  bindings_.push_back(nullptr);
+  hole_watchers_.emplace_back();
+  return arena_.hole(id);
+}
+
+Dim Solver::fresh_dim() {
+  uint32_t id = static_cast<uint32_t>(dim_bindings_.size());
+  dim_bindings_.emplace_back();
+  dim_watchers_.emplace_back();
+  return Dim::symbol(dim_hole_name(id));
+}
+
+Ty Solver::shallow(Ty t) const {
+  while (t && t->kind == TyKind::Hole) {
+    uint32_t id = static_cast<const HoleTy*>(t)->id;
+    if (id >= bindings_.size() || !bindings_[id]) return t;
+    t = bindings_[id];
+  }
+  return t;
+}
+
+Dim Solver::resolve_dim(const Dim& d, bool finalize) const {
+  if (d.is_any() || d.is_constant()) return d;
+  std::map<std::string, Dim> subst;
+  bool unbound = false;
+  for (const std::string& s : d.symbols()) {
+    auto idx = dim_hole_index(s);
+    if (!idx || *idx >= dim_bindings_.size()) continue;
+    if (dim_bindings_[*idx]) subst.emplace(s, resolve_dim(*dim_bindings_[*idx], finalize));
+    else unbound = true;
+  }
+  if (unbound && finalize) return Dim::any();
+  return subst.empty() ? d : d.substitute(subst);
+}
+
+Ty Solver::resolve(Ty t, bool finalize) {
+  t = shallow(t);
+  switch (t->kind) {
+    case TyKind::Tensor: {
+      auto* tt = static_cast<const TensorTy*>(t);
+      bool changed = false;
+      for (const Dim& d : tt->shape)
+        if (!d.is_any() && !d.is_constant() && dim_has_hole(d)) changed = true;
+      if (!changed) return t;
+      std::vector<Dim> dims;
+      for (const Dim& d : tt->shape) dims.push_back(resolve_dim(d, finalize));
+      return arena_.tensor(std::span<const Dim>(dims.data(), dims.size()), tt->dtype);
+    }
+    case TyKind::Tuple: {
+      auto* tt = static_cast<const TupleTy*>(t);
+      std::vector<Ty> fields;
+      bool changed = false;
+      for (Ty f : tt->fields) {
+        fields.push_back(resolve(f, finalize));
+        changed |= fields.back() != f;
+      }
+      return changed ? arena_.tuple(std::span<const Ty>(fields.data(), fields.size())) : t;
+    }
+    case TyKind::Func: {
+      auto* ft = static_cast<const FuncTy*>(t);
+      std::vector<Ty> params;
+      bool changed = false;
+      for (Ty p : ft->params) {
+        params.push_back(resolve(p, finalize));
+        changed |= params.back() != p;
+      }
+      Ty ret = resolve(ft->ret, finalize);
+      changed |= ret != ft->ret;
+      if (!changed) return t;
+      return arena_.func(ft->type_params, std::span<const Ty>(params.data(), params.size()), ret, ft->op);
+    }
+    case TyKind::Adt: {
+      auto* at = static_cast<const AdtTy*>(t);
+      std::vector<Ty> args;
+      bool changed = false;
+      for (Ty a : at->args) {
+        args.push_back(resolve(a, finalize));
+        changed |= args.back() != a;
+      }
+      return changed ? arena_.adt(at->adt, std::span<const Ty>(args.data(), args.size())) : t;
+    }
+    case TyKind::Ref: {
+      auto* rt = static_cast<const RefTy*>(t);
+      Ty v = resolve(rt->value, finalize);
+      return v == rt->value ? t : arena_.ref(v);
+    }
+    default:
+      return t;
+  }
+}
+
+bool Solver::occurs(uint32_t hole, Ty t) const {
+  t = shallow(t);
+  switch (t->kind) {
+    case TyKind::Hole: return static_cast<const HoleTy*>(t)->id == hole;
+    case TyKind::Tuple:
+      for (Ty f : static_cast<const TupleTy*>(t)->fields)
+        if (occurs(hole, f)) return true;
+      return false;
+    case TyKind::Func: {
+      auto* ft = static_cast<const FuncTy*>(t);
+      for (Ty p : ft->params)
+        if (occurs(hole, p)) return true;
+      return occurs(hole, ft->ret);
+    }
+    case TyKind::Adt:
+      for (Ty a : static_cast<const AdtTy*>(t)->args)
+        if (occurs(hole, a)) return true;
+      return false;
+    case TyKind::Ref: return occurs(hole, static_cast<const RefTy*>(t)->value);
+    default: return false;
+  }
+}
+
+void Solver::bind(uint32_t hole, Ty t) {
+  bindings_[hole] = t;
+  for (size_t r : hole_watchers_[hole]) queue_.push_back(r);
+  hole_watchers_[hole].clear();
+}
+
+void Solver::bind_dim(uint32_t index, const Dim& d) {
+  dim_bindings_[index] = d;
+  for (size_t r : dim_watchers_[index]) queue_.push_back(r);
+  dim_watchers_[index].clear();
+}
+
+bool Solver::unify_dims(const Dim& a0, const Dim& b0) {
+  Dim a = resolve_dim(a0), b = resolve_dim(b0);
+  if (a.is_any() || b.is_any() || a == b) return true;
+  auto as_hole = [](const Dim& d) -> std::optional<uint32_t> {
+    if (d.is_any() || d.is_constant()) return std::nullopt;
+    auto syms = d.symbols();
+    if (syms.size() != 1) return std::nullopt;
+    auto idx = dim_hole_index(syms[0]);
+    if (!idx || !(d == Dim::symbol(syms[0]))) return std::nullopt;
+    return idx;
+  };
+  if (auto h = as_hole(a)) {
+    for (const auto& s : b.symbols())
+      if (s == dim_hole_name(*h)) return true;  // h = f(h): cannot decide; accept
+    bind_dim(*h, b);
+    return true;
+  }
+  if (auto h = as_hole(b)) {
+    for (const auto& s : a.symbols())
+      if (s == dim_hole_name(*h)) return true;
+    bind_dim(*h, a);
+    return true;
+  }
+  if (!dim_has_hole(a) && !dim_has_hole(b)) return false;
+  // One unknown occurring linearly: a - b = c*h + r  =>  h = -r / c when exact.
+  Dim diff = a - b;
+  std::vector<std::string> holes;
+  for (const auto& s : diff.symbols())
+    if (dim_hole_index(s)) holes.push_back(s);
+  if (holes.size() == 1) {
+    Dim r = diff.substitute(holes[0], Dim::constant(0));
+    Dim c = diff.substitute(holes[0], Dim::constant(1)) - r;
+    auto cv = c.constant_value();
+    if (cv && *cv != 0 && diff == c * Dim::symbol(holes[0]) + r) {
+      Dim neg_r = -r;
+      if (*cv == 1 || *cv == -1) {
+        bind_dim(*dim_hole_index(holes[0]), *cv == 1 ? neg_r : r);
+        return true;
+      }
+      if (auto rv = neg_r.constant_value(); rv && *rv % *cv == 0) {
+        bind_dim(*dim_hole_index(holes[0]), Dim::constant(*rv / *cv));
+        return true;
+      }
+    }
+  }
+  return true;  // undecidable now; a later check on resolved types catches real clashes
+}
+
+bool Solver::unify(Ty expected, Ty found, UnifyFailure* why) {
+  Ty a = shallow(expected), b = shallow(found);
+  if (a == b) return true;
+  auto fail = [&](UnifyFailure::Reason r) {
+    if (why) {
+      why->reason = r;
+      why->expected = resolve(a);
+      why->found = resolve(b);
+    }
+    return false;
+  };
+  if (a->kind == TyKind::Hole) {
+    uint32_t id = static_cast<const HoleTy*>(a)->id;
+    if (occurs(id, b)) return fail(UnifyFailure::Reason::Infinite);
+    bind(id, b);
+    return true;
+  }
+  if (b->kind == TyKind::Hole) {
+    uint32_t id = static_cast<const HoleTy*>(b)->id;
+    if (occurs(id, a)) return fail(UnifyFailure::Reason::Infinite);
+    bind(id, a);
+    return true;
+  }
+  // An error type absorbs anything (after the holes: an unknown unified with an error
+  // becomes an error, so it is not reported again as "cannot infer").
+  if (a->kind == TyKind::Error || b->kind == TyKind::Error) return true;
+  if (a->kind != b->kind) return fail(UnifyFailure::Reason::Kind);
+  switch (a->kind) {
+    case TyKind::Tensor: {
+      auto* x = static_cast<const TensorTy*>(a);
+      auto* y = static_cast<const TensorTy*>(b);
+      if (x->rank() != y->rank()) return fail(UnifyFailure::Reason::Rank);
+      for (size_t i = 0; i < x->rank(); ++i) {
+        if (!unify_dims(x->shape[i], y->shape[i])) {
+          if (why) {
+            why->dim = i;
+            why->expected_dim = resolve_dim(x->shape[i]);
+            why->found_dim = resolve_dim(y->shape[i]);
+          }
+          return fail(UnifyFailure::Reason::Dim);
+        }
+      }
+      if (x->dtype != y->dtype) return fail(UnifyFailure::Reason::DType);
+      return true;
+    }
+    case TyKind::Tuple: {
+      auto* x = static_cast<const TupleTy*>(a);
+      auto* y = static_cast<const TupleTy*>(b);
+      if (x->fields.size() != y->fields.size()) return fail(UnifyFailure::Reason::Arity);
+      for (size_t i = 0; i < x->fields.size(); ++i)
+        if (!unify(x->fields[i], y->fields[i], why)) return false;
+      return true;
+    }
+    case TyKind::Func: {
+      auto* x = static_cast<const FuncTy*>(a);
+      auto* y = static_cast<const FuncTy*>(b);
+      // A polymorphic side is instantiated (reference §2.3, func vs func).
+      if (!x->type_params.empty() && y->type_params.empty())
+        x = static_cast<const FuncTy*>(instantiate(x));
+      else if (x->type_params.empty() && !y->type_params.empty())
+        y = static_cast<const FuncTy*>(instantiate(y));
+      else if (!x->type_params.empty()) {
+        if (x->type_params.size() != y->type_params.size()) return fail(UnifyFailure::Reason::Arity);
+        std::vector<Ty> shared;
+        for (const TyParamDecl* p : x->type_params) shared.push_back(arena_.param(p));
+        y = static_cast<const FuncTy*>(instantiate(y, shared));
+        x = static_cast<const FuncTy*>(instantiate(x, shared));
+      }
+      if (x->params.size() != y->params.size()) return fail(UnifyFailure::Reason::Arity);
+      for (size_t i = 0; i < x->params.size(); ++i)
+        if (!unify(x->params[i], y->params[i], why)) return false;
+      return unify(x->ret, y->ret, why);
+    }
+    case TyKind::Param:
+      return static_cast<const ParamTy*>(a)->decl == static_cast<const ParamTy*>(b)->decl
+                 ? true
+                 : fail(UnifyFailure::Reason::Param);
+    case TyKind::Adt: {
+      auto* x = static_cast<const AdtTy*>(a);
+      auto* y = static_cast<const AdtTy*>(b);
+      if (x->adt != y->adt || x->args.size() != y->args.size()) return fail(UnifyFailure::Reason::Adt);
+      for (size_t i = 0; i < x->args.size(); ++i)
+        if (!unify(x->args[i], y->args[i], why)) return false;
+      return true;
+    }
+    case TyKind::Ref:
+      return unify(static_cast<const RefTy*>(a)->value, static_cast<const RefTy*>(b)->value, why);
+    default:
+      return true;
+  }
+}
+
+Ty Solver::substitute_params(Ty t, const std::vector<std::pair<const TyParamDecl*, Ty>>& map) {
+  switch (t->kind) {
+    case TyKind::Param: {
+      auto* p = static_cast<const ParamTy*>(t);
+      for (const auto& [decl, ty] : map)
+        if (decl == p->decl) return ty;
+      return t;
+    }
+    case TyKind::Tuple: {
+      std::vector<Ty> fields;
+      for (Ty f : static_cast<const TupleTy*>(t)->fields) fields.push_back(substitute_params(f, map));
+      return arena_.tuple(std::span<const Ty>(fields.data(), fields.size()));
+    }
+    case TyKind::Func: {
+      auto* ft = static_cast<const FuncTy*>(t);
+      std::vector<Ty> params;
+      for (Ty p : ft->params) params.push_back(substitute_params(p, map));
+      return arena_.func(ft->type_params, std::span<const Ty>(params.data(), params.size()),
+                         substitute_params(ft->ret, map), ft->op);
+    }
+    case TyKind::Adt: {
+      auto* at = static_cast<const AdtTy*>(t);
+      std::vector<Ty> args;
+      for (Ty a : at->args) args.push_back(substitute_params(a, map));
+      return arena_.adt(at->adt, std::span<const Ty>(args.data(), args.size()));
+    }
+    case TyKind::Ref:
+      return arena_.ref(substitute_params(static_cast<const RefTy*>(t)->value, map));
+    default:
+      return t;
+  }
+}
+
+Ty Solver::instantiate(const FuncTy* fn, std::span<const Ty> args) {
+  if (fn->type_params.empty()) return fn;
+  std::vector<std::pair<const TyParamDecl*, Ty>> map;
+  for (size_t i = 0; i < fn->type_params.size(); ++i)
+    map.emplace_back(fn->type_params[i], i < args.size() ? args[i] : fresh());
+  std::vector<Ty> params;
+  for (Ty p : fn->params) params.push_back(substitute_params(p, map));
+  return arena_.func({}, std::span<const Ty>(params.data(), params.size()),
+                     substitute_params(fn->ret, map), fn->op);
+}
+
+Ty Solver::rename_dims(Ty t, const std::vector<std::string>& names) {
+  if (names.empty()) return t;
+  std::map<std::string, Dim> subst;
+  for (const auto& n : names) subst.emplace(n, fresh_dim());
+  std::function<Ty(Ty)> walk = [&](Ty x) -> Ty {
+    x = shallow(x);
+    switch (x->kind) {
+      case TyKind::Tensor: {
+        auto* tt = static_cast<const TensorTy*>(x);
+        std::vector<Dim> dims;
+        for (const Dim& d : tt->shape) dims.push_back(d.is_constant() || d.is_any() ? d : d.substitute(subst));
+        return arena_.tensor(std::span<const Dim>(dims.data(), dims.size()), tt->dtype);
+      }
+      case TyKind::Tuple: {
+        std::vector<Ty> fields;
+        for (Ty f : static_cast<const TupleTy*>(x)->fields) fields.push_back(walk(f));
+        return arena_.tuple(std::span<const Ty>(fields.data(), fields.size()));
+      }
+      case TyKind::Func: {
+        auto* ft = static_cast<const FuncTy*>(x);
+        std::vector<Ty> params;
+        for (Ty p : ft->params) params.push_back(walk(p));
+        return arena_.func(ft->type_params, std::span<const Ty>(params.data(), params.size()),
+                           walk(ft->ret), ft->op);
+      }
+      case TyKind::Adt: {
+        auto* at = static_cast<const AdtTy*>(x);
+        std::vector<Ty> args;
+        for (Ty a : at->args) args.push_back(walk(a));
+        return arena_.adt(at->adt, std::span<const Ty>(args.data(), args.size()));
+      }
+      case TyKind::Ref: return arena_.ref(walk(static_cast<const RefTy*>(x)->value));
+      default: return x;
+    }
+  };
+  return walk(t);
+}
+
+void Solver::add_relation(std::string_view op, RelationFn fn, std::vector<Ty> types,
+                          CallAttrs attrs, ErrorSink on_error) {
+  auto r = std::make_unique<Relation>();
+  r->op = op;
+  r->fn = fn;
+  r->types = std::move(types);
+  r->attrs = std::move(attrs);
+  r->on_error = std::move(on_error);
+  relations_.push_back(std::move(r));
+  queue_.push_back(relations_.size() - 1);
+  solve();
+}
+
+void Solver::watch(size_t rel) {
+  // Every hole and dimension unknown still inside the relation's types.
+  std::function<void(Ty)> walk = [&](Ty t) {
+    t = shallow(t);
+    switch (t->kind) {
+      case TyKind::Hole: {
+        auto& w = hole_watchers_[static_cast<const HoleTy*>(t)->id];
+        if (w.empty() || w.back() != rel) w.push_back(rel);
+        return;
+      }
+      case TyKind::Tensor:
+        for (const Dim& d : static_cast<const TensorTy*>(t)->shape) {
+          if (d.is_any() || d.is_constant()) continue;
+          for (const auto& s : resolve_dim(d).symbols())
+            if (auto i = dim_hole_index(s)) {
+              auto& w = dim_watchers_[*i];
+              if (w.empty() || w.back() != rel) w.push_back(rel);
+            }
+        }
+        return;
+      case TyKind::Tuple:
+        for (Ty f : static_cast<const TupleTy*>(t)->fields) walk(f);
+        return;
+      case TyKind::Func: {
+        auto* ft = static_cast<const FuncTy*>(t);
+        for (Ty p : ft->params) walk(p);
+        walk(ft->ret);
+        return;
+      }
+      case TyKind::Adt:
+        for (Ty a : static_cast<const AdtTy*>(t)->args) walk(a);
+        return;
+      case TyKind::Ref: walk(static_cast<const RefTy*>(t)->value); return;
+      default: return;
+    }
+  };
+  for (Ty t : relations_[rel]->types) walk(t);
+}
+
+void Solver::run(size_t index) {
+  Relation& r = *relations_[index];
+  if (r.status != RelStatus::Pending) return;
+  Context ctx(*this, r);
+  ++relations_run_;
+  RelStatus s = r.fn(ctx);
+  if (s == RelStatus::Pending && !ctx.reported_) {
+    watch(index);
+    return;
+  }
+  r.status = ctx.reported_ ? RelStatus::Failed : s;
+  if (r.status == RelStatus::Failed) {
+    // The output becomes an error type so that one bad call gives one diagnostic.
+    unify(r.types.back(), arena_.error());
+    if (r.on_error)
+      r.on_error(ctx.reported_ ? std::move(ctx.first_)
+                               : RelError{"`" + std::string(r.op) + "` rejected its inputs", {}, {}, {}, {}});
+  }
+}
+
+void Solver::solve() {
+  if (solving_) return;
+  solving_ = true;
+  while (!queue_.empty()) {
+    size_t r = queue_.back();
+    queue_.pop_back();
+    run(r);
+  }
+  solving_ = false;
+}
+
+std::vector<Solver::PendingRelation> Solver::pending() const {
+  std::vector<PendingRelation> out;
+  for (size_t i = 0; i < relations_.size(); ++i)
+    if (relations_[i]->status == RelStatus::Pending) out.push_back({relations_[i]->op, relations_[i]->types, i});
+  return out;
+}
+
+}  // namespace relay
