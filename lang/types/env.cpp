@@ -92,6 +92,7 @@ void build_adt(const TypeDef& def, AdtInfo& info, TypeArena& arena, CheckEnv& en
 }
 
 ModuleEnv::ModuleEnv(const Module& module, std::vector<const Module*> imports) {
+  metadata_ = module.metadata.get();
   std::vector<const Module*> all = imports;
   all.push_back(&module);
   std::vector<const TypeDef*> types;

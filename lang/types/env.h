@@ -39,6 +39,8 @@ class CheckEnv {
   virtual const GlobalSignature* global(std::string_view name) = 0;
   virtual const AdtInfo* adt(const TypeDef* def) = 0;
   virtual const CtorInfo* ctor(const CtorDef* def) = 0;
+  // The module's `#[metadata]` section (types of `meta[relay.Constant][i]`), if any.
+  virtual const Metadata* metadata() { return nullptr; }
 };
 
 // Builds a global's signature from its annotations.
@@ -56,8 +58,10 @@ class ModuleEnv final : public CheckEnv {
   const GlobalSignature* global(std::string_view name) override;
   const AdtInfo* adt(const TypeDef* def) override;
   const CtorInfo* ctor(const CtorDef* def) override;
+  const Metadata* metadata() override { return metadata_; }
 
  private:
+  const Metadata* metadata_ = nullptr;
   std::shared_ptr<TypeArena> arena_ = std::make_shared<TypeArena>();
   std::vector<std::unique_ptr<AdtInfo>> adts_;
   std::unordered_map<const TypeDef*, const AdtInfo*> adt_by_def_;

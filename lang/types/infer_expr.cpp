@@ -1,5 +1,6 @@
 // Typing rules for expressions other than calls and matches (reference §2.2).
 #include "lang/types/infer_internal.h"
+#include "lang/types/meta_type.h"
 
 namespace relay {
 
@@ -194,8 +195,9 @@ Ty Inferencer::infer_tuple_get(const TupleGetItemExpr* e) {
 }
 
 Ty Inferencer::infer_meta(const MetaRefExpr* e) {
-  // The metadata section's tensors carry their own shapes, but reading them needs the
-  // NDArray blobs; until then a constant's type comes from how it is used.
+  if (e->entry && env_.metadata())
+    if (Ty t = meta_constant_type(*env_.metadata(), *e->entry, arena_)) return t;
+  // Not a readable constant: its type has to come from how it is used.
   metas_.push_back(e);
   return solver_.fresh();
 }

@@ -486,9 +486,8 @@ void Solver::run(size_t index) {
   if (r.status == RelStatus::Failed) {
     // The output becomes an error type so that one bad call gives one diagnostic.
     unify(r.types.back(), arena_.error());
-    if (r.on_error)
-      r.on_error(ctx.reported_ ? std::move(ctx.first_)
-                               : RelError{"`" + std::string(r.op) + "` rejected its inputs", {}, {}, {}, {}});
+    // Failing without a report means an input already had an error type.
+    if (r.on_error && ctx.reported_) r.on_error(std::move(ctx.first_));
   }
 }
 

@@ -1,0 +1,24 @@
+# Standard models in TVM 0.14's printed style (tests/models/README.md). Included by
+# tests/CMakeLists.txt. For every tests/models/NAME.relay, `relay check --emit=types` must
+# print exactly NAME.types.txt; one more test checks that generate.py still reproduces the
+# committed files byte for byte.
+find_package(Python3 COMPONENTS Interpreter)
+if(NOT Python3_Interpreter_FOUND)
+  message(STATUS "python3 not found: the model tests are not registered")
+  return()
+endif()
+
+set(RELAY_MODELS_DIR ${CMAKE_CURRENT_SOURCE_DIR}/models)
+
+file(GLOB RELAY_MODEL_FILES CONFIGURE_DEPENDS ${RELAY_MODELS_DIR}/*.relay)
+foreach(program ${RELAY_MODEL_FILES})
+  get_filename_component(name ${program} NAME_WE)
+  add_test(NAME model_types_${name}
+    COMMAND ${Python3_EXECUTABLE} ${RELAY_MODELS_DIR}/check_types.py
+            $<TARGET_FILE:relay> ${program} ${RELAY_MODELS_DIR}/${name}.types.txt)
+  set_tests_properties(model_types_${name} PROPERTIES TIMEOUT 180)
+endforeach()
+
+add_test(NAME models_generated_up_to_date
+  COMMAND ${Python3_EXECUTABLE} ${RELAY_MODELS_DIR}/generate.py --check ${RELAY_MODELS_DIR})
+set_tests_properties(models_generated_up_to_date PROPERTIES TIMEOUT 120)
