@@ -1,0 +1,68 @@
+// Internals of the checking database (database.h): how a file is cut into chunks and
+// what is cached per chunk. Not a public header.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "lang/syntax/ast.h"
+#include "lang/types/env.h"
+#include "lang/types/infer.h"
+
+namespace relay {
+
+// [begin, end) byte ranges covering `text`, cut before every line that starts (at column
+// 0) with `def`, `type`, `extern` or `#[`, together with the `///` lines right above it.
+// Block comments and strings are skipped, so a `def` inside them does not cut.
+std::vector<std::pair<uint32_t, uint32_t>> split_chunks(std::string_view text);
+
+struct DbChunk {
+  std::string text;
+  bool first = false;  // parsed as the start of the file (warns about a missing header)
+  FileId file = 0;     // its own SourceFile
+  uint32_t offset = 0;  // current position in the real file (updated every revision)
+  std::unique_ptr<Module> module;
+  std::vector<Diagnostic> parse_diags;
+  std::vector<Diagnostic> resolve_diags;
+  bool resolved = false;
+  // Names this chunk defines, and for type/header/metadata chunks their whole text:
+  // what other chunks' resolution depends on.
+  uint64_t shape_hash = 0;
+  struct Def {
+    FuncDef* def;
+    uint64_t header_hash;             // hash of the text before the body
+    std::vector<RefExpr*> global_refs;  // re-linked by name every revision
+    uint64_t inferred_key = 0;
+    std::shared_ptr<const InferredTypes> types;
+  };
+  std::vector<Def> defs;
+};
+
+// The environment of one file at one resolution generation: current definitions by
+// name, ADT infos, signatures cached by header.
+struct DbEnvironment final : CheckEnv {
+  std::unordered_map<std::string_view, DbChunk::Def*> funcs;
+  std::vector<std::unique_ptr<AdtInfo>> adts;
+  std::unordered_map<const TypeDef*, const AdtInfo*> adt_by_def;
+  std::unordered_map<const CtorDef*, const CtorInfo*> ctor_by_def;
+  std::shared_ptr<TypeArena> arena = std::make_shared<TypeArena>();
+  const Metadata* meta = nullptr;
+  std::shared_ptr<const Module> prelude;
+  struct CachedSig {
+    uint64_t header_hash;
+    std::shared_ptr<GlobalSignature> sig;
+  };
+  std::unordered_map<std::string, CachedSig> sigs;
+  std::unordered_map<const FuncDef*, std::shared_ptr<GlobalSignature>> prelude_sigs;
+  size_t* signatures_built = nullptr;
+
+  const GlobalSignature* global(std::string_view name) override;
+  const AdtInfo* adt(const TypeDef* def) override;
+  const CtorInfo* ctor(const CtorDef* def) override;
+  const Metadata* metadata() override { return meta; }
+};
+
+}  // namespace relay
