@@ -1,8 +1,9 @@
-// Fuzz target over the whole front end: lexer, parser, name resolution, diagnostic
-// rendering and (when it is built) the printer.
+// Fuzz target over the whole front end: lexer, parser, name resolution, type checking,
+// diagnostic rendering and (when it is built) the printer.
 //
 // For every input:
-//   1. analyze_file (parse + prelude import + resolve) must not crash, whatever the bytes;
+//   1. analyze_file (parse + prelude import + resolve) and check_module (type inference
+//      with every operator relation) must not crash, whatever the bytes;
 //   2. diagnostics must render (terminal and JSON; the first 4 of each input);
 //   3. if the input had no errors, print_module's output must parse and resolve with no
 //      errors either, the re-parsed module must be alpha-equal to the original (same
@@ -24,6 +25,7 @@
 
 #include "lang/base/render.h"
 #include "lang/syntax/frontend.h"
+#include "lang/types/check_module.h"
 
 #if defined(RELAY_FUZZ_HAVE_PRINTER) && __has_include("lang/syntax/printer.h")
 #include "lang/syntax/alpha_equiv.h"
@@ -91,6 +93,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   DiagnosticBag diags;
   FrontendResult result = analyze_file(sources, input, diags);
   render_all(diags, sources);
+  {
+    // Type errors are kept apart: the round trip below is about syntax and names.
+    DiagnosticBag type_diags;
+    check_module(*result.module, result.prelude.get(), type_diags);
+    render_all(type_diags, sources);
+  }
   if (diags.has_errors()) return 0;
 
 #if RELAY_FUZZ_PRINT

@@ -15,7 +15,7 @@ std::string input_name(RelationContext& ctx, size_t i) {
 const TensorTy* tensor_input(RelationContext& ctx, size_t i, RelStatus& status) {
   Ty t = ctx.input(i);
   if (t->kind == TyKind::Hole) {
-    status = RelStatus::Pending;
+    if (status != RelStatus::Failed) status = RelStatus::Pending;  // an earlier failure wins
     return nullptr;
   }
   if (t->kind == TyKind::Error) {
@@ -190,6 +190,18 @@ std::optional<std::vector<Dim>> convert_layout(std::span<const Dim> shape, const
     }
   }
   return out;
+}
+
+std::string op_tag(RelationContext& ctx) { return "`" + std::string(ctx.op_name()) + "`"; }
+
+std::string shape_label(const TensorTy* t) { return "has shape " + dims_to_string(t->shape); }
+
+RelStatus assign_result(RelationContext& ctx, Ty t) {
+  return ctx.assign_output(t) ? RelStatus::Solved : RelStatus::Failed;
+}
+
+DataType dtype_attr_or_void(const CallAttrs& attrs, std::string_view name) {
+  return attrs.get_dtype(name).value_or(DataType::void_());
 }
 
 }  // namespace relay::rel

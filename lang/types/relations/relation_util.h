@@ -71,4 +71,21 @@ struct Layout {
 std::optional<std::vector<Dim>> convert_layout(std::span<const Dim> shape, const Layout& from,
                                                const Layout& to);
 
+// Message and result helpers that every family needs.
+
+// The operator's name in backquotes, the way messages start: "`nn.dense`".
+std::string op_tag(RelationContext& ctx);
+
+// The usual label on a tensor input: "has shape (1, 784)".
+std::string shape_label(const TensorTy* t);
+
+// Assigns `t` to the output: Solved, or Failed when it cannot be unified (reported).
+RelStatus assign_result(RelationContext& ctx, Ty t);
+
+// A DataType attribute for a rule that has no input dtype to fall back to (shape_of,
+// argsort, topk's indices): unset ("") reads as void, because TVM's relations then build
+// a void tensor type rather than reject the call. (TVM's Python builders always pass a
+// dtype, so printed programs spell it out.)
+DataType dtype_attr_or_void(const CallAttrs& attrs, std::string_view name);
+
 }  // namespace relay::rel
