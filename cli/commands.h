@@ -11,6 +11,7 @@ using Args = std::vector<std::string>;
 int cmd_check(const Args& args);
 int cmd_fmt(const Args& args);
 int cmd_explain(const Args& args);
+int cmd_ops(const Args& args);
 
 // Exit codes shared by every subcommand.
 constexpr int kExitOk = 0;

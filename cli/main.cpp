@@ -19,6 +19,7 @@ const Command kCommands[] = {
     {"check", relay::cli::cmd_check, "check files for syntax and name errors"},
     {"fmt", relay::cli::cmd_fmt, "format files in the canonical layout"},
     {"explain", relay::cli::cmd_explain, "explain a diagnostic code, e.g. `relay explain E0040`"},
+    {"ops", relay::cli::cmd_ops, "list the operators with their signatures (`--json` for data)"},
 };
 
 void print_usage(FILE* out) {

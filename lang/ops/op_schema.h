@@ -1,16 +1,19 @@
-// Operator schemas: attribute structs (lang/ops/attr_schemas.def) and operator signatures
-// (lang/ops/op_signatures.def), as read-only tables built once.
+// Attribute schemas: TVM's attrs structs (lang/ops/attr_schemas.def) as a read-only table
+// built once.
 //
 // An attribute schema is TVM's attrs struct: its fields in declaration order (= print
-// order), each with a type tag and its default as Relay attribute-value text. A signature
-// gives an operator's positional inputs, the attrs struct it uses and a one-line
-// documentation string with its type rule. Both are data transcribed from reference §3;
-// nothing here checks a call.
+// order), each with a type tag and its default as Relay attribute-value text. Operators
+// point at their schema (OpInfo::attrs, lang/ops/op_registry.h). This is data transcribed
+// from reference §3.1; checking a call's attributes against it is lang/types/call_attrs.h.
 #pragma once
 
 #include <span>
 #include <string_view>
 #include <vector>
+
+// Operators and their signatures (OpInfo, OpSignature) come with this header because the
+// code that checks a call reads both.
+#include "lang/ops/op_registry.h"
 
 namespace relay {
 
@@ -61,24 +64,10 @@ struct AttrSchema {
   const AttrField* find_field(std::string_view field) const;
 };
 
-struct OpSignature {
-  std::string_view op;
-  std::span<const std::string_view> args;  // positional inputs, in call order
-  const AttrSchema* attrs;                 // nullptr for NoAttrs
-  // False when the reference marks the attrs "not registered": the op registers no attrs
-  // type and `attrs` is the struct its builder creates.
-  bool attrs_registered;
-  std::string_view doc;  // one line: the shape / dtype rule
-};
-
 // By struct name ("TopKAttrs") or type key ("relay.attrs.TopkAttrs"); nullptr if unknown.
 const AttrSchema* find_attr_schema(std::string_view struct_name_or_type_key);
-// nullptr when the operator has no signature (every name of all_ops() has one).
-const OpSignature* find_op_signature(std::string_view op);
 
 // In attr_schemas.def order.
 const std::vector<AttrSchema>& all_attr_schemas();
-// In op_signatures.def order (the order of op_table.def).
-const std::vector<OpSignature>& all_op_signatures();
 
 }  // namespace relay

@@ -1,4 +1,5 @@
-// The operator name table (lang/ops/op_table.def) against reference §3.
+// The operator table (lang/ops/ops.def): names, groups and supported flags against
+// reference §3, fusion patterns against TVM 0.14's TOpPattern registrations.
 #include <catch2/catch.hpp>
 
 #include <set>
@@ -8,6 +9,7 @@
 
 using relay::all_ops;
 using relay::find_op;
+using relay::FusionPattern;
 using relay::OpGroup;
 
 namespace {
@@ -19,6 +21,19 @@ void check_op(std::string_view name, OpGroup group, bool supported) {
   CHECK(op->name == name);
   CHECK(op->group == group);
   CHECK(op->supported == supported);
+}
+
+FusionPattern pattern_of(std::string_view name) {
+  INFO("operator " << std::string(name));
+  const relay::OpInfo* op = find_op(name);
+  REQUIRE(op != nullptr);
+  return op->pattern;
+}
+
+size_t count_pattern(FusionPattern p) {
+  size_t n = 0;
+  for (const auto& op : all_ops()) n += op.pattern == p;
+  return n;
 }
 
 size_t count_group(OpGroup g) {
@@ -114,4 +129,47 @@ TEST_CASE("find_op returns nullptr for unknown names", "[ops]") {
   CHECK(find_op("zzz") == nullptr);
   CHECK(find_op("aaa") == nullptr);
   CHECK(find_op(".depthwise_conv2d") == nullptr);
+}
+
+TEST_CASE("fusion patterns are TVM's TOpPattern", "[ops]") {
+  // Totals over the table; kTuple is for tuple nodes, never an operator.
+  CHECK(count_pattern(FusionPattern::Elementwise) == 60);
+  CHECK(count_pattern(FusionPattern::Broadcast) == 39);
+  CHECK(count_pattern(FusionPattern::Injective) == 56);
+  CHECK(count_pattern(FusionPattern::Reduction) == 12);
+  CHECK(count_pattern(FusionPattern::OutElementwiseFusable) == 58);
+  CHECK(count_pattern(FusionPattern::Opaque) == 79);
+  CHECK(count_pattern(FusionPattern::Tuple) == 0);
+
+  CHECK(pattern_of("exp") == FusionPattern::Elementwise);
+  CHECK(pattern_of("nn.relu") == FusionPattern::Elementwise);
+  CHECK(pattern_of("cast") == FusionPattern::Elementwise);  // not Injective in TVM
+  CHECK(pattern_of("add") == FusionPattern::Broadcast);
+  CHECK(pattern_of("less_equal") == FusionPattern::Broadcast);
+  CHECK(pattern_of("nn.bias_add") == FusionPattern::Broadcast);
+  CHECK(pattern_of("expand_dims") == FusionPattern::Broadcast);
+  CHECK(pattern_of("qnn.add") == FusionPattern::Broadcast);  // set inside a qnn macro
+  CHECK(pattern_of("reshape") == FusionPattern::Injective);
+  CHECK(pattern_of("take") == FusionPattern::Injective);
+  CHECK(pattern_of("layout_transform") == FusionPattern::Injective);  // set from Python
+  CHECK(pattern_of("sum") == FusionPattern::Reduction);
+  CHECK(pattern_of("collapse_sum_like") == FusionPattern::Reduction);
+  CHECK(pattern_of("nn.conv2d") == FusionPattern::OutElementwiseFusable);
+  CHECK(pattern_of("nn.dense") == FusionPattern::OutElementwiseFusable);
+  CHECK(pattern_of("nn.max_pool2d") == FusionPattern::OutElementwiseFusable);
+  CHECK(pattern_of("nn.global_avg_pool2d") == FusionPattern::OutElementwiseFusable);
+  CHECK(pattern_of("nn.softmax") == FusionPattern::OutElementwiseFusable);
+  CHECK(pattern_of("nn.batch_norm") == FusionPattern::OutElementwiseFusable);
+  CHECK(pattern_of("argsort") == FusionPattern::Opaque);
+  CHECK(pattern_of("shape_of") == FusionPattern::Opaque);
+  CHECK(pattern_of("nn.layer_norm") == FusionPattern::Opaque);  // TVM registers none
+  CHECK(pattern_of("contrib.ethosu.conv2d") == FusionPattern::Opaque);
+}
+
+TEST_CASE("fusion pattern names", "[ops]") {
+  CHECK(relay::fusion_pattern_name(FusionPattern::Elementwise) == "elementwise");
+  CHECK(relay::fusion_pattern_name(FusionPattern::OutElementwiseFusable) ==
+        "out-elementwise-fusable");
+  CHECK(relay::fusion_pattern_name(FusionPattern::Reduction) == "reduction");
+  CHECK(relay::fusion_pattern_name(FusionPattern::Opaque) == "opaque");
 }

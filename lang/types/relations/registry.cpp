@@ -37,17 +37,4 @@ RelationFn find_relation(std::string_view op) {
   return it == m.end() ? nullptr : it->second;
 }
 
-std::string_view fusion_pattern_name(FusionPattern p) {
-  switch (p) {
-    case FusionPattern::Elementwise: return "elementwise";
-    case FusionPattern::Broadcast: return "broadcast";
-    case FusionPattern::Injective: return "injective";
-    case FusionPattern::Reduction: return "reduction";
-    case FusionPattern::OutElementwiseFusable: return "out-elementwise-fusable";
-    case FusionPattern::Tuple: return "tuple";
-    case FusionPattern::Opaque: return "opaque";
-  }
-  return "opaque";
-}
-
 }  // namespace relay
