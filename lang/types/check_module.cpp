@@ -8,6 +8,21 @@ const InferredTypes* ModuleTypes::find(const FuncDef* def) const {
   return nullptr;
 }
 
+namespace {
+
+// Whether an error was already reported inside `span` (a syntax or name error). Type
+// errors in such a definition are mostly echoes of it, so they are not reported.
+bool has_error_within(const DiagnosticBag& diags, Span span) {
+  for (const Diagnostic& d : diags.items()) {
+    if (d.severity != Severity::Error) continue;
+    Span s = d.primary().span;
+    if (s.file == span.file && s.begin >= span.begin && s.end <= span.end) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 ModuleTypes check_module(const Module& module, const Module* prelude, DiagnosticBag& diags) {
   ModuleTypes out;
   std::vector<const Module*> imports;
@@ -16,7 +31,8 @@ ModuleTypes check_module(const Module& module, const Module* prelude, Diagnostic
   for (const Definition& d : module.defs) {
     if (d.kind != Definition::Func) continue;
     InferredTypes t = infer_definition(*d.func, *out.env);
-    for (auto& diag : t.diagnostics) diags.add(std::move(diag));
+    if (!has_error_within(diags, d.func->span))
+      for (auto& diag : t.diagnostics) diags.add(std::move(diag));
     t.diagnostics.clear();
     out.defs.emplace_back(d.func, std::move(t));
   }

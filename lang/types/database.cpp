@@ -331,7 +331,16 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
         result->diagnostics.push_back(make_diagnostic(DiagKind::DuplicateGlobal, d.def->name_span,
                                                       {std::string(d.def->name)}));
       }
-      for (const Diagnostic& diag : d.types->diagnostics) result->diagnostics.push_back(diag);
+      // As in check_module: type errors in a definition with a syntax or name error are
+      // mostly its echoes.
+      bool echoes = false;
+      for (const auto* list : {&c->parse_diags, &c->resolve_diags})
+        for (const Diagnostic& e : *list)
+          if (e.severity == Severity::Error && e.primary().span.begin >= d.def->span.begin &&
+              e.primary().span.end <= d.def->span.end)
+            echoes = true;
+      if (!echoes)
+        for (const Diagnostic& diag : d.types->diagnostics) result->diagnostics.push_back(diag);
       result->definitions.push_back(CheckedDefinition{d.def, d.types, c->file, c->offset});
     }
     result->chunks.push_back(c);

@@ -25,6 +25,8 @@ struct InferredTypes {
   std::unordered_map<const VarDecl*, Ty> vars;   // every binder
   std::vector<Diagnostic> diagnostics;
   size_t relations_run = 0;
+  // Arenas of the signatures and ADTs these types point into.
+  std::vector<std::shared_ptr<const void>> keep_alive;
 
   Ty type_of(const Expr* e) const {
     auto it = exprs.find(e);

@@ -1,4 +1,6 @@
 // Calls, and the types of operators, globals and constructors used as values.
+#include <algorithm>
+
 #include "lang/ops/op_registry.h"
 #include "lang/ops/op_schema.h"
 #include "lang/types/infer_internal.h"
@@ -28,19 +30,41 @@ Ty Inferencer::infer_call(const CallExpr* c) {
   }
   auto* fn = ty_as<FuncTy>(f);
   if (!fn) {
-    diags_.emit(DiagKind::NotAFunction, span_of(c->callee), {type_to_string(solver_.resolve(f))});
+    Diagnostic& d = diags_.emit(DiagKind::NotAFunction, span_of(c->callee), {type_to_string(solver_.resolve(f, true))});
+    add_provenance(d, c->callee, f);
     return arena_.error();
   }
   fn = static_cast<const FuncTy*>(solver_.instantiate(fn));
-  if (fn->params.size() != args.size()) {
-    Diagnostic& d = diags_.emit(DiagKind::CallArity, c->span,
-                                {std::to_string(fn->params.size()), std::to_string(args.size())});
-    d.note("the function has type `" + type_to_string(solver_.resolve(fn)) + "`");
-    return fn->ret;
-  }
   // Where the parameter types were declared, for the "expected because" label.
   const FunctionExpr* target = nullptr;
-  if (auto* r = as_ref(c->callee); r && r->kind == ExprKind::GlobalRef && r->global) target = r->global->fn;
+  const FuncDef* target_def = nullptr;
+  if (auto* r = as_ref(c->callee); r && r->kind == ExprKind::GlobalRef && r->global) {
+    target_def = r->global;
+    target = r->global->fn;
+  }
+  if (fn->params.size() != args.size()) {
+    // An argument the parser could not read (`f(%x,,)`) was reported already.
+    for (const Expr* a : c->args)
+      if (a->kind == ExprKind::Error) return fn->ret;
+    Diagnostic& d = diags_.emit(DiagKind::CallArity, c->span,
+                                {std::to_string(fn->params.size()), std::to_string(args.size())});
+    for (size_t i = fn->params.size(); i < c->args.size(); ++i) d.label(span_of(c->args[i]), "unexpected argument");
+    auto* callee = as_ref(c->callee);
+    if (target_def) {
+      d.label(target_def->name_span, "`@" + std::string(target_def->name) + "` is defined here");
+      for (size_t i = args.size(); i < target->params.size(); ++i) {
+        const VarDecl* p = target->params[i];
+        d.note("missing an argument for `%" + std::string(p->name) + "`" +
+               (p->annotation ? ": `" + type_to_string(solver_.resolve(fn->params[i], true)) + "`" : ""));
+      }
+    } else if (const CtorInfo* ctor = callee && callee->kind == ExprKind::CtorRef && callee->ctor
+                                          ? env_.ctor(callee->ctor) : nullptr) {
+      d.note("the constructor `" + std::string(ctor->name) + "` has type `" + type_to_string(ctor->type) + "`");
+    } else {
+      d.note("the function has type `" + type_to_string(solver_.resolve(fn, true)) + "`");
+    }
+    return fn->ret;
+  }
   for (size_t i = 0; i < args.size(); ++i) {
     Expectation why{c->args[i], {}, {}, ""};
     if (target && i < target->params.size() && target->params[i]->annotation) {
@@ -65,12 +89,19 @@ Ty Inferencer::infer_op_call(const CallExpr* c, const RefExpr* ref) {
     return arena_.error();
   }
   if (sig->args.size() != c->args.size()) {
+    // An argument the parser could not read (`nn.relu(%x,,)`) was reported already.
+    for (const Expr* a : c->args)
+      if (a->kind == ExprKind::Error) return arena_.error();
     Diagnostic& d = diags_.emit(DiagKind::OperatorArity, c->span,
                                 {std::string(op->name), std::to_string(sig->args.size()),
                                  std::to_string(c->args.size())});
+    for (size_t i = sig->args.size(); i < c->args.size(); ++i) d.label(span_of(c->args[i]), "unexpected argument");
     std::string params;
     for (size_t i = 0; i < sig->args.size(); ++i) params += (i ? ", " : "") + std::string(sig->args[i]);
-    d.note("`" + std::string(op->name) + "(" + params + ")`: " + std::string(sig->doc));
+    d.note("the inputs of `" + std::string(op->name) + "` are (" + params + ")" +
+           (sig->attrs ? "; attributes are written by name, as in `" + std::string(op->name) + "(..., name=value)`"
+                       : ""));
+    d.note("rule: " + std::string(sig->doc));
     return arena_.error();
   }
   CallAttrs attrs;
@@ -143,6 +174,8 @@ Ty Inferencer::global_type(const RefExpr* r) {
   }
   const GlobalSignature* sig = env_.global(r->global->name);
   if (!sig) return arena_.error();
+  if (std::find(out_.keep_alive.begin(), out_.keep_alive.end(), sig->arena) == out_.keep_alive.end())
+    out_.keep_alive.push_back(sig->arena);
   // Per use: unannotated parts become fresh unknowns, type parameters and dimension
   // names are instantiated (reference §2.4).
   Ty t = open_signature(sig->type, solver_);

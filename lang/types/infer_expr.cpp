@@ -174,7 +174,7 @@ Ty Inferencer::infer_tuple_get(const TupleGetItemExpr* e) {
     if (e->index < tuple->fields.size()) return tuple->fields[e->index];
     diags_.emit(DiagKind::TupleIndexOutOfRange, e->index_span,
                 {std::to_string(e->index), std::to_string(tuple->fields.size())})
-        .label(span_of(e->tuple), "has type `" + type_to_string(solver_.resolve(t)) + "`");
+        .label(span_of(e->tuple), "has type `" + type_to_string(solver_.resolve(t, true)) + "`");
     return arena_.error();
   }
   if (t->kind == TyKind::Hole) {
@@ -190,7 +190,7 @@ Ty Inferencer::infer_tuple_get(const TupleGetItemExpr* e) {
                          });
     return out;
   }
-  diags_.emit(DiagKind::NotATuple, span_of(e->tuple), {type_to_string(solver_.resolve(t))});
+  diags_.emit(DiagKind::NotATuple, span_of(e->tuple), {type_to_string(solver_.resolve(t, true))});
   return arena_.error();
 }
 

@@ -60,10 +60,36 @@ void Inferencer::check_pattern(const Pattern* p, Ty expected) {
   }
 }
 
+namespace {
+
+// A pattern the parser or the resolver already reported (a literal, an unknown
+// constructor, the wrong number of fields). Coverage reads it as `_`, which may make
+// later clauses look unreachable.
+bool has_reported_error(const Pattern* p, CheckEnv& env) {
+  if (!p) return false;
+  switch (p->kind) {
+    case PatternKind::Error: return true;
+    case PatternKind::Ctor: {
+      const CtorInfo* c = p->ctor ? env.ctor(p->ctor) : nullptr;
+      if (!c || c->fields.size() != p->fields.size()) return true;
+      break;
+    }
+    default: break;
+  }
+  for (const Pattern* f : p->fields)
+    if (has_reported_error(f, env)) return true;
+  return false;
+}
+
+}  // namespace
+
 void Inferencer::check_exhaustive(const MatchExpr* m, Ty scrutinee) {
   CoverageResult cov = check_coverage(m->clauses, env_);
-  for (size_t i : cov.unreachable_clauses)
-    diags_.emit(DiagKind::UnreachableClause, m->clauses[i].pattern->span).tag(kTagUnnecessary);
+  bool reported = false;
+  for (const Clause& c : m->clauses) reported = reported || has_reported_error(c.pattern, env_);
+  if (!reported)
+    for (size_t i : cov.unreachable_clauses)
+      diags_.emit(DiagKind::UnreachableClause, m->clauses[i].pattern->span).tag(kTagUnnecessary);
   if (!m->complete || cov.missing.empty()) return;
   std::string listed;
   for (size_t i = 0; i < cov.missing.size(); ++i) {
@@ -73,10 +99,12 @@ void Inferencer::check_exhaustive(const MatchExpr* m, Ty scrutinee) {
   if (cov.more_missing) listed += " and more";
   Diagnostic& d = diags_.emit(DiagKind::NonExhaustiveMatch, span_of(m->scrutinee), {listed});
   d.note("the matched value has type `" + type_to_string(solver_.resolve(scrutinee, true)) + "`");
-  // A fix: one clause per missing case, before the closing brace.
+  // A fix: one clause per missing case after the last one. Each new clause starts with
+  // the comma that ends the one before it, so the last clause's own trailing comma (if it
+  // has one) ends the last new clause.
   if (!m->clauses.empty() && !cov.more_missing) {
     std::string text;
-    for (const auto& pat : cov.missing) text += "\n  " + pat + " => { /* TODO */ },";
+    for (const auto& pat : cov.missing) text += ",\n    " + pat + " => { /* TODO */ }";
     Span end{m->span.file, m->clauses.back().span.end, m->clauses.back().span.end};
     d.help("add a clause for each missing case, or use `match?` to fail at run time instead",
            {TextEdit{end, text}});

@@ -1,6 +1,9 @@
 // Turning solver failures into diagnostics that point at the cause (issue: "a type
 // mismatch names both types, labels the span that fixed each side, and states the
 // operator's rule").
+#include <algorithm>
+#include <cmath>
+
 #include "lang/ops/op_schema.h"
 #include "lang/types/infer_internal.h"
 
@@ -14,17 +17,37 @@ Span Inferencer::span_of(const Expr* e) const {
 
 void Inferencer::expect(Ty expected, Ty found, const Expectation& why) {
   UnifyFailure f;
-  if (!solver_.unify(expected, found, &f)) report_mismatch(f, why);
+  if (!solver_.unify(expected, found, &f)) {
+    report_mismatch(f, why);
+    Diagnostic& d = diags_.items().back();
+    // The clash may be deep inside (an element type of a List, a field of a tuple): show
+    // the whole types as well, or the header reads as if the annotation said `int32`.
+    std::string outer_expected = type_to_string(solver_.resolve(expected, true));
+    std::string outer_found = type_to_string(solver_.resolve(found, true));
+    if (f.reason != UnifyFailure::Reason::Infinite &&
+        (outer_expected != type_to_string(f.expected) || outer_found != type_to_string(f.found)))
+      d.note("the mismatch is inside these types: expected `" + outer_expected + "`, found `" + outer_found + "`");
+  }
   solver_.solve();
 }
 
-void Inferencer::add_provenance(Diagnostic& d, const Expr* e, Ty t) {
+void Inferencer::add_provenance(Diagnostic& d, const Expr* e, Ty) {
   auto* r = as_ref(e);
   if (!r || r->kind != ExprKind::LocalRef || !r->decl) return;
+  // The variable's own type (the clash may be inside it).
+  auto vt = vars_.find(r->decl);
+  if (vt == vars_.end()) return;
+  Ty t = vt->second;
+  if (r->decl->annotation) {
+    // An annotated binder has the annotated type, whatever its value.
+    d.label(r->decl->annotation->span, "`%" + std::string(r->name) + "` has type `" +
+                                           type_to_string(solver_.resolve(t, true)) + "` from this annotation");
+    return;
+  }
   auto it = var_values_.find(r->decl);
   if (it == var_values_.end()) return;
   const Expr* value = it->second;
-  std::string what = "`%" + std::string(r->name) + "` has type `" + type_to_string(solver_.resolve(t)) + "`";
+  std::string what = "`%" + std::string(r->name) + "` has type `" + type_to_string(solver_.resolve(t, true)) + "`";
   if (auto* c = as<CallExpr>(value)) {
     auto* callee = as_ref(c->callee);
     std::string name = callee ? std::string(callee->kind == ExprKind::GlobalRef ? "@" : "") +
@@ -45,7 +68,8 @@ void Inferencer::report_mismatch(const UnifyFailure& f, const Expectation& why) 
       d = &diags_.emit(DiagKind::DimensionMismatch, at,
                        {expected, found, std::to_string(f.dim), f.expected_dim.to_string(),
                         f.found_dim.to_string()});
-      if (!f.expected_dim.is_constant() || !f.found_dim.is_constant())
+      if ((!f.expected_dim.is_constant() || !f.found_dim.is_constant()) &&
+          !f.expected_dim.is_any() && !f.found_dim.is_any())
         d->note("dimension names are fixed within a function: `" + f.expected_dim.to_string() +
                 "` and `" + f.found_dim.to_string() + "` are not known to be equal");
       break;
@@ -57,15 +81,36 @@ void Inferencer::report_mismatch(const UnifyFailure& f, const Expectation& why) 
     }
     case UnifyFailure::Reason::Infinite:
       d = &diags_.emit(DiagKind::InfiniteType, at, {expected, found});
+      d->note("a type cannot contain itself; this happens when a value is used as an argument "
+              "of itself, e.g. a function applied to itself");
       break;
     default:
       d = &diags_.emit(DiagKind::TypeMismatch, at, {expected, found});
       if (f.reason == UnifyFailure::Reason::DType) {
         auto* a = ty_as<TensorTy>(f.expected);
         auto* b = ty_as<TensorTy>(f.found);
-        if (a && b)
-          d->note("the data types differ: " + dtype_name(a->dtype) + " vs " + dtype_name(b->dtype) +
-                  "; Relay never converts implicitly (use `cast`, or a literal suffix such as `1f`)");
+        if (a && b) {
+          std::string want = dtype_name(a->dtype);
+          d->note("the data types differ: " + want + " vs " + dtype_name(b->dtype) +
+                  "; Relay never converts implicitly: use `cast(..., dtype=\"" + want + "\")`");
+          // A literal of the wrong kind (`0f` where an int32 is expected): rewrite it.
+          const Expr* found = why.found_expr;
+          while (auto* blk = as<BlockExpr>(found)) found = blk->result;
+          auto* lit = as<ConstantExpr>(found);
+          static const std::pair<const char*, const char*> suffixes[] = {
+              {"float32", "f"}, {"float16", "f16"}, {"float64", "f64"},
+              {"int32", ""},    {"int16", "i16"},   {"int64", "i64"}};
+          bool integral = lit && (lit->dtype.code == DataType::Int ||
+                                  (lit->dtype.code == DataType::Float && std::abs(lit->float_value) < 1e15 &&
+                                   lit->float_value == std::trunc(lit->float_value)));
+          if (integral)
+            for (const auto& [dt, suffix] : suffixes)
+              if (want == dt) {
+                int64_t v = lit->dtype.code == DataType::Int ? lit->int_value
+                                                            : static_cast<int64_t>(lit->float_value);
+                d->help("write the literal as " + want, {TextEdit{lit->span, std::to_string(v) + suffix}});
+              }
+        }
       }
       break;
   }
@@ -75,8 +120,27 @@ void Inferencer::report_mismatch(const UnifyFailure& f, const Expectation& why) 
 }
 
 void Inferencer::report_relation_error(const Expr* site, std::string_view op, RelError e) {
-  Diagnostic& d = diags_.emit(DiagKind::OperatorTypeError, site->span, {e.message, std::string(op)});
+  if (auto* get = as<TupleGetItemExpr>(site)) {
+    // A projection whose tuple type became known only later: the same errors as when it
+    // is known at once (infer_tuple_get).
+    Ty t = nullptr;
+    for (const auto& [x, xt] : exprs_)
+      if (x == get->tuple) t = solver_.resolve(xt);
+    if (auto* tuple = t ? ty_as<TupleTy>(t) : nullptr) {
+      diags_.emit(DiagKind::TupleIndexOutOfRange, get->index_span,
+                  {std::to_string(get->index), std::to_string(tuple->fields.size())})
+          .label(span_of(get->tuple), "has type `" + type_to_string(t) + "`");
+    } else if (t) {
+      diags_.emit(DiagKind::NotATuple, span_of(get->tuple), {type_to_string(t)});
+    } else {
+      diags_.emit(DiagKind::OperatorTypeError, site->span, {e.message, std::string(op)});
+    }
+    return;
+  }
   const CallExpr* call = as<CallExpr>(site);
+  // `%x + 1`: the operator token, so that the operands' labels stay visible.
+  Span primary = call && call->syntax == CallSyntax::Infix ? call->callee_span : site->span;
+  Diagnostic& d = diags_.emit(DiagKind::OperatorTypeError, primary, {e.message, std::string(op)});
   if (call) {
     for (const auto& [index, text] : e.input_labels) {
       if (index >= call->args.size()) continue;
@@ -107,20 +171,89 @@ void Inferencer::report_relation_error(const Expr* site, std::string_view op, Re
   for (auto& n : e.notes) d.note(std::move(n));
 }
 
+namespace {
+
+void explain_meta_constant(Diagnostic& d, const MetaRefExpr* m) {
+  d.note("its metadata entry gives neither a `_checked_type_` nor a tensor header in "
+         "`b64ndarrays`, and nothing in the program fixes its type");
+  d.help("bind it with a type annotation: `let %c: Tensor[(...), float32] = meta[" +
+         std::string(m->type_key) + "][" + std::to_string(m->index) + "];`");
+}
+
+// The global whose missing return annotation leaves `e` unknown: `@f(...)`, or a
+// variable bound to such a call. A call sees only the annotations of the function it
+// calls (reference §2.4), so an unannotated result is unknown at every call.
+const FuncDef* unannotated_result_of(const Expr* e,
+                                     const std::unordered_map<const VarDecl*, const Expr*>& values) {
+  if (auto* r = as_ref(e); r && r->kind == ExprKind::LocalRef && r->decl && !r->decl->annotation) {
+    auto it = values.find(r->decl);
+    if (it != values.end()) e = it->second;
+  }
+  auto* call = as<CallExpr>(e);
+  auto* callee = call ? as_ref(call->callee) : nullptr;
+  if (!callee || callee->kind != ExprKind::GlobalRef || !callee->global || !callee->global->fn) return nullptr;
+  return callee->global->fn->ret_type ? nullptr : callee->global;
+}
+
+void explain_unannotated_result(Diagnostic& d, const FuncDef* def) {
+  d.label(def->name_span, "`@" + std::string(def->name) + "` has no return type annotation");
+  d.note("a call sees only the annotated types of the function it calls, not its body");
+  d.help("annotate the result of `@" + std::string(def->name) + "`: `def @" + std::string(def->name) +
+         "(...) -> TYPE { ... }`");
+}
+
+}  // namespace
+
 void Inferencer::report_unsolved() {
   if (diags_.has_errors()) return;  // unknowns after an error are usually its echo
+  // So are unknowns after a metadata reference that was already reported (E0014, E0050).
+  for (const MetaRefExpr* m : metas_)
+    if (!m->entry) return;
   // 1. Operator calls whose inputs never became known.
   for (const auto& p : solver_.pending()) {
     const Expr* site = p.id < relation_sites_.size() ? relation_sites_[p.id] : nullptr;
     if (!site) continue;
-    Diagnostic& d = diags_.emit(DiagKind::UnsolvedType, site->span, {"this `" + std::string(p.op) + "` call"});
+    const CallExpr* call = as<CallExpr>(site);
+    auto unknown_arg = [&](size_t i) -> const Expr* {
+      if (!call || i >= call->args.size() || is_ground(solver_.resolve(p.types[i]))) return nullptr;
+      return call->args[i];
+    };
+    // The cause is a metadata constant: report it there.
     for (size_t i = 0; i + 1 < p.types.size(); ++i) {
-      Ty t = solver_.resolve(p.types[i]);
+      auto* m = as<MetaRefExpr>(unknown_arg(i));
+      if (!m) continue;
+      Diagnostic& d = diags_.emit(DiagKind::MetaConstantType, m->span,
+                                  {std::string(m->type_key), std::to_string(m->index)});
+      d.label(site->span, "its type is needed by this `" + std::string(p.op) + "`");
+      explain_meta_constant(d, m);
+      return;
+    }
+    // The cause is a global function without a return annotation: say so.
+    for (size_t i = 0; i + 1 < p.types.size(); ++i) {
+      const Expr* arg = unknown_arg(i);
+      const FuncDef* def = arg ? unannotated_result_of(arg, var_values_) : nullptr;
+      if (!def) continue;
+      Diagnostic& d = diags_.emit(DiagKind::UnsolvedType, site->span, {"this `" + std::string(p.op) + "` call"});
+      d.label(span_of(arg), "the type of this value is not known");
+      explain_unannotated_result(d, def);
+      return;
+    }
+    Diagnostic& d = diags_.emit(DiagKind::UnsolvedType, site->span, {"this `" + std::string(p.op) + "` call"});
+    std::vector<const VarDecl*> labelled;
+    for (size_t i = 0; i + 1 < p.types.size(); ++i) {
+      Ty t = solver_.resolve(p.types[i], true);
       if (is_ground(t)) continue;
       std::string name = "input " + std::to_string(i);
       if (const OpSignature* sig = find_op_signature(p.op); sig && i < sig->args.size())
         name = "`" + std::string(sig->args[i]) + "`";
       d.note(name + " has the unknown type `" + type_to_string(t) + "`");
+      // An unannotated parameter or binding passed straight in: point at it.
+      auto* r = as_ref(unknown_arg(i));
+      if (r && r->kind == ExprKind::LocalRef && r->decl && !r->decl->annotation &&
+          std::find(labelled.begin(), labelled.end(), r->decl) == labelled.end()) {
+        labelled.push_back(r->decl);
+        d.label(r->decl->span, "`%" + std::string(r->name) + "` has no type annotation");
+      }
     }
     d.help("annotate the parameter or binding the unknown input comes from");
     return;  // one is enough: the rest usually follow from it
@@ -143,7 +276,9 @@ void Inferencer::report_unsolved() {
   for (const MetaRefExpr* m : metas_) {
     for (const auto& [e, t] : exprs_) {
       if (e != m || is_ground(solver_.resolve(t))) continue;
-      diags_.emit(DiagKind::MetaConstantType, m->span, {std::string(m->type_key), std::to_string(m->index)});
+      explain_meta_constant(
+          diags_.emit(DiagKind::MetaConstantType, m->span, {std::string(m->type_key), std::to_string(m->index)}),
+          m);
       return;
     }
   }
@@ -151,6 +286,13 @@ void Inferencer::report_unsolved() {
   for (const auto& [e, t] : exprs_) {
     Ty r = solver_.resolve(t);
     if (is_ground(r)) continue;
+    if (auto* g = as_ref(e); g && g->kind == ExprKind::GlobalRef && g->global && g->global->fn &&
+                             !g->global->fn->ret_type) {
+      Diagnostic& d = diags_.emit(DiagKind::UnsolvedType, span_of(e),
+                                  {"the result of `@" + std::string(g->global->name) + "`"});
+      explain_unannotated_result(d, g->global);
+      return;
+    }
     diags_.emit(DiagKind::UnsolvedType, span_of(e), {"this expression"})
         .note("its type is only known to be `" + type_to_string(r) + "`")
         .help("add a type annotation to the binding or parameter it comes from");

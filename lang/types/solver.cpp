@@ -237,7 +237,9 @@ bool Solver::unify_dims(const Dim& a0, const Dim& b0) {
         bind_dim(*dim_hole_index(holes[0]), *cv == 1 ? neg_r : r);
         return true;
       }
-      if (auto rv = neg_r.constant_value(); rv && *rv % *cv == 0) {
+      if (auto rv = neg_r.constant_value()) {
+        // c * h = rv: h is that quotient, or there is no integer h at all (`2 * n` vs 7).
+        if (*rv % *cv != 0) return false;
         bind_dim(*dim_hole_index(holes[0]), Dim::constant(*rv / *cv));
         return true;
       }
@@ -251,9 +253,10 @@ bool Solver::unify(Ty expected, Ty found, UnifyFailure* why) {
   if (a == b) return true;
   auto fail = [&](UnifyFailure::Reason r) {
     if (why) {
+      // Finalised: dimension unknowns print as `?`, never as the solver's `'k` names.
       why->reason = r;
-      why->expected = resolve(a);
-      why->found = resolve(b);
+      why->expected = resolve(a, true);
+      why->found = resolve(b, true);
     }
     return false;
   };
@@ -282,8 +285,8 @@ bool Solver::unify(Ty expected, Ty found, UnifyFailure* why) {
         if (!unify_dims(x->shape[i], y->shape[i])) {
           if (why) {
             why->dim = i;
-            why->expected_dim = resolve_dim(x->shape[i]);
-            why->found_dim = resolve_dim(y->shape[i]);
+            why->expected_dim = resolve_dim(x->shape[i], true);
+            why->found_dim = resolve_dim(y->shape[i], true);
           }
           return fail(UnifyFailure::Reason::Dim);
         }
