@@ -256,6 +256,15 @@ class Writer {
     line("}");
   }
 
+  // `ones(shape=[16, 16, 3, 3], dtype="float32")` for `Tensor[(16, 16, 3, 3), float32]`: an
+  // argument of exactly the parameter's type, so that @main type-checks.
+  static std::string ones_of(const std::string& tensor_type) {
+    size_t open = tensor_type.find('('), close = tensor_type.find(')');
+    size_t dtype = tensor_type.find_first_not_of(", ", close + 1), end = tensor_type.rfind(']');
+    return "ones(shape=[" + tensor_type.substr(open + 1, close - open - 1) + "], dtype=\"" +
+           tensor_type.substr(dtype, end - dtype) + "\")";
+  }
+
   void main_function() {
     // @main feeds its input through a few of the blocks' signatures (a call per global,
     // bounded so that the header stays one line of reasonable length).
@@ -274,7 +283,7 @@ class Writer {
     for (size_t i = 0; i < n; ++i) {
       const Global& g = globals_[i];
       std::string call = "@" + g.name + "(%in" + std::to_string(i);
-      for (size_t k = 1; k < g.params.size(); ++k) call += ", ones(shape=[1], dtype=\"float32\")";
+      for (size_t k = 1; k < g.params.size(); ++k) call += ", " + ones_of(g.params[k].type);
       call += ")";
       outs.push_back(bind(call, g.ret));
     }

@@ -128,7 +128,13 @@ struct DimImpl {
   }
 };
 
-Dim::Dim() : poly_(std::make_shared<Poly>()) {}
+// Every default-constructed Dim (the constant 0) shares one immutable polynomial, so
+// that arrays of Dims cost no allocation per element.
+static const std::shared_ptr<const Dim::Poly>& zero_poly() {
+  static const std::shared_ptr<const Dim::Poly> zero = std::make_shared<Dim::Poly>();
+  return zero;
+}
+Dim::Dim() : poly_(zero_poly()) {}
 
 Dim Dim::constant(int64_t value) {
   if (value == 0) return Dim();

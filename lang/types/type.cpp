@@ -20,7 +20,9 @@ TypeArena::~TypeArena() = default;
 std::span<const Dim> TypeArena::copy_dims(std::span<const Dim> dims) {
   if (dims.empty()) return {};
   if (dim_chunks_.empty() || dim_chunks_.back().capacity - dim_chunks_.back().used < dims.size()) {
-    size_t cap = std::max(kDimChunk, dims.size());
+    // Chunks grow from small: there is one arena per definition and per signature.
+    size_t grown = dim_chunks_.empty() ? size_t{32} : dim_chunks_.back().capacity * 2;
+    size_t cap = std::max(std::min(kDimChunk, grown), dims.size());
     dim_chunks_.push_back(DimChunk{std::make_unique<Dim[]>(cap), 0, cap});
   }
   DimChunk& c = dim_chunks_.back();
