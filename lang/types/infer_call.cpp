@@ -38,7 +38,10 @@ Ty Inferencer::infer_call(const CallExpr* c) {
   // Where the parameter types were declared, for the "expected because" label.
   const FunctionExpr* target = nullptr;
   const FuncDef* target_def = nullptr;
-  if (auto* r = as_ref(c->callee); r && r->kind == ExprKind::GlobalRef && r->global) {
+  // Only when it is the definition the signature came from: with a duplicate global the
+  // reference and the signature may be different definitions (E0046 reports it).
+  if (auto* r = as_ref(c->callee); r && r->kind == ExprKind::GlobalRef && r->global &&
+                                      r->global->fn->params.size() == fn->params.size()) {
     target_def = r->global;
     target = r->global->fn;
   }
