@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <sstream>
+#include <unordered_map>
 
 namespace relay {
 
@@ -212,12 +213,12 @@ const AttrVal* CallAttrs::get(std::string_view name) const {
   if (!schema_) return nullptr;
   const AttrField* f = schema_->find_field(name);
   if (!f || f->required || f->opaque_default) return nullptr;
-  // Defaults are parsed once per field and kept for the life of the process.
-  static thread_local std::vector<std::pair<const AttrField*, std::unique_ptr<AttrVal>>> cache;
-  for (const auto& [field, val] : cache)
-    if (field == f) return val.get();
-  cache.emplace_back(f, std::make_unique<AttrVal>(parse_default_attr(f->default_text)));
-  return cache.back().second.get();
+  // Defaults are parsed once per field and kept for the life of the process (relations
+  // read them on every call, so this is a hot path).
+  static thread_local std::unordered_map<const AttrField*, AttrVal> cache;
+  auto it = cache.find(f);
+  if (it == cache.end()) it = cache.emplace(f, parse_default_attr(f->default_text)).first;
+  return &it->second;
 }
 
 bool CallAttrs::given(std::string_view name) const {

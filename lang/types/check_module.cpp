@@ -8,20 +8,14 @@ const InferredTypes* ModuleTypes::find(const FuncDef* def) const {
   return nullptr;
 }
 
-namespace {
-
-// Whether an error was already reported inside `span` (a syntax or name error). Type
-// errors in such a definition are mostly echoes of it, so they are not reported.
-bool has_error_within(const DiagnosticBag& diags, Span span) {
-  for (const Diagnostic& d : diags.items()) {
+bool has_error_within(std::span<const Diagnostic> diags, Span span) {
+  for (const Diagnostic& d : diags) {
     if (d.severity != Severity::Error) continue;
     Span s = d.primary().span;
     if (s.file == span.file && s.begin >= span.begin && s.end <= span.end) return true;
   }
   return false;
 }
-
-}  // namespace
 
 ModuleTypes check_module(const Module& module, const Module* prelude, DiagnosticBag& diags) {
   ModuleTypes out;
@@ -31,7 +25,7 @@ ModuleTypes check_module(const Module& module, const Module* prelude, Diagnostic
   for (const Definition& d : module.defs) {
     if (d.kind != Definition::Func) continue;
     InferredTypes t = infer_definition(*d.func, *out.env);
-    if (!has_error_within(diags, d.func->span))
+    if (!has_error_within(diags.items(), d.func->span))
       for (auto& diag : t.diagnostics) diags.add(std::move(diag));
     t.diagnostics.clear();
     out.defs.emplace_back(d.func, std::move(t));

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,11 @@ struct ModuleTypes {
 
 // Diagnostics of every definition are appended to `diags`.
 ModuleTypes check_module(const Module& module, const Module* prelude, DiagnosticBag& diags);
+
+// Whether an error was already reported inside `span` (a syntax or name error). Type
+// errors in such a definition are mostly echoes of it, so they are not reported: the
+// rule of check_module and of the checking database.
+bool has_error_within(std::span<const Diagnostic> diags, Span span);
 
 // `@name: TYPE` per global function in source order, as TVM prints types: the contract of
 // `relay check --emit=types` (reference corpus *.types.txt).

@@ -7,6 +7,7 @@
 #include "lang/syntax/parser.h"
 #include "lang/syntax/resolve.h"
 #include "lang/syntax/walk.h"
+#include "lang/types/check_module.h"
 #include "lang/types/database_chunks.h"
 
 namespace relay {
@@ -99,15 +100,9 @@ const GlobalSignature* DbEnvironment::global(std::string_view name) {
   return nullptr;
 }
 
-const AdtInfo* DbEnvironment::adt(const TypeDef* def) {
-  auto it = adt_by_def.find(def);
-  return it == adt_by_def.end() ? nullptr : it->second;
-}
+const AdtInfo* DbEnvironment::adt(const TypeDef* def) { return adts.adt(def); }
 
-const CtorInfo* DbEnvironment::ctor(const CtorDef* def) {
-  auto it = ctor_by_def.find(def);
-  return it == ctor_by_def.end() ? nullptr : it->second;
-}
+const CtorInfo* DbEnvironment::ctor(const CtorDef* def) { return adts.ctor(def); }
 
 // ---- the database --------------------------------------------------------------------
 
@@ -204,7 +199,6 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
   std::unordered_multimap<std::string_view, std::shared_ptr<DbChunk>> old;
   for (auto& c : st.chunks) old.emplace(c->text, c);
   std::vector<std::shared_ptr<DbChunk>> chunks;
-  bool any_new = false;
   for (auto [b, e] : split_chunks(text)) {
     std::string_view piece = std::string_view(text).substr(b, e - b);
     std::shared_ptr<DbChunk> c;
@@ -218,7 +212,6 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
     if (!c) {
       c = parse_chunk(sources_, path, std::string(piece), b == 0);
       ++stats_.chunks_parsed;
-      any_new = true;
     }
     c->offset = b;
     chunk_origin_[c->file] = {file, b};
@@ -282,7 +275,7 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
         if (it != env.funcs.end()) r->global = it->second->def;
       }
   // ADTs of this generation (built once per environment).
-  if (env.adts.empty()) {
+  if (!env.adts.built()) {
     std::vector<const TypeDef*> types;
     for (auto& c : chunks)
       for (const Definition& d : c->module->defs)
@@ -290,14 +283,7 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
     if (env.prelude)
       for (const Definition& d : env.prelude->defs)
         if (d.kind == Definition::Type) types.push_back(d.type);
-    for (const TypeDef* t : types) {
-      env.adts.push_back(std::make_unique<AdtInfo>());
-      env.adt_by_def[t] = env.adts.back().get();
-    }
-    for (size_t i = 0; i < types.size(); ++i) {
-      build_adt(*types[i], *env.adts[i], *env.arena, env);
-      for (const auto& ctor : env.adts[i]->ctors) env.ctor_by_def[ctor->def] = ctor.get();
-    }
+    env.adts.build(types, *env.arena, env);
   }
   // 4. Infer each definition whose inputs changed: its chunk (a new chunk means new
   //    Def entries), and the signatures of the globals it refers to.
@@ -316,7 +302,6 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
       d.inferred_key = key;
       ++stats_.definitions_inferred;
     }
-  (void)any_new;
   // 5. The result, with every span moved to the real file.
   auto result = std::make_shared<FileCheck>();
   result->revision = rev;
@@ -331,15 +316,7 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
         result->diagnostics.push_back(make_diagnostic(DiagKind::DuplicateGlobal, d.def->name_span,
                                                       {std::string(d.def->name)}));
       }
-      // As in check_module: type errors in a definition with a syntax or name error are
-      // mostly its echoes.
-      bool echoes = false;
-      for (const auto* list : {&c->parse_diags, &c->resolve_diags})
-        for (const Diagnostic& e : *list)
-          if (e.severity == Severity::Error && e.primary().span.begin >= d.def->span.begin &&
-              e.primary().span.end <= d.def->span.end)
-            echoes = true;
-      if (!echoes)
+      if (!has_error_within(c->parse_diags, d.def->span) && !has_error_within(c->resolve_diags, d.def->span))
         for (const Diagnostic& diag : d.types->diagnostics) result->diagnostics.push_back(diag);
       result->definitions.push_back(CheckedDefinition{d.def, d.types, c->file, c->offset});
     }

@@ -45,9 +45,7 @@ struct DbChunk {
 // name, ADT infos, signatures cached by header.
 struct DbEnvironment final : CheckEnv {
   std::unordered_map<std::string_view, DbChunk::Def*> funcs;
-  std::vector<std::unique_ptr<AdtInfo>> adts;
-  std::unordered_map<const TypeDef*, const AdtInfo*> adt_by_def;
-  std::unordered_map<const CtorDef*, const CtorInfo*> ctor_by_def;
+  AdtTable adts;
   std::shared_ptr<TypeArena> arena = std::make_shared<TypeArena>();
   const Metadata* meta = nullptr;
   std::shared_ptr<const Module> prelude;

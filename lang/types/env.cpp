@@ -101,15 +101,7 @@ ModuleEnv::ModuleEnv(const Module& module, std::vector<const Module*> imports) {
       if (d.kind == Definition::Type) types.push_back(d.type);
       else funcs_[d.func->name] = d.func;  // the importing module's definitions win
     }
-  // Every ADT is registered before any is built: constructor fields refer to them.
-  for (const TypeDef* d : types) {
-    adts_.push_back(std::make_unique<AdtInfo>());
-    adt_by_def_[d] = adts_.back().get();
-  }
-  for (size_t i = 0; i < types.size(); ++i) {
-    build_adt(*types[i], *adts_[i], *arena_, *this);
-    for (const auto& c : adts_[i]->ctors) ctor_by_def_[c->def] = c.get();
-  }
+  adts_.build(types, *arena_, *this);
 }
 
 const GlobalSignature* ModuleEnv::global(std::string_view name) {
@@ -120,12 +112,28 @@ const GlobalSignature* ModuleEnv::global(std::string_view name) {
   return (sigs_[name] = std::move(sig)).get();
 }
 
-const AdtInfo* ModuleEnv::adt(const TypeDef* def) {
-  auto it = adt_by_def_.find(def);
-  return it == adt_by_def_.end() ? nullptr : it->second;
+const AdtInfo* ModuleEnv::adt(const TypeDef* def) { return adts_.adt(def); }
+
+const CtorInfo* ModuleEnv::ctor(const CtorDef* def) { return adts_.ctor(def); }
+
+void AdtTable::build(std::span<const TypeDef* const> defs, TypeArena& arena, CheckEnv& env) {
+  built_ = true;
+  for (const TypeDef* d : defs) {
+    adts_.push_back(std::make_unique<AdtInfo>());
+    by_def_[d] = adts_.back().get();
+  }
+  for (size_t i = 0; i < defs.size(); ++i) {
+    build_adt(*defs[i], *adts_[i], arena, env);
+    for (const auto& c : adts_[i]->ctors) ctor_by_def_[c->def] = c.get();
+  }
 }
 
-const CtorInfo* ModuleEnv::ctor(const CtorDef* def) {
+const AdtInfo* AdtTable::adt(const TypeDef* def) const {
+  auto it = by_def_.find(def);
+  return it == by_def_.end() ? nullptr : it->second;
+}
+
+const CtorInfo* AdtTable::ctor(const CtorDef* def) const {
   auto it = ctor_by_def_.find(def);
   return it == ctor_by_def_.end() ? nullptr : it->second;
 }

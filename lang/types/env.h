@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -51,6 +52,24 @@ std::shared_ptr<GlobalSignature> build_signature(const FuncDef& def, CheckEnv& e
 // to `info` (fields are usually recursive: `Cons(a, List[a])`).
 void build_adt(const TypeDef& def, AdtInfo& info, TypeArena& arena, CheckEnv& env);
 
+// The ADTs of a set of type definitions, built together (they may refer to each other)
+// and looked up by the syntax nodes that name them.
+class AdtTable {
+ public:
+  // Registers every definition before building any: constructor fields refer to them
+  // through `env`, which must answer adt()/ctor() from this table.
+  void build(std::span<const TypeDef* const> defs, TypeArena& arena, CheckEnv& env);
+  bool built() const { return built_; }
+  const AdtInfo* adt(const TypeDef* def) const;
+  const CtorInfo* ctor(const CtorDef* def) const;
+
+ private:
+  bool built_ = false;
+  std::vector<std::unique_ptr<AdtInfo>> adts_;
+  std::unordered_map<const TypeDef*, const AdtInfo*> by_def_;
+  std::unordered_map<const CtorDef*, const CtorInfo*> ctor_by_def_;
+};
+
 // The environment of a whole module (and the modules it imports), built eagerly.
 class ModuleEnv final : public CheckEnv {
  public:
@@ -63,9 +82,7 @@ class ModuleEnv final : public CheckEnv {
  private:
   const Metadata* metadata_ = nullptr;
   std::shared_ptr<TypeArena> arena_ = std::make_shared<TypeArena>();
-  std::vector<std::unique_ptr<AdtInfo>> adts_;
-  std::unordered_map<const TypeDef*, const AdtInfo*> adt_by_def_;
-  std::unordered_map<const CtorDef*, const CtorInfo*> ctor_by_def_;
+  AdtTable adts_;
   std::unordered_map<std::string_view, const FuncDef*> funcs_;
   std::unordered_map<std::string_view, std::shared_ptr<GlobalSignature>> sigs_;
 };

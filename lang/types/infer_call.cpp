@@ -142,30 +142,11 @@ namespace {
 
 // Replaces every "not annotated" marker of a signature by a fresh unknown.
 Ty open_signature(Ty t, Solver& s) {
-  TypeArena& a = s.arena();
-  switch (t->kind) {
-    case TyKind::Hole:
-      return static_cast<const HoleTy*>(t)->id == kUnannotatedHole ? s.fresh() : t;
-    case TyKind::Tuple: {
-      std::vector<Ty> f;
-      for (Ty x : static_cast<const TupleTy*>(t)->fields) f.push_back(open_signature(x, s));
-      return a.tuple(std::span<const Ty>(f.data(), f.size()));
-    }
-    case TyKind::Func: {
-      auto* ft = static_cast<const FuncTy*>(t);
-      std::vector<Ty> p;
-      for (Ty x : ft->params) p.push_back(open_signature(x, s));
-      return a.func(ft->type_params, std::span<const Ty>(p.data(), p.size()), open_signature(ft->ret, s));
-    }
-    case TyKind::Adt: {
-      auto* at = static_cast<const AdtTy*>(t);
-      std::vector<Ty> args;
-      for (Ty x : at->args) args.push_back(open_signature(x, s));
-      return a.adt(at->adt, std::span<const Ty>(args.data(), args.size()));
-    }
-    case TyKind::Ref: return a.ref(open_signature(static_cast<const RefTy*>(t)->value, s));
-    default: return t;
-  }
+  return map_type(t, s.arena(), [&s](Ty x) -> Ty {
+    auto* h = ty_as<HoleTy>(x);
+    if (!h) return nullptr;
+    return h->id == kUnannotatedHole ? s.fresh() : x;
+  });
 }
 
 }  // namespace

@@ -163,11 +163,7 @@ void Inferencer::report_relation_error(const Expr* site, std::string_view op, Re
         if (a.key == e.attr) d.label(a.value->span, e.attr_label.empty() ? "this attribute" : e.attr_label);
     }
   }
-  if (const OpSignature* sig = find_op_signature(op)) {
-    std::string params;
-    for (size_t i = 0; i < sig->args.size(); ++i) params += (i ? ", " : "") + std::string(sig->args[i]);
-    d.note("rule: " + std::string(sig->doc));
-  }
+  if (const OpSignature* sig = find_op_signature(op)) d.note("rule: " + std::string(sig->doc));
   for (auto& n : e.notes) d.note(std::move(n));
 }
 

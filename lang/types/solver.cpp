@@ -108,59 +108,19 @@ Dim Solver::resolve_dim(const Dim& d, bool finalize) const {
 }
 
 Ty Solver::resolve(Ty t, bool finalize) {
-  t = shallow(t);
-  switch (t->kind) {
-    case TyKind::Tensor: {
-      auto* tt = static_cast<const TensorTy*>(t);
-      bool changed = false;
-      for (const Dim& d : tt->shape)
-        if (!d.is_any() && !d.is_constant() && dim_has_hole(d)) changed = true;
-      if (!changed) return t;
-      std::vector<Dim> dims;
-      for (const Dim& d : tt->shape) dims.push_back(resolve_dim(d, finalize));
-      return arena_.tensor(std::span<const Dim>(dims.data(), dims.size()), tt->dtype);
-    }
-    case TyKind::Tuple: {
-      auto* tt = static_cast<const TupleTy*>(t);
-      std::vector<Ty> fields;
-      bool changed = false;
-      for (Ty f : tt->fields) {
-        fields.push_back(resolve(f, finalize));
-        changed |= fields.back() != f;
-      }
-      return changed ? arena_.tuple(std::span<const Ty>(fields.data(), fields.size())) : t;
-    }
-    case TyKind::Func: {
-      auto* ft = static_cast<const FuncTy*>(t);
-      std::vector<Ty> params;
-      bool changed = false;
-      for (Ty p : ft->params) {
-        params.push_back(resolve(p, finalize));
-        changed |= params.back() != p;
-      }
-      Ty ret = resolve(ft->ret, finalize);
-      changed |= ret != ft->ret;
-      if (!changed) return t;
-      return arena_.func(ft->type_params, std::span<const Ty>(params.data(), params.size()), ret, ft->op);
-    }
-    case TyKind::Adt: {
-      auto* at = static_cast<const AdtTy*>(t);
-      std::vector<Ty> args;
-      bool changed = false;
-      for (Ty a : at->args) {
-        args.push_back(resolve(a, finalize));
-        changed |= args.back() != a;
-      }
-      return changed ? arena_.adt(at->adt, std::span<const Ty>(args.data(), args.size())) : t;
-    }
-    case TyKind::Ref: {
-      auto* rt = static_cast<const RefTy*>(t);
-      Ty v = resolve(rt->value, finalize);
-      return v == rt->value ? t : arena_.ref(v);
-    }
-    default:
-      return t;
-  }
+  return map_type(t, arena_, [&](Ty x) -> Ty {
+    Ty s = shallow(x);
+    if (s != x) return resolve(s, finalize);  // a bound hole stands for its binding
+    auto* tt = ty_as<TensorTy>(s);
+    if (!tt) return s->kind == TyKind::Hole ? s : nullptr;
+    bool has_unknown = false;
+    for (const Dim& d : tt->shape)
+      if (!d.is_any() && !d.is_constant() && dim_has_hole(d)) has_unknown = true;
+    if (!has_unknown) return tt;
+    std::vector<Dim> dims;
+    for (const Dim& d : tt->shape) dims.push_back(resolve_dim(d, finalize));
+    return arena_.tensor(std::span<const Dim>(dims.data(), dims.size()), tt->dtype);
+  });
 }
 
 bool Solver::occurs(uint32_t hole, Ty t) const {
@@ -342,36 +302,13 @@ bool Solver::unify(Ty expected, Ty found, UnifyFailure* why) {
 }
 
 Ty Solver::substitute_params(Ty t, const std::vector<std::pair<const TyParamDecl*, Ty>>& map) {
-  switch (t->kind) {
-    case TyKind::Param: {
-      auto* p = static_cast<const ParamTy*>(t);
-      for (const auto& [decl, ty] : map)
-        if (decl == p->decl) return ty;
-      return t;
-    }
-    case TyKind::Tuple: {
-      std::vector<Ty> fields;
-      for (Ty f : static_cast<const TupleTy*>(t)->fields) fields.push_back(substitute_params(f, map));
-      return arena_.tuple(std::span<const Ty>(fields.data(), fields.size()));
-    }
-    case TyKind::Func: {
-      auto* ft = static_cast<const FuncTy*>(t);
-      std::vector<Ty> params;
-      for (Ty p : ft->params) params.push_back(substitute_params(p, map));
-      return arena_.func(ft->type_params, std::span<const Ty>(params.data(), params.size()),
-                         substitute_params(ft->ret, map), ft->op);
-    }
-    case TyKind::Adt: {
-      auto* at = static_cast<const AdtTy*>(t);
-      std::vector<Ty> args;
-      for (Ty a : at->args) args.push_back(substitute_params(a, map));
-      return arena_.adt(at->adt, std::span<const Ty>(args.data(), args.size()));
-    }
-    case TyKind::Ref:
-      return arena_.ref(substitute_params(static_cast<const RefTy*>(t)->value, map));
-    default:
-      return t;
-  }
+  return map_type(t, arena_, [&](Ty x) -> Ty {
+    auto* p = ty_as<ParamTy>(x);
+    if (!p) return nullptr;
+    for (const auto& [decl, ty] : map)
+      if (decl == p->decl) return ty;
+    return x;
+  });
 }
 
 Ty Solver::instantiate(const FuncTy* fn, std::span<const Ty> args) {
@@ -389,38 +326,16 @@ Ty Solver::rename_dims(Ty t, const std::vector<std::string>& names) {
   if (names.empty()) return t;
   std::map<std::string, Dim> subst;
   for (const auto& n : names) subst.emplace(n, fresh_dim());
-  std::function<Ty(Ty)> walk = [&](Ty x) -> Ty {
-    x = shallow(x);
-    switch (x->kind) {
-      case TyKind::Tensor: {
-        auto* tt = static_cast<const TensorTy*>(x);
-        std::vector<Dim> dims;
-        for (const Dim& d : tt->shape) dims.push_back(d.is_constant() || d.is_any() ? d : d.substitute(subst));
-        return arena_.tensor(std::span<const Dim>(dims.data(), dims.size()), tt->dtype);
-      }
-      case TyKind::Tuple: {
-        std::vector<Ty> fields;
-        for (Ty f : static_cast<const TupleTy*>(x)->fields) fields.push_back(walk(f));
-        return arena_.tuple(std::span<const Ty>(fields.data(), fields.size()));
-      }
-      case TyKind::Func: {
-        auto* ft = static_cast<const FuncTy*>(x);
-        std::vector<Ty> params;
-        for (Ty p : ft->params) params.push_back(walk(p));
-        return arena_.func(ft->type_params, std::span<const Ty>(params.data(), params.size()),
-                           walk(ft->ret), ft->op);
-      }
-      case TyKind::Adt: {
-        auto* at = static_cast<const AdtTy*>(x);
-        std::vector<Ty> args;
-        for (Ty a : at->args) args.push_back(walk(a));
-        return arena_.adt(at->adt, std::span<const Ty>(args.data(), args.size()));
-      }
-      case TyKind::Ref: return arena_.ref(walk(static_cast<const RefTy*>(x)->value));
-      default: return x;
-    }
+  std::function<Ty(Ty)> rename = [&](Ty x) -> Ty {
+    Ty s = shallow(x);
+    if (s != x) return map_type(s, arena_, rename);  // a bound hole stands for its binding
+    auto* tt = ty_as<TensorTy>(s);
+    if (!tt) return s->kind == TyKind::Hole ? s : nullptr;
+    std::vector<Dim> dims;
+    for (const Dim& d : tt->shape) dims.push_back(d.is_constant() || d.is_any() ? d : d.substitute(subst));
+    return arena_.tensor(std::span<const Dim>(dims.data(), dims.size()), tt->dtype);
   };
-  return walk(t);
+  return map_type(t, arena_, rename);
 }
 
 void Solver::add_relation(std::string_view op, RelationFn fn, std::vector<Ty> types,

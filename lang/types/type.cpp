@@ -221,6 +221,46 @@ bool type_equal(Ty a, Ty b) {
   return false;
 }
 
+Ty map_type(Ty t, TypeArena& arena, const std::function<Ty(Ty)>& replace) {
+  if (Ty r = replace(t)) return r;
+  // Maps a list of children; true when any of them changed.
+  auto map_all = [&](std::span<const Ty> in, std::vector<Ty>& out) {
+    bool changed = false;
+    for (Ty x : in) {
+      out.push_back(map_type(x, arena, replace));
+      changed |= out.back() != x;
+    }
+    return changed;
+  };
+  std::vector<Ty> children;
+  switch (t->kind) {
+    case TyKind::Tuple: {
+      auto* tt = static_cast<const TupleTy*>(t);
+      if (!map_all(tt->fields, children)) return t;
+      return arena.tuple(std::span<const Ty>(children.data(), children.size()));
+    }
+    case TyKind::Func: {
+      auto* ft = static_cast<const FuncTy*>(t);
+      bool changed = map_all(ft->params, children);
+      Ty ret = map_type(ft->ret, arena, replace);
+      if (!changed && ret == ft->ret) return t;
+      return arena.func(ft->type_params, std::span<const Ty>(children.data(), children.size()), ret, ft->op);
+    }
+    case TyKind::Adt: {
+      auto* at = static_cast<const AdtTy*>(t);
+      if (!map_all(at->args, children)) return t;
+      return arena.adt(at->adt, std::span<const Ty>(children.data(), children.size()));
+    }
+    case TyKind::Ref: {
+      auto* rt = static_cast<const RefTy*>(t);
+      Ty v = map_type(rt->value, arena, replace);
+      return v == rt->value ? t : arena.ref(v);
+    }
+    default:
+      return t;
+  }
+}
+
 bool is_ground(Ty t) {
   if (!t) return true;
   switch (t->kind) {

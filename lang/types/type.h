@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -173,6 +174,12 @@ std::string type_to_string(Ty t);
 
 // Structural equality (dims compared by normal form; Any equals only Any).
 bool type_equal(Ty a, Ty b);
+
+// Rebuilds `t` bottom-up. `replace(x)` is asked about every node first: a non-null
+// answer stands for `x` (and is not descended into). Tuples, functions, ADTs and refs it
+// leaves alone are rebuilt from their mapped children — or returned as they are when no
+// child changed. Substitution, instantiation and resolution are all this walk.
+Ty map_type(Ty t, TypeArena& arena, const std::function<Ty(Ty)>& replace);
 
 // True when no Hole occurs in `t`.
 bool is_ground(Ty t);

@@ -15,18 +15,13 @@ namespace {
 using rel::compare_dims;
 using rel::DimCmp;
 using rel::input_name;
+using rel::assign_result;
+using rel::op_tag;
+using rel::shape_label;
 using rel::tensor_input;
 
 // ---------------------------------------------------------------------------------------
 // Shared pieces
-
-std::string op_tag(RelationContext& ctx) { return "`" + std::string(ctx.op_name()) + "`"; }
-
-std::string shape_label(const TensorTy* t) { return "has shape " + rel::dims_to_string(t->shape); }
-
-RelStatus assign_result(RelationContext& ctx, Ty t) {
-  return ctx.assign_output(t) ? RelStatus::Solved : RelStatus::Failed;
-}
 
 // Reports `problem` (prefixed with the operator) with a shape label on each input shown.
 RelStatus fail_with_shapes(RelationContext& ctx, const std::string& problem,
