@@ -29,7 +29,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/frontend/generate.h"
+#include "bench/support/generate.h"
+#include "bench/support/measure.h"
 #include "lang/base/render.h"
 #include "lang/syntax/frontend.h"
 #include "lang/syntax/lexer.h"
@@ -45,6 +46,10 @@
 namespace {
 
 using namespace relay;
+using bench::count_lines;
+using bench::current_rss;
+using bench::mb;
+using bench::peak_rss;
 using Clock = std::chrono::steady_clock;
 
 constexpr double kParseTargetMBs = 50.0;
@@ -93,20 +98,6 @@ Options parse_args(int argc, char** argv) {
   return o;
 }
 
-// Resident set size now, from /proc/self/statm (bytes).
-size_t current_rss() {
-  std::ifstream f("/proc/self/statm");
-  size_t total = 0, resident = 0;
-  f >> total >> resident;
-  return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
-}
-
-size_t peak_rss() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<size_t>(ru.ru_maxrss) * 1024;  // Linux reports KiB
-}
-
 // Best wall time of `runs` calls of `body`, in seconds; `teardown` runs untimed after
 // each call (e.g. freeing the parsed module).
 double best_of(int runs, const std::function<void()>& body,
@@ -122,13 +113,6 @@ double best_of(int runs, const std::function<void()>& body,
   return best;
 }
 
-size_t count_lines(const std::string& s) {
-  size_t n = static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
-  return n + (!s.empty() && s.back() != '\n');
-}
-
-double mb(size_t bytes) { return static_cast<double>(bytes) / 1e6; }
-
 struct Row {
   const char* name;
   double seconds;
@@ -137,10 +121,7 @@ struct Row {
 };
 
 void fail_on_errors(const DiagnosticBag& diags, const SourceManager& sources, const char* what) {
-  if (!diags.has_errors()) return;
-  std::fprintf(stderr, "relay_bench_frontend: %s has %zu error(s); first:\n%s", what,
-               diags.error_count(), render_diagnostic(diags.items().front(), sources).c_str());
-  std::exit(1);
+  bench::fail_on_errors("relay_bench_frontend", diags, sources, what);
 }
 
 }  // namespace

@@ -49,7 +49,8 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/frontend/generate.h"
+#include "bench/support/generate.h"
+#include "bench/support/measure.h"
 #include "lang/base/render.h"
 #include "lang/syntax/frontend.h"
 #include "lang/types/check_module.h"
@@ -62,6 +63,10 @@
 namespace {
 
 using namespace relay;
+using bench::count_lines;
+using bench::current_rss;
+using bench::mb;
+using bench::peak_rss;
 using Clock = std::chrono::steady_clock;
 
 constexpr double kColdTargetSeconds = 1.0;       // for 100,000 lines
@@ -119,7 +124,6 @@ Options parse_args(int argc, char** argv) {
 }
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-double mb(double bytes) { return bytes / 1e6; }
 
 // CPU time of this thread (s): unlike wall time, not inflated while other processes
 // share the core, so it is reported next to wall time (the targets are wall time).
@@ -127,25 +131,6 @@ double thread_cpu() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
-}
-
-size_t count_lines(const std::string& s) {
-  size_t n = static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
-  return n + (!s.empty() && s.back() != '\n');
-}
-
-// Resident set size now, from /proc/self/statm (bytes).
-size_t current_rss() {
-  std::ifstream f("/proc/self/statm");
-  size_t total = 0, resident = 0;
-  f >> total >> resident;
-  return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
-}
-
-size_t peak_rss() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<size_t>(ru.ru_maxrss) * 1024;  // Linux reports KiB
 }
 
 [[noreturn]] void fail(const std::string& what, const std::string& detail = {}) {
@@ -156,15 +141,7 @@ size_t peak_rss() {
 }
 
 void fail_on_errors(const DiagnosticBag& diags, const SourceManager& sources, const std::string& what) {
-  if (!diags.has_errors()) return;
-  const Diagnostic* first = nullptr;
-  for (const Diagnostic& d : diags.items())
-    if (d.severity == Severity::Error) {
-      first = &d;
-      break;
-    }
-  fail(what + " has " + std::to_string(diags.error_count()) + " error(s); the first:",
-       render_diagnostic(*first, sources));
+  bench::fail_on_errors("relay_bench_typecheck", diags, sources, what);
 }
 
 // ---- the spawner: runs `relay check` for the parent --------------------------------

@@ -1,4 +1,4 @@
-#include "bench/frontend/generate.h"
+#include "bench/support/generate.h"
 
 #include <algorithm>
 #include <string_view>
