@@ -2,13 +2,22 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
+#include <stdexcept>
 
 namespace relay {
 
 LineIndex::LineIndex(std::string_view text) {
   starts_.push_back(0);
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\n') starts_.push_back(static_cast<uint32_t>(i + 1));
+  // memchr, not a byte loop: the checking database builds one index per edit of a
+  // whole file, so this is on the keystroke path.
+  const char* base = text.data();
+  const char* end = base + text.size();
+  for (const char* p = base; p < end;) {
+    const void* nl = std::memchr(p, '\n', static_cast<size_t>(end - p));
+    if (!nl) break;
+    p = static_cast<const char*>(nl) + 1;
+    starts_.push_back(static_cast<uint32_t>(p - base));
   }
 }
 
@@ -71,8 +80,37 @@ SourceManager::SourceManager() {
 
 FileId SourceManager::add(std::string name, std::string text) {
   FileId id = static_cast<FileId>(files_.size());
-  files_.push_back(std::make_unique<SourceFile>(id, std::move(name), std::move(text)));
+  files_.push_back(Slot{std::make_shared<const SourceFile>(id, std::move(name), std::move(text)), {}});
   return id;
+}
+
+std::shared_ptr<const SourceFile> SourceManager::add_shared(std::string name, std::string text) {
+  FileId id = static_cast<FileId>(files_.size());
+  auto file = std::make_shared<const SourceFile>(id, std::move(name), std::move(text));
+  files_.push_back(Slot{nullptr, file});
+  return file;
+}
+
+void SourceManager::replace(FileId id, std::string text) {
+  Slot& slot = files_.at(id);
+  std::string name = share(id)->name;
+  slot.owned = std::make_shared<const SourceFile>(id, std::move(name), std::move(text));
+  slot.borrowed.reset();
+}
+
+std::shared_ptr<const SourceFile> SourceManager::share(FileId id) const {
+  const Slot& slot = files_.at(id);
+  if (slot.owned) return slot.owned;
+  if (auto file = slot.borrowed.lock()) return file;
+  throw std::out_of_range("source file " + std::to_string(id) + " was released");
+}
+
+const SourceFile& SourceManager::get(FileId id) const {
+  const Slot& slot = files_.at(id);
+  if (slot.owned) return *slot.owned;
+  // The owner of a shared file keeps it alive while its spans are in use.
+  if (auto file = slot.borrowed.lock()) return *file;
+  throw std::out_of_range("source file " + std::to_string(id) + " was released");
 }
 
 }  // namespace relay

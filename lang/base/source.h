@@ -68,21 +68,36 @@ struct SourceFile {
   }
 };
 
-// Owns every source file of a session; file ids index into it.
+// Owns the source files of a session; file ids index into it.
+//
+// Most files live as long as the manager (`add`). Two kinds are shorter-lived, so a
+// long editing session does not keep every revision of every file:
+//   * `replace` gives an existing id new text (the checking database keeps one id per
+//     open file); whoever needs the old text holds it through `share`;
+//   * `add_shared` registers a file that lives only as long as the returned pointer
+//     (the database's per-definition chunks); its id stays reserved afterwards.
+// `get` of a released id throws std::out_of_range instead of returning a dangling file.
 class SourceManager {
  public:
   SourceManager();
   SourceManager(const SourceManager&) = delete;
   SourceManager& operator=(const SourceManager&) = delete;
   FileId add(std::string name, std::string text);
+  std::shared_ptr<const SourceFile> add_shared(std::string name, std::string text);
+  void replace(FileId id, std::string text);
   // Unique for the life of the process (unlike the address, which a later manager may
   // reuse): caches of data derived from this manager's files key on it.
   uint64_t serial() const { return serial_; }
-  const SourceFile& get(FileId id) const { return *files_.at(id); }
+  const SourceFile& get(FileId id) const;
+  std::shared_ptr<const SourceFile> share(FileId id) const;
   size_t size() const { return files_.size(); }
 
  private:
-  std::vector<std::unique_ptr<SourceFile>> files_;
+  struct Slot {
+    std::shared_ptr<const SourceFile> owned;
+    std::weak_ptr<const SourceFile> borrowed;
+  };
+  std::vector<Slot> files_;
   uint64_t serial_;
 };
 

@@ -1,7 +1,9 @@
 #include "lang/types/database.h"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
+#include <unordered_set>
 
 #include "lang/syntax/frontend.h"
 #include "lang/syntax/parser.h"
@@ -17,6 +19,28 @@ namespace {
 uint64_t hash_text(std::string_view s) { return std::hash<std::string_view>{}(s); }
 uint64_t mix(uint64_t h, uint64_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
 
+// Length of the common prefix of a and b, at most `limit`. Compared a block at a time
+// with memcmp (vectorised) before narrowing down: this runs on every keystroke over
+// the whole file.
+size_t common_prefix(std::string_view a, std::string_view b, size_t limit) {
+  constexpr size_t kBlock = 256;
+  size_t i = 0;
+  while (i + kBlock <= limit && std::memcmp(a.data() + i, b.data() + i, kBlock) == 0) i += kBlock;
+  while (i < limit && a[i] == b[i]) ++i;
+  return i;
+}
+
+// Length of the common suffix of a and b, at most `limit`.
+size_t common_suffix(std::string_view a, std::string_view b, size_t limit) {
+  constexpr size_t kBlock = 256;
+  const char* ea = a.data() + a.size();
+  const char* eb = b.data() + b.size();
+  size_t i = 0;
+  while (i + kBlock <= limit && std::memcmp(ea - i - kBlock, eb - i - kBlock, kBlock) == 0) i += kBlock;
+  while (i < limit && ea[-1 - static_cast<std::ptrdiff_t>(i)] == eb[-1 - static_cast<std::ptrdiff_t>(i)]) ++i;
+  return i;
+}
+
 bool starts_item(std::string_view line) {
   auto word = [&](std::string_view w) {
     return line.size() > w.size() && line.substr(0, w.size()) == w &&
@@ -28,7 +52,8 @@ bool starts_item(std::string_view line) {
 
 }  // namespace
 
-std::vector<std::pair<uint32_t, uint32_t>> split_chunks(std::string_view text) {
+ChunkCuts split_chunks(std::string_view text) {
+  ChunkCuts result;
   std::vector<uint32_t> cuts{0};
   int comment_depth = 0;
   bool in_string = false;
@@ -49,7 +74,10 @@ std::vector<std::pair<uint32_t, uint32_t>> split_chunks(std::string_view text) {
         }
         if (!line.empty() && line.find_first_not_of(" \t\r") != std::string_view::npos) doc_start = UINT32_MAX;
       }
-      if (line.substr(0, 2) == "#[" && line.substr(0, 11) == "#[metadata]") break;  // JSON to the end
+      if (line.substr(0, 11) == "#[metadata]") {  // JSON to the end
+        result.clean_end = false;
+        break;
+      }
     }
     // Track block comments and strings through the line.
     for (size_t k = 0; k < line.size(); ++k) {
@@ -71,10 +99,10 @@ std::vector<std::pair<uint32_t, uint32_t>> split_chunks(std::string_view text) {
     in_string = false;  // strings do not span lines
     i = line_end + 1;
   }
-  std::vector<std::pair<uint32_t, uint32_t>> out;
+  if (comment_depth > 0 || doc_start != UINT32_MAX) result.clean_end = false;
   for (size_t k = 0; k < cuts.size(); ++k)
-    out.emplace_back(cuts[k], k + 1 < cuts.size() ? cuts[k + 1] : static_cast<uint32_t>(text.size()));
-  return out;
+    result.ranges.emplace_back(cuts[k], k + 1 < cuts.size() ? cuts[k + 1] : static_cast<uint32_t>(text.size()));
+  return result;
 }
 
 // ---- environment ---------------------------------------------------------------------
@@ -107,6 +135,8 @@ const CtorInfo* DbEnvironment::ctor(const CtorDef* def) { return adts.ctor(def);
 // ---- the database --------------------------------------------------------------------
 
 struct CheckDatabase::FileState {
+  FileId file = UINT32_MAX;                   // one id for every revision of the file
+  std::shared_ptr<const SourceFile> source;   // the text `chunks` were cut from
   std::vector<std::shared_ptr<DbChunk>> chunks;
   uint64_t env_key = 0;
   std::shared_ptr<DbEnvironment> env;
@@ -146,9 +176,9 @@ namespace {
 std::shared_ptr<DbChunk> parse_chunk(SourceManager& sources, const std::string& path, std::string text,
                                      bool first) {
   auto c = std::make_shared<DbChunk>();
-  c->text = std::move(text);
+  c->source = sources.add_shared(path, std::move(text));
   c->first = first;
-  c->file = sources.add(path, c->text);
+  c->file = c->source->id;
   DiagnosticBag diags;
   ParseOptions opts;
   opts.require_version = first;
@@ -163,19 +193,99 @@ std::shared_ptr<DbChunk> parse_chunk(SourceManager& sources, const std::string& 
   if (c->module->has_version || !c->module->imports.empty() || c->module->metadata ||
       c->module->defs.empty())
     structural = true;
-  c->shape_hash = structural ? mix(h, hash_text(c->text)) : h;
+  c->shape_hash = structural ? mix(h, hash_text(c->text())) : h;
   for (const Definition& d : c->module->defs) {
     if (d.kind != Definition::Func) continue;
     DbChunk::Def def{d.func, 0, {}, 0, nullptr};
     uint32_t body = d.func->fn->body ? d.func->fn->body->span.begin : d.func->span.end;
     uint32_t begin = std::min(d.func->span.begin, body);
-    def.header_hash = hash_text(std::string_view(c->text).substr(begin, body - begin));
+    def.header_hash = hash_text(c->text().substr(begin, body - begin));
     c->defs.push_back(std::move(def));
   }
   return c;
 }
 
 }  // namespace
+
+CheckDatabase::ChunkList CheckDatabase::cut_range(const ChunkList& old, size_t from, size_t to,
+                                                  std::string_view text,
+                                                  const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                                                  const std::string& path) {
+  std::unordered_multimap<std::string_view, std::shared_ptr<DbChunk>> reusable;
+  for (size_t i = from; i < to; ++i) reusable.emplace(old[i]->text(), old[i]);
+  ChunkList out;
+  for (auto [b, e] : ranges) {
+    std::string_view piece = text.substr(b, e - b);
+    std::shared_ptr<DbChunk> c;
+    auto range = reusable.equal_range(piece);
+    for (auto it = range.first; it != range.second; ++it)
+      if (it->second->first == (b == 0)) {
+        c = it->second;
+        reusable.erase(it);
+        break;
+      }
+    if (!c) {
+      c = parse_chunk(sources_, path, std::string(piece), b == 0);
+      ++stats_.chunks_parsed;
+    }
+    c->offset = b;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+CheckDatabase::ChunkList CheckDatabase::recut_chunks(const ChunkList& old, std::string_view before,
+                                                     std::string_view text, const std::string& path) {
+  if (old.empty() || old.back()->end() != before.size()) return {};
+  // The changed bytes: before[prefix, before.size() - suffix) became
+  // text[prefix, text.size() - suffix).
+  const size_t limit = std::min(before.size(), text.size());
+  const size_t prefix = common_prefix(before, text, limit);
+  const size_t suffix = common_suffix(before, text, limit - prefix);
+  // The chunks touching them, plus the chunk before. The chunk before lies wholly in the
+  // unchanged prefix, item line included, so its start is still a cut; the first touched
+  // chunk's start may not be (its `///` lines stop being a doc comment when the edit
+  // puts another line between them and their `def`), and a chunk ending exactly where
+  // the change starts may absorb it (text typed at the start of a `def` line).
+  size_t first = 0;
+  while (first + 1 < old.size() && old[first]->end() < prefix) ++first;
+  if (first > 0) --first;
+  size_t last = first;
+  while (last + 1 < old.size() && old[last + 1]->offset <= before.size() - suffix) ++last;
+  const int64_t delta = static_cast<int64_t>(text.size()) - static_cast<int64_t>(before.size());
+  const uint32_t region_begin = old[first]->offset;
+  const uint32_t region_end = static_cast<uint32_t>(static_cast<int64_t>(old[last]->end()) + delta);
+  ChunkCuts cuts = split_chunks(text.substr(region_begin, region_end - region_begin));
+  if (!cuts.clean_end && region_end != text.size()) return {};
+  for (auto& [b, e] : cuts.ranges) b += region_begin, e += region_begin;
+
+  ChunkList out(old.begin(), old.begin() + static_cast<std::ptrdiff_t>(first));
+  for (auto& c : cut_range(old, first, last + 1, text, cuts.ranges, path)) out.push_back(std::move(c));
+  for (size_t i = last + 1; i < old.size(); ++i) {
+    old[i]->offset = static_cast<uint32_t>(static_cast<int64_t>(old[i]->offset) + delta);
+    out.push_back(old[i]);
+  }
+  return out;
+}
+
+std::vector<DbForeignLabel> CheckDatabase::foreign_labels(const InferredTypes& types, FileId own,
+                                                                      const ChunkList& chunks) const {
+  std::vector<DbForeignLabel> out;
+  for (size_t i = 0; i < types.diagnostics.size(); ++i) {
+    const auto& labels = types.diagnostics[i].labels;
+    for (size_t k = 0; k < labels.size(); ++k) {
+      Span s = labels[k].span;
+      if (s.file == own || !chunk_origin_.count(s.file)) continue;
+      for (const auto& c : chunks) {
+        if (c->file != s.file) continue;
+        for (const auto& d : c->defs)
+          if (d.def->span.begin <= s.begin && s.end <= d.def->span.end)
+            out.push_back({i, k, std::string(d.def->name), s.begin - d.def->span.begin, s.end - d.def->span.begin});
+      }
+    }
+  }
+  return out;
+}
 
 std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
   std::string text;
@@ -194,29 +304,20 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
   const uint64_t started = revision_.load();
   auto cancelled = [&] { return revision_.load() != started; };
 
-  FileId file = sources_.add(path, text);
+  // The new text replaces the file's text under its one id; the previous text stays
+  // alive (in `previous` and in older FileChecks) for as long as it is used.
+  std::shared_ptr<const SourceFile> previous = st.source;
+  if (st.file == UINT32_MAX) st.file = sources_.add(path, std::move(text));
+  else sources_.replace(st.file, std::move(text));
+  const FileId file = st.file;
+  std::shared_ptr<const SourceFile> source = sources_.share(file);
+  std::string_view current = source->text;
+
   // 1. Chunks: reuse every chunk whose text (and position class) is unchanged.
-  std::unordered_multimap<std::string_view, std::shared_ptr<DbChunk>> old;
-  for (auto& c : st.chunks) old.emplace(c->text, c);
-  std::vector<std::shared_ptr<DbChunk>> chunks;
-  for (auto [b, e] : split_chunks(text)) {
-    std::string_view piece = std::string_view(text).substr(b, e - b);
-    std::shared_ptr<DbChunk> c;
-    auto range = old.equal_range(piece);
-    for (auto it = range.first; it != range.second; ++it)
-      if (it->second->first == (b == 0)) {
-        c = it->second;
-        old.erase(it);
-        break;
-      }
-    if (!c) {
-      c = parse_chunk(sources_, path, std::string(piece), b == 0);
-      ++stats_.chunks_parsed;
-    }
-    c->offset = b;
-    chunk_origin_[c->file] = {file, b};
-    chunks.push_back(std::move(c));
-  }
+  std::vector<std::shared_ptr<DbChunk>> chunks = previous ? recut_chunks(st.chunks, previous->text, current, path)
+                                                          : std::vector<std::shared_ptr<DbChunk>>{};
+  if (chunks.empty()) chunks = cut_range(st.chunks, 0, st.chunks.size(), current, split_chunks(current).ranges, path);
+  for (auto& c : chunks) chunk_origin_[c->file] = {file, c->offset};
   // 2. Resolution environment: if the set of names, a type definition, the header or
   //    the metadata changed, every chunk is re-parsed and re-resolved.
   uint64_t env_key = 0;
@@ -224,8 +325,9 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
   if (!st.env || env_key != st.env_key) {
     for (auto& c : chunks) {
       if (!c->resolved) continue;  // fresh parse already
-      auto fresh = parse_chunk(sources_, path, c->text, c->first);
+      auto fresh = parse_chunk(sources_, path, std::string(c->text()), c->first);
       fresh->offset = c->offset;
+      chunk_origin_.erase(c->file);
       chunk_origin_[fresh->file] = {file, c->offset};
       ++stats_.chunks_parsed;
       c = std::move(fresh);
@@ -274,6 +376,16 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
         auto it = env.funcs.find(r->name);
         if (it != env.funcs.end()) r->global = it->second->def;
       }
+  // The state now matches `source` (even if this check is cancelled below): forget
+  // the chunks that were not carried over.
+  {
+    std::unordered_set<const DbChunk*> live;
+    for (auto& c : chunks) live.insert(c.get());
+    for (auto& c : st.chunks)
+      if (!live.count(c.get())) chunk_origin_.erase(c->file);
+  }
+  st.chunks = chunks;
+  st.source = source;
   // ADTs of this generation (built once per environment).
   if (!env.adts.built()) {
     std::vector<const TypeDef*> types;
@@ -300,12 +412,14 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
       if (cancelled()) return nullptr;
       d.types = std::make_shared<InferredTypes>(infer_definition(*d.def, env));
       d.inferred_key = key;
+      d.foreign_labels = foreign_labels(*d.types, c->file, chunks);
       ++stats_.definitions_inferred;
     }
   // 5. The result, with every span moved to the real file.
   auto result = std::make_shared<FileCheck>();
   result->revision = rev;
   result->file = file;
+  result->source = source;
   result->environment = st.env;
   std::unordered_map<std::string_view, const DbChunk::Def*> seen;
   for (auto& c : chunks) {
@@ -316,8 +430,17 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
         result->diagnostics.push_back(make_diagnostic(DiagKind::DuplicateGlobal, d.def->name_span,
                                                       {std::string(d.def->name)}));
       }
-      if (!has_error_within(c->parse_diags, d.def->span) && !has_error_within(c->resolve_diags, d.def->span))
+      if (!has_error_within(c->parse_diags, d.def->span) && !has_error_within(c->resolve_diags, d.def->span)) {
+        const size_t first = result->diagnostics.size();
         for (const Diagnostic& diag : d.types->diagnostics) result->diagnostics.push_back(diag);
+        for (const auto& f : d.foreign_labels) {
+          Span& span = result->diagnostics[first + f.diagnostic].labels[f.label].span;
+          auto it = env.funcs.find(f.callee);
+          const FuncDef* callee = it == env.funcs.end() ? nullptr : it->second->def;
+          span = callee ? Span{callee->span.file, callee->span.begin + f.begin, callee->span.begin + f.end}
+                        : d.def->name_span;  // unreachable: a callee's removal re-infers its callers
+        }
+      }
       result->definitions.push_back(CheckedDefinition{d.def, d.types, c->file, c->offset});
     }
     result->chunks.push_back(c);
@@ -327,7 +450,6 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
   for (auto& d : result->diagnostics) sorted.add(std::move(d));
   sorted.sort();
   result->diagnostics = std::move(sorted.items());
-  st.chunks = std::move(chunks);
   st.checked_revision = rev;
   st.last = result;
   return result;

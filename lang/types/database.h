@@ -44,7 +44,8 @@ struct CheckStats {
   size_t definitions_inferred = 0;
 };
 
-struct DbChunk;  // database.cpp
+struct DbChunk;  // database_chunks.h
+struct DbForeignLabel;
 struct DbEnvironment;
 
 // One definition's results in a checked file.
@@ -57,7 +58,8 @@ struct CheckedDefinition {
 
 struct FileCheck {
   uint64_t revision = 0;
-  FileId file = 0;  // the file's current text in the database's SourceManager
+  FileId file = 0;  // the file's id in the database's SourceManager (later edits reuse it)
+  std::shared_ptr<const SourceFile> source;  // the text this check is of
   std::vector<Diagnostic> diagnostics;  // sorted, spans in `file`
   std::vector<CheckedDefinition> definitions;  // global functions, source order
   std::vector<std::shared_ptr<const DbChunk>> chunks;  // keep the ASTs alive
@@ -93,7 +95,19 @@ class CheckDatabase {
 
  private:
   struct FileState;
+  using ChunkList = std::vector<std::shared_ptr<DbChunk>>;
   void remap(Diagnostic& d) const;
+  // Chunks for `ranges` of `text`, reusing the chunks old[from, to) whose text matches.
+  ChunkList cut_range(const ChunkList& old, size_t from, size_t to, std::string_view text,
+                      const std::vector<std::pair<uint32_t, uint32_t>>& ranges, const std::string& path);
+  // The chunks of `text` when the previous revision was `before` cut into `old`: only the
+  // chunks around the changed bytes are cut again. Empty when the edit can move cuts
+  // outside that region (an opened block comment, new `#[metadata]`): cut it all then.
+  // The labels of a definition's diagnostics that point into other chunks' definitions.
+  std::vector<DbForeignLabel> foreign_labels(const InferredTypes& types, FileId own,
+                                                  const ChunkList& chunks) const;
+  ChunkList recut_chunks(const ChunkList& old, std::string_view before, std::string_view text,
+                         const std::string& path);
 
   SourceManager sources_;
   std::atomic<uint64_t> revision_{0};
