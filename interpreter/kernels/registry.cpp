@@ -1,0 +1,57 @@
+// The operator-name -> kernel table, filled once from every family file.
+#include <string>
+#include <unordered_map>
+
+#include "interpreter/kernels/kernel.h"
+
+namespace relay::rt {
+
+struct KernelTable {
+  std::unordered_map<std::string_view, KernelFn> by_op;
+};
+
+void register_kernel(KernelTable& table, std::string_view op, KernelFn fn) { table.by_op[op] = fn; }
+
+namespace {
+const KernelTable& table() {
+  static const KernelTable t = [] {
+    KernelTable k;
+    register_elementwise_kernels(k);
+    register_reduction_kernels(k);
+    register_transform_kernels(k);
+    register_sorting_kernels(k);
+    register_nn_kernels(k);
+    register_conv_pool_kernels(k);
+    return k;
+  }();
+  return t;
+}
+}  // namespace
+
+KernelFn find_kernel(std::string_view op) {
+  const auto& m = table().by_op;
+  auto it = m.find(op);
+  return it == m.end() ? nullptr : it->second;
+}
+
+NDArray KernelCall::tensor(size_t i) const {
+  if (i >= args.size() || !args[i].is_tensor())
+    throw RuntimeError("`" + std::string(op.name) + "` expects a tensor for input " + std::to_string(i + 1));
+  return args[i].tensor();
+}
+
+std::vector<NDArray> KernelCall::tensors(size_t i) const {
+  if (i >= args.size()) throw RuntimeError("`" + std::string(op.name) + "` is missing input " + std::to_string(i + 1));
+  if (args[i].is_tensor()) return {args[i].tensor()};
+  if (!args[i].is_tuple())
+    throw RuntimeError("`" + std::string(op.name) + "` expects a tuple of tensors for input " + std::to_string(i + 1));
+  std::vector<NDArray> out;
+  for (const Value& v : args[i].tuple().fields) {
+    if (!v.is_tensor())
+      throw RuntimeError("`" + std::string(op.name) + "` expects a tuple of tensors for input " + std::to_string(i + 1));
+    out.push_back(v.tensor());
+  }
+  return out;
+}
+
+}  // namespace relay::rt

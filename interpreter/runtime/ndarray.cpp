@@ -1,0 +1,141 @@
+#include "interpreter/runtime/ndarray.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "interpreter/runtime/dispatch.h"
+
+namespace relay::rt {
+
+size_t dtype_bytes(DataType t) {
+  if (t.is_bool()) return 1;
+  return static_cast<size_t>(t.bits / 8) * t.lanes;
+}
+
+bool dtype_supported(DataType t) {
+  if (t.lanes != 1) return false;
+  if (t.is_bool()) return true;
+  switch (t.code) {
+    case DataType::Int:
+    case DataType::UInt: return t.bits == 8 || t.bits == 16 || t.bits == 32 || t.bits == 64;
+    case DataType::Float: return t.bits == 16 || t.bits == 32 || t.bits == 64;
+    case DataType::BFloat: return t.bits == 16;
+    default: return false;
+  }
+}
+
+int64_t shape_size(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0) throw RuntimeError("negative dimension " + std::to_string(d) + " in shape " + shape_to_string(shape));
+    if (d != 0 && n > INT64_MAX / d)
+      throw RuntimeError("the shape " + shape_to_string(shape) + " has more elements than fit in 64 bits");
+    n *= d;
+  }
+  return n;
+}
+
+std::vector<int64_t> contiguous_strides(const Shape& shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (size_t i = shape.size(); i-- > 1;) s[i - 1] = s[i] * shape[i];
+  return s;
+}
+
+std::string shape_to_string(const Shape& shape) {
+  std::string out = "(";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) out += ", ";
+    out += std::to_string(shape[i]);
+  }
+  return out + (shape.size() == 1 ? ",)" : ")");
+}
+
+TensorObj::TensorObj(DataType dt, Shape sh, Device dev)
+    : Object(ObjectKind::Tensor), dtype(dt), shape(std::move(sh)), device(dev) {
+  if (!dtype_supported(dtype)) throw RuntimeError("tensors of dtype `" + dtype_name(dtype) + "` are not supported");
+  size = shape_size(shape);
+  const uint64_t elem = dtype_bytes(dtype);
+  if (size != 0 && static_cast<uint64_t>(size) > kMaxBytes / elem)
+    throw RuntimeError("cannot allocate a tensor of shape " + shape_to_string(shape) + " and dtype " +
+                       dtype_name(dtype) + ": it needs " + std::to_string(static_cast<double>(size) * elem / (1 << 30)) +
+                       " GiB, over the 16 GiB limit for one tensor");
+  nbytes = static_cast<size_t>(size) * elem;
+  if (nbytes <= kInlineBytes) {
+    data = inline_;
+  } else {
+    size_t rounded = (nbytes + kAlignment - 1) / kAlignment * kAlignment;
+    data = std::aligned_alloc(kAlignment, rounded);
+    if (!data)
+      throw RuntimeError("out of memory allocating a tensor of shape " + shape_to_string(shape) + " (" +
+                         std::to_string(nbytes) + " bytes)");
+  }
+}
+
+TensorObj::~TensorObj() {
+  if (data != inline_) std::free(data);
+}
+
+NDArray NDArray::empty(const Shape& shape, DataType dtype, Device device) {
+  return NDArray(make_ref<TensorObj>(dtype, shape, device));
+}
+
+NDArray NDArray::zeros(const Shape& shape, DataType dtype, Device device) {
+  NDArray a = empty(shape, dtype, device);
+  std::memset(a.raw(), 0, a.nbytes());
+  return a;
+}
+
+NDArray NDArray::scalar(double v, DataType dtype) {
+  NDArray a = empty({}, dtype);
+  a.set_double(0, v);
+  return a;
+}
+
+NDArray NDArray::scalar_int(int64_t v, DataType dtype) {
+  NDArray a = empty({}, dtype);
+  a.set_int(0, v);
+  return a;
+}
+
+NDArray NDArray::copy() const {
+  NDArray a = empty(shape(), dtype(), device());
+  if (nbytes()) std::memcpy(a.raw(), raw(), nbytes());
+  return a;
+}
+
+NDArray NDArray::reshaped(const Shape& new_shape) const {
+  if (shape_size(new_shape) != size())
+    throw RuntimeError("cannot reshape a tensor of shape " + shape_to_string(shape()) + " into " +
+                       shape_to_string(new_shape));
+  // A view object sharing the storage would need a second owner; copying keeps one
+  // owner per buffer and is cheap next to any kernel that produced the data.
+  NDArray a = empty(new_shape, dtype(), device());
+  if (nbytes()) std::memcpy(a.raw(), raw(), nbytes());
+  return a;
+}
+
+double NDArray::get_double(int64_t i) const {
+  return dispatch_dtype(dtype(), [&]<class T>(TypeTag<T>) { return static_cast<double>(data<T>()[i]); });
+}
+
+int64_t NDArray::get_int(int64_t i) const {
+  return dispatch_dtype(dtype(), [&]<class T>(TypeTag<T>) -> int64_t {
+    if constexpr (std::is_integral_v<T>) return static_cast<int64_t>(data<T>()[i]);
+    else return static_cast<int64_t>(static_cast<double>(data<T>()[i]));
+  });
+}
+
+void NDArray::set_double(int64_t i, double v) const {
+  dispatch_dtype(dtype(), [&]<class T>(TypeTag<T>) { data<T>()[i] = cast_to<T>(v); });
+}
+
+void NDArray::set_int(int64_t i, int64_t v) const {
+  dispatch_dtype(dtype(), [&]<class T>(TypeTag<T>) {
+    if constexpr (std::is_same_v<T, bool>) data<T>()[i] = v != 0;
+    else if constexpr (std::is_integral_v<T>) data<T>()[i] = static_cast<T>(v);
+    else data<T>()[i] = cast_to<T>(static_cast<double>(v));
+  });
+}
+
+}  // namespace relay::rt
