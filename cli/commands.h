@@ -12,6 +12,7 @@ int cmd_check(const Args& args);
 int cmd_fmt(const Args& args);
 int cmd_explain(const Args& args);
 int cmd_ops(const Args& args);
+int cmd_run(const Args& args);
 
 // Exit codes shared by every subcommand.
 constexpr int kExitOk = 0;

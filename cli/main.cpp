@@ -20,6 +20,7 @@ const Command kCommands[] = {
     {"fmt", relay::cli::cmd_fmt, "format files in the canonical layout"},
     {"explain", relay::cli::cmd_explain, "explain a diagnostic code, e.g. `relay explain E0040`"},
     {"ops", relay::cli::cmd_ops, "list the operators with their signatures (`--json` for data)"},
+    {"run", relay::cli::cmd_run, "run @main with the reference interpreter"},
 };
 
 void print_usage(FILE* out) {

@@ -17,8 +17,12 @@ PACKAGES=(
   # fuzzing and sanitizers (libFuzzer lives in libclang-rt-19-dev; llvm-19 brings the
   # llvm-symbolizer that gives sanitizer reports readable stack traces)
   clang-19 libclang-rt-19-dev llvm-19
-  # test runners (tests/ui/run_ui_tests.py)
-  python3
+  # test runners (tests/ui/run_ui_tests.py) and the numpy golden-data generators
+  python3 python3-numpy
+  # interpreter: BLAS for dense/batch_matmul/convolution, zlib for .npz archives
+  libopenblas-dev zlib1g-dev
+  # benchmark peers (bench/interpreter/peers.py): PyTorch eager on the CPU
+  python3-torch
 )
 
 SUDO=""

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "interpreter/runtime/zip.h"
+
 namespace relay::rt {
 
 namespace {
@@ -76,19 +78,27 @@ struct HeaderReader {
 
 DataType dtype_from_descr(const std::string& d, const std::string& name, bool* swap) {
   *swap = false;
-  if (d.size() < 3) throw RuntimeError("`" + name + "`: unsupported dtype descr '" + d + "'");
-  char order = d[0], kind = d[1];
-  int bytes = std::atoi(d.c_str() + 2);
-  if (order == '>' && bytes > 1) *swap = true;
-  else if (order != '<' && order != '|' && order != '=')
-    throw RuntimeError("`" + name + "`: unsupported byte order in dtype '" + d + "'");
+  auto unsupported = [&](const std::string& why) -> DataType {
+    throw RuntimeError("`" + name + "`: unsupported dtype '" + d + "'" + why);
+  };
+  if (d.size() < 3 || d.size() > 4) return unsupported(" (expected bool, int, uint or float)");
+  const char order = d[0], kind = d[1];
+  const std::string width = d.substr(2);
+  if (order != '<' && order != '>' && order != '|' && order != '=')
+    return unsupported(" (unknown byte order)");
+  int bytes = 0;
+  if (width == "1") bytes = 1;
+  else if (width == "2") bytes = 2;
+  else if (width == "4") bytes = 4;
+  else if (width == "8") bytes = 8;
+  else return unsupported(" (unsupported element size)");
   DataType t;
   if (kind == 'b' && bytes == 1) t = DataType::bool_();
   else if (kind == 'i') t = DataType::int_(bytes * 8);
   else if (kind == 'u') t = DataType::uint_(bytes * 8);
-  else if (kind == 'f') t = DataType::float_(bytes * 8);
-  else throw RuntimeError("`" + name + "`: unsupported dtype '" + d + "' (expected bool, int, uint or float)");
-  if (!dtype_supported(t)) throw RuntimeError("`" + name + "`: unsupported dtype '" + d + "'");
+  else if (kind == 'f' && bytes >= 2) t = DataType::float_(bytes * 8);
+  else return unsupported(" (expected bool, int, uint or float)");
+  *swap = order == '>' && bytes > 1;
   return t;
 }
 
@@ -139,11 +149,21 @@ NDArray parse_npy(std::string_view bytes, const std::string& name) {
   if (!have_descr || !have_shape) r.fail("the header lacks 'descr' or 'shape'");
   bool swap;
   DataType dtype = dtype_from_descr(descr, name, &swap);
-  NDArray a = NDArray::empty(shape, dtype);
+  // Check the data size before allocating: a small file must not make us reserve the
+  // gigabytes its header claims.
+  const int64_t count = shape_size(shape);
+  const uint64_t elem_bytes = dtype_bytes(dtype);
   const size_t data_at = at + header_len;
-  if (bytes.size() - data_at < a.nbytes())
-    throw RuntimeError("`" + name + "` is truncated: the header promises " + std::to_string(a.nbytes()) +
-                       " bytes of data, the file has " + std::to_string(bytes.size() - data_at));
+  const uint64_t have = bytes.size() - data_at;
+  if (count != 0 && static_cast<uint64_t>(count) > have / elem_bytes)
+    throw RuntimeError("`" + name + "` is truncated: its header promises shape " + shape_to_string(shape) + " of " +
+                       descr + " (" + std::to_string(count) + " elements of " + std::to_string(elem_bytes) +
+                       " bytes), the file has " + std::to_string(have) + " bytes after the header");
+  if (have != static_cast<uint64_t>(count) * elem_bytes)
+    throw RuntimeError("`" + name + "` has " + std::to_string(have - static_cast<uint64_t>(count) * elem_bytes) +
+                       " bytes after the data its header describes (shape " + shape_to_string(shape) + " of " +
+                       descr + ")");
+  NDArray a = NDArray::empty(shape, dtype);
   if (a.nbytes()) std::memcpy(a.raw(), bytes.data() + data_at, a.nbytes());
   const size_t elem = dtype_bytes(dtype);
   if (swap) {
@@ -171,19 +191,18 @@ NDArray parse_npy(std::string_view bytes, const std::string& name) {
 }
 
 std::string serialize_npy(const NDArray& a) {
-  std::string shape = "(";
-  for (size_t i = 0; i < a.ndim(); ++i) shape += std::to_string(a.dim(i)) + (a.ndim() == 1 || i + 1 < a.ndim() ? ", " : "");
-  if (a.ndim() == 1) shape.pop_back(), shape.pop_back(), shape += ",";
-  shape += ")";
-  std::string header = "{'descr': '" + npy_descr(a.dtype()) + "', 'fortran_order': False, 'shape': " + shape + ", }";
-  size_t total = 10 + header.size() + 1;
-  header.append((64 - total % 64) % 64, ' ');
+  std::string header =
+      "{'descr': '" + npy_descr(a.dtype()) + "', 'fortran_order': False, 'shape': " + shape_to_string(a.shape()) + ", }";
+  // Version 1.0 stores the header length in 16 bits; longer headers (thousands of
+  // dimensions) need 2.0. The data starts on a 64-byte boundary either way.
+  const bool v2 = 10 + header.size() + 1 + 63 > 0xffff;
+  const size_t prefix = v2 ? 12 : 10;
+  header.append((64 - (prefix + header.size() + 1) % 64) % 64, ' ');
   header += '\n';
   std::string out = "\x93NUMPY";
-  out += '\x01';
+  out += static_cast<char>(v2 ? 2 : 1);
   out += '\x00';
-  out += static_cast<char>(header.size() & 0xff);
-  out += static_cast<char>((header.size() >> 8) & 0xff);
+  for (size_t k = 0; k < prefix - 8; ++k) out += static_cast<char>((header.size() >> (8 * k)) & 0xff);
   out += header;
   out.append(static_cast<const char*>(a.raw()), a.nbytes());
   return out;
@@ -192,5 +211,26 @@ std::string serialize_npy(const NDArray& a) {
 NDArray read_npy(const std::string& path) { return parse_npy(read_file_bytes(path), path); }
 
 void write_npy(const std::string& path, const NDArray& a) { write_file_bytes(path, serialize_npy(a)); }
+
+std::vector<std::pair<std::string, NDArray>> read_npz(const std::string& path) {
+  std::vector<std::pair<std::string, NDArray>> out;
+  for (ZipMember& m : read_zip(read_file_bytes(path), path)) {
+    constexpr std::string_view kSuffix = ".npy";
+    if (m.name.size() < kSuffix.size() || m.name.compare(m.name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0)
+      throw RuntimeError("`" + path + "`: member `" + m.name + "` is not a .npy array");
+    NDArray a = parse_npy(m.data, path + ": " + m.name);
+    m.data.clear();
+    m.data.shrink_to_fit();
+    out.emplace_back(m.name.substr(0, m.name.size() - kSuffix.size()), std::move(a));
+  }
+  return out;
+}
+
+void write_npz(const std::string& path, const std::vector<std::pair<std::string, NDArray>>& arrays) {
+  std::vector<ZipMember> members;
+  members.reserve(arrays.size());
+  for (const auto& [key, a] : arrays) members.push_back({key + ".npy", serialize_npy(a)});
+  write_file_bytes(path, write_zip(members));
+}
 
 }  // namespace relay::rt

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 namespace relay::rt {
 
@@ -28,6 +29,26 @@ class Object {
   mutable uint32_t refs_ = 0;
   ObjectKind kind_;
 };
+
+// Deletes `o` without recursing on the C++ stack: a 1,000,000-element list is a chain of
+// 1,000,000 constructor values, and freeing it recursively would overflow the stack.
+// Objects whose last reference drops while another is being deleted are queued and
+// deleted by the outermost call.
+inline void destroy(Object* o) {
+  thread_local std::vector<Object*>* pending = nullptr;
+  if (pending) {
+    pending->push_back(o);
+    return;
+  }
+  std::vector<Object*> queue{o};
+  pending = &queue;
+  while (!queue.empty()) {
+    Object* next = queue.back();
+    queue.pop_back();
+    delete next;  // may queue its fields
+  }
+  pending = nullptr;
+}
 
 template <class T>
 class Ref {
@@ -55,7 +76,7 @@ class Ref {
     if (p_) ++p_->refs_;
   }
   void release() {
-    if (p_ && --p_->refs_ == 0) delete p_;
+    if (p_ && --p_->refs_ == 0) destroy(p_);
   }
   T* p_ = nullptr;
 };

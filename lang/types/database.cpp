@@ -196,7 +196,7 @@ std::shared_ptr<DbChunk> parse_chunk(SourceManager& sources, const std::string& 
   c->shape_hash = structural ? mix(h, hash_text(c->text())) : h;
   for (const Definition& d : c->module->defs) {
     if (d.kind != Definition::Func) continue;
-    DbChunk::Def def{d.func, 0, {}, 0, nullptr};
+    DbChunk::Def def{d.func, 0, {}, 0, nullptr, {}};
     uint32_t body = d.func->fn->body ? d.func->fn->body->span.begin : d.func->span.end;
     uint32_t begin = std::min(d.func->span.begin, body);
     def.header_hash = hash_text(c->text().substr(begin, body - begin));

@@ -7,6 +7,8 @@ Inferencer::Inferencer(CheckEnv& env, InferredTypes& out)
     : env_(env), out_(out), arena_(*out.arena), solver_(*out.arena) {
   scope_.adt = [this](const TypeDef* d) { return env_.adt(d); };
   scope_.fresh = [this] { return solver_.fresh(); };
+  solver_.set_op_instantiation(
+      [this](const FuncTy* generic, std::vector<Ty> types) { add_op_instance(generic, std::move(types)); });
 }
 
 void Inferencer::run_definition(const FuncDef& def) {
@@ -23,6 +25,10 @@ void Inferencer::run_expression(const Expr& e) {
 
 void Inferencer::finish() {
   solver_.solve();
+  // Dimension equations left undecided are examined only now, when every other
+  // constraint of the definition has contributed what it knows.
+  solver_.solve_deferred();
+  report_dim_equations();
   report_unsolved();
   out_.type = solver_.resolve(out_.type, true);
   out_.exprs.reserve(exprs_.size());

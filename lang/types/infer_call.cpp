@@ -1,4 +1,4 @@
-// Calls, and the types of operators, globals and constructors used as values.
+// Calls, and the types of globals and constructors used as values.
 #include <algorithm>
 
 #include "lang/ops/op_registry.h"
@@ -34,7 +34,14 @@ Ty Inferencer::infer_call(const CallExpr* c) {
     add_provenance(d, c->callee, f);
     return arena_.error();
   }
-  fn = static_cast<const FuncTy*>(solver_.instantiate(fn));
+  const OpInfo* callee_op = fn->op;  // an operator used as a value (`let %f = add`)
+  {
+    // An operator value's relation is added here, for this call (add_op_instance).
+    const CallExpr* outer = op_call_;
+    op_call_ = c;
+    fn = static_cast<const FuncTy*>(solver_.instantiate(fn));
+    op_call_ = outer;
+  }
   // Where the parameter types were declared, for the "expected because" label.
   const FunctionExpr* target = nullptr;
   const FuncDef* target_def = nullptr;
@@ -63,6 +70,11 @@ Ty Inferencer::infer_call(const CallExpr* c) {
     } else if (const CtorInfo* ctor = callee && callee->kind == ExprKind::CtorRef && callee->ctor
                                           ? env_.ctor(callee->ctor) : nullptr) {
       d.note("the constructor `" + std::string(ctor->name) + "` has type `" + type_to_string(ctor->type) + "`");
+    } else if (const OpSignature* sig = callee_op ? find_op_signature(callee_op->name) : nullptr) {
+      // The instance's `fn (_) -> _` says nothing: name the operator and its inputs.
+      std::string inputs;
+      for (size_t i = 0; i < sig->args.size(); ++i) inputs += (i ? ", " : "") + std::string(sig->args[i]);
+      d.note("this is the operator `" + std::string(callee_op->name) + "`, whose inputs are (" + inputs + ")");
     } else {
       d.note("the function has type `" + type_to_string(solver_.resolve(fn, true)) + "`");
     }
@@ -115,27 +127,6 @@ Ty Inferencer::infer_op_call(const CallExpr* c, const RefExpr* ref) {
   solver_.add_relation(op->name, rel, std::move(types), std::move(attrs),
                        [this, c, op](RelError e) { report_relation_error(c, op->name, std::move(e)); });
   return out;
-}
-
-Ty Inferencer::op_value_type(const RefExpr* ref) {
-  // An operator passed as a value: a monomorphic function over fresh types, constrained
-  // by its relation with default attributes.
-  const OpInfo* op = ref->op;
-  const OpSignature* sig = op ? find_op_signature(op->name) : nullptr;
-  RelationFn rel = op ? find_relation(op->name) : nullptr;
-  if (!op || !sig || !rel || !op->supported) {
-    if (op) diags_.emit(DiagKind::OperatorNotSupported, ref->span, {std::string(op->name)});
-    return arena_.error();
-  }
-  std::vector<Ty> params;
-  for (size_t i = 0; i < sig->args.size(); ++i) params.push_back(solver_.fresh());
-  Ty ret = solver_.fresh();
-  std::vector<Ty> types = params;
-  types.push_back(ret);
-  relation_sites_.push_back(ref);
-  solver_.add_relation(op->name, rel, std::move(types), CallAttrs::from_values(sig->attrs, {}, ref->span),
-                       [this, ref, op](RelError e) { report_relation_error(ref, op->name, std::move(e)); });
-  return arena_.func({}, std::span<const Ty>(params.data(), params.size()), ret);
 }
 
 namespace {

@@ -39,9 +39,12 @@ class Inferencer {
   // infer_call.cpp
   Ty infer_call(const CallExpr* c);
   Ty infer_op_call(const CallExpr* c, const RefExpr* op);
-  Ty op_value_type(const RefExpr* op);
   Ty global_type(const RefExpr* r);
   Ty ctor_value_type(const RefExpr* r, bool called);
+
+  // infer_op_value.cpp
+  Ty op_value_type(const RefExpr* op);
+  void add_op_instance(const FuncTy* generic, std::vector<Ty> types);
 
   // infer_match.cpp
   Ty infer_match(const MatchExpr* m);
@@ -54,6 +57,8 @@ class Inferencer {
   void report_relation_error(const Expr* call, std::string_view op, RelError e);
   void add_provenance(Diagnostic& d, const Expr* e, Ty t);
   void report_unsolved();
+  // infer_report_dims.cpp
+  void report_dim_equations();
   Span span_of(const Expr* e) const;
 
   void finish();
@@ -69,6 +74,14 @@ class Inferencer {
   std::vector<std::pair<const Expr*, Ty>> exprs_;                // in visit order
   std::vector<const Expr*> relation_sites_;                      // by relation id
   std::vector<const MetaRefExpr*> metas_;
+  // Where an operator value being instantiated is used (add_op_instance): the call it
+  // is the callee of (whose attributes apply), else the expression whose type is being
+  // unified, else where the operator was written.
+  const CallExpr* op_call_ = nullptr;
+  const Expr* op_use_ = nullptr;
+  std::unordered_map<Ty, const RefExpr*> op_values_;  // polymorphic op type -> its `add`
+  // Provenance of the dimension equations deferred by `expect` (by equation index).
+  std::unordered_map<size_t, Expectation> equation_why_;
   const FuncDef* self_def_ = nullptr;
   Ty self_type_ = nullptr;
   std::vector<std::string> self_dims_;

@@ -102,11 +102,15 @@ void Inferencer::check_exhaustive(const MatchExpr* m, Ty scrutinee) {
   // A fix: one clause per missing case after the last one. Each new clause starts with
   // the comma that ends the one before it, so the last clause's own trailing comma (if it
   // has one) ends the last new clause.
+  // Relay has no expression of every type (no `todo!()`), so the body is `()`: it parses,
+  // and unless the match yields `()` the checker flags each one until it is replaced,
+  // which is what the user should be led to do (an empty `{ }` would not even parse).
   if (!m->clauses.empty() && !cov.more_missing) {
     std::string text;
-    for (const auto& pat : cov.missing) text += ",\n    " + pat + " => { /* TODO */ }";
+    for (const auto& pat : cov.missing) text += ",\n    " + pat + " => () /* TODO: write this case */";
     Span end{m->span.file, m->clauses.back().span.end, m->clauses.back().span.end};
-    d.help("add a clause for each missing case, or use `match?` to fail at run time instead",
+    d.help("add a clause for each missing case and replace its placeholder body `()`, or use "
+           "`match?` to fail at run time instead",
            {TextEdit{end, text}});
   } else {
     d.help("add a clause for each missing case, or use `match?` to fail at run time instead");

@@ -9,6 +9,31 @@
 
 namespace relay {
 
+namespace {
+
+// A clash between dimensions that still involve a callee's dimension names (`2 * n` for
+// a `7`): the names are not fixed here, there is just no size that fits.
+std::string no_value_note(const UnifyFailure& f) {
+  std::string names;
+  for (size_t i = 0; i < f.unknown_names.size(); ++i)
+    names += std::string(i == 0 ? "" : i + 1 == f.unknown_names.size() ? " and " : ", ") + "`" +
+             f.unknown_names[i] + "`";
+  bool one = f.unknown_names.size() == 1;
+  return std::string(one ? "no size " : "no sizes ") + names + (one ? " makes `" : " make `") +
+         f.expected_dim.to_string() + "` equal to `" + f.found_dim.to_string() + "`";
+}
+
+// How a label names the callee of the call a value came from: `@f`, `%f` (an operator
+// or closure bound to a variable), `nn.relu`.
+std::string callee_name(const CallExpr* c) {
+  auto* callee = as_ref(c->callee);
+  if (!callee) return "call";
+  std::string sigil = callee->kind == ExprKind::GlobalRef ? "@" : callee->kind == ExprKind::LocalRef ? "%" : "";
+  return sigil + std::string(callee->name);
+}
+
+}  // namespace
+
 Span Inferencer::span_of(const Expr* e) const {
   // A block's type is its result's: point there rather than at the whole block.
   while (auto* b = as<BlockExpr>(e)) e = b->result;
@@ -17,13 +42,21 @@ Span Inferencer::span_of(const Expr* e) const {
 
 void Inferencer::expect(Ty expected, Ty found, const Expectation& why) {
   UnifyFailure f;
-  if (!solver_.unify(expected, found, &f)) {
+  const Expr* outer_use = op_use_;
+  op_use_ = why.found_expr;  // an operator value instantiated here is used there
+  size_t equations = solver_.dim_equations().size();
+  bool ok = solver_.unify(expected, found, &f);
+  op_use_ = outer_use;
+  // Equations deferred by this unification are reported (if they fail) as it would be.
+  for (size_t i = equations; i < solver_.dim_equations().size(); ++i)
+    if (!solver_.dim_equations()[i].relation) equation_why_.emplace(i, why);
+  if (!ok) {
     report_mismatch(f, why);
     Diagnostic& d = diags_.items().back();
     // The clash may be deep inside (an element type of a List, a field of a tuple): show
     // the whole types as well, or the header reads as if the annotation said `int32`.
-    std::string outer_expected = type_to_string(solver_.resolve(expected, true));
-    std::string outer_found = type_to_string(solver_.resolve(found, true));
+    std::string outer_expected = type_to_string(solver_.show(expected));
+    std::string outer_found = type_to_string(solver_.show(found));
     if (f.reason != UnifyFailure::Reason::Infinite &&
         (outer_expected != type_to_string(f.expected) || outer_found != type_to_string(f.found)))
       d.note("the mismatch is inside these types: expected `" + outer_expected + "`, found `" + outer_found + "`");
@@ -49,11 +82,7 @@ void Inferencer::add_provenance(Diagnostic& d, const Expr* e, Ty) {
   const Expr* value = it->second;
   std::string what = "`%" + std::string(r->name) + "` has type `" + type_to_string(solver_.resolve(t, true)) + "`";
   if (auto* c = as<CallExpr>(value)) {
-    auto* callee = as_ref(c->callee);
-    std::string name = callee ? std::string(callee->kind == ExprKind::GlobalRef ? "@" : "") +
-                                    std::string(callee->name)
-                              : "call";
-    d.label(c->span, what + " because of this `" + name + "`");
+    d.label(c->span, what + " because of this `" + callee_name(c) + "`");
   } else {
     d.label(span_of(value), what + " from here");
   }
@@ -68,8 +97,10 @@ void Inferencer::report_mismatch(const UnifyFailure& f, const Expectation& why) 
       d = &diags_.emit(DiagKind::DimensionMismatch, at,
                        {expected, found, std::to_string(f.dim), f.expected_dim.to_string(),
                         f.found_dim.to_string()});
-      if ((!f.expected_dim.is_constant() || !f.found_dim.is_constant()) &&
-          !f.expected_dim.is_any() && !f.found_dim.is_any())
+      if (!f.unknown_names.empty())
+        d->note(no_value_note(f));
+      else if ((!f.expected_dim.is_constant() || !f.found_dim.is_constant()) &&
+               !f.expected_dim.is_any() && !f.found_dim.is_any())
         d->note("dimension names are fixed within a function: `" + f.expected_dim.to_string() +
                 "` and `" + f.found_dim.to_string() + "` are not known to be equal");
       break;
@@ -150,11 +181,8 @@ void Inferencer::report_relation_error(const Expr* site, std::string_view op, Re
       if (r && r->kind == ExprKind::LocalRef) {
         auto it = var_values_.find(r->decl);
         if (it != var_values_.end()) {
-          if (auto* c = as<CallExpr>(it->second)) {
-            auto* callee = as_ref(c->callee);
-            d.label(c->span, "`%" + std::string(r->name) + "` gets its type from this `" +
-                                 (callee ? std::string(callee->name) : std::string("call")) + "`");
-          }
+          if (auto* c = as<CallExpr>(it->second))
+            d.label(c->span, "`%" + std::string(r->name) + "` gets its type from this `" + callee_name(c) + "`");
         }
       }
     }

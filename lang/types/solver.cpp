@@ -1,21 +1,6 @@
 #include "lang/types/solver.h"
 
-#include <algorithm>
-#include <map>
-
 namespace relay {
-
-namespace {
-
-// `'7` -> 7; nullopt for ordinary dimension names.
-std::optional<uint32_t> dim_hole_index(const std::string& name) {
-  if (name.size() < 2 || name[0] != kDimHolePrefix) return std::nullopt;
-  return static_cast<uint32_t>(std::stoul(name.substr(1)));
-}
-
-std::string dim_hole_name(uint32_t i) { return std::string(1, kDimHolePrefix) + std::to_string(i); }
-
-}  // namespace
 
 struct Solver::Relation {
   std::string_view op;
@@ -77,13 +62,6 @@ Ty Solver::fresh() {
   return arena_.hole(id);
 }
 
-Dim Solver::fresh_dim() {
-  uint32_t id = static_cast<uint32_t>(dim_bindings_.size());
-  dim_bindings_.emplace_back();
-  dim_watchers_.emplace_back();
-  return Dim::symbol(dim_hole_name(id));
-}
-
 Ty Solver::shallow(Ty t) const {
   while (t && t->kind == TyKind::Hole) {
     uint32_t id = static_cast<const HoleTy*>(t)->id;
@@ -91,20 +69,6 @@ Ty Solver::shallow(Ty t) const {
     t = bindings_[id];
   }
   return t;
-}
-
-Dim Solver::resolve_dim(const Dim& d, bool finalize) const {
-  if (d.is_any() || d.is_constant()) return d;
-  std::map<std::string, Dim> subst;
-  bool unbound = false;
-  for (const std::string& s : d.symbols()) {
-    auto idx = dim_hole_index(s);
-    if (!idx || *idx >= dim_bindings_.size()) continue;
-    if (dim_bindings_[*idx]) subst.emplace(s, resolve_dim(*dim_bindings_[*idx], finalize));
-    else unbound = true;
-  }
-  if (unbound && finalize) return Dim::any();
-  return subst.empty() ? d : d.substitute(subst);
 }
 
 Ty Solver::resolve(Ty t, bool finalize) {
@@ -158,65 +122,15 @@ void Solver::bind_dim(uint32_t index, const Dim& d) {
   dim_watchers_[index].clear();
 }
 
-bool Solver::unify_dims(const Dim& a0, const Dim& b0) {
-  Dim a = resolve_dim(a0), b = resolve_dim(b0);
-  if (a.is_any() || b.is_any() || a == b) return true;
-  auto as_hole = [](const Dim& d) -> std::optional<uint32_t> {
-    if (d.is_any() || d.is_constant()) return std::nullopt;
-    auto syms = d.symbols();
-    if (syms.size() != 1) return std::nullopt;
-    auto idx = dim_hole_index(syms[0]);
-    if (!idx || !(d == Dim::symbol(syms[0]))) return std::nullopt;
-    return idx;
-  };
-  if (auto h = as_hole(a)) {
-    for (const auto& s : b.symbols())
-      if (s == dim_hole_name(*h)) return true;  // h = f(h): cannot decide; accept
-    bind_dim(*h, b);
-    return true;
-  }
-  if (auto h = as_hole(b)) {
-    for (const auto& s : a.symbols())
-      if (s == dim_hole_name(*h)) return true;
-    bind_dim(*h, a);
-    return true;
-  }
-  if (!dim_has_hole(a) && !dim_has_hole(b)) return false;
-  // One unknown occurring linearly: a - b = c*h + r  =>  h = -r / c when exact.
-  Dim diff = a - b;
-  std::vector<std::string> holes;
-  for (const auto& s : diff.symbols())
-    if (dim_hole_index(s)) holes.push_back(s);
-  if (holes.size() == 1) {
-    Dim r = diff.substitute(holes[0], Dim::constant(0));
-    Dim c = diff.substitute(holes[0], Dim::constant(1)) - r;
-    auto cv = c.constant_value();
-    if (cv && *cv != 0 && diff == c * Dim::symbol(holes[0]) + r) {
-      Dim neg_r = -r;
-      if (*cv == 1 || *cv == -1) {
-        bind_dim(*dim_hole_index(holes[0]), *cv == 1 ? neg_r : r);
-        return true;
-      }
-      if (auto rv = neg_r.constant_value()) {
-        // c * h = rv: h is that quotient, or there is no integer h at all (`2 * n` vs 7).
-        if (*rv % *cv != 0) return false;
-        bind_dim(*dim_hole_index(holes[0]), Dim::constant(*rv / *cv));
-        return true;
-      }
-    }
-  }
-  return true;  // undecidable now; a later check on resolved types catches real clashes
-}
-
 bool Solver::unify(Ty expected, Ty found, UnifyFailure* why) {
   Ty a = shallow(expected), b = shallow(found);
   if (a == b) return true;
   auto fail = [&](UnifyFailure::Reason r) {
     if (why) {
-      // Finalised: dimension unknowns print as `?`, never as the solver's `'k` names.
+      // Dimension unknowns print as the names they stand for, never as `'k`.
       why->reason = r;
-      why->expected = resolve(a, true);
-      why->found = resolve(b, true);
+      why->expected = show(a);
+      why->found = show(b);
     }
     return false;
   };
@@ -242,13 +156,19 @@ bool Solver::unify(Ty expected, Ty found, UnifyFailure* why) {
       auto* y = static_cast<const TensorTy*>(b);
       if (x->rank() != y->rank()) return fail(UnifyFailure::Reason::Rank);
       for (size_t i = 0; i < x->rank(); ++i) {
-        if (!unify_dims(x->shape[i], y->shape[i])) {
-          if (why) {
-            why->dim = i;
-            why->expected_dim = resolve_dim(x->shape[i], true);
-            why->found_dim = resolve_dim(y->shape[i], true);
-          }
-          return fail(UnifyFailure::Reason::Dim);
+        switch (unify_dims(x->shape[i], y->shape[i])) {
+          case DimEq::Equal: break;
+          case DimEq::Deferred:
+            dim_equations_.push_back({x->shape[i], y->shape[i], a, b, i, running_, DimEquation::State::Pending});
+            break;
+          case DimEq::Clash:
+            if (why) {
+              why->dim = i;
+              why->unknown_names.clear();
+              why->expected_dim = show_dim(x->shape[i], &why->unknown_names);
+              why->found_dim = show_dim(y->shape[i], &why->unknown_names);
+            }
+            return fail(UnifyFailure::Reason::Dim);
         }
       }
       if (x->dtype != y->dtype) return fail(UnifyFailure::Reason::DType);
@@ -318,24 +238,16 @@ Ty Solver::instantiate(const FuncTy* fn, std::span<const Ty> args) {
     map.emplace_back(fn->type_params[i], i < args.size() ? args[i] : fresh());
   std::vector<Ty> params;
   for (Ty p : fn->params) params.push_back(substitute_params(p, map));
-  return arena_.func({}, std::span<const Ty>(params.data(), params.size()),
-                     substitute_params(fn->ret, map), fn->op);
-}
-
-Ty Solver::rename_dims(Ty t, const std::vector<std::string>& names) {
-  if (names.empty()) return t;
-  std::map<std::string, Dim> subst;
-  for (const auto& n : names) subst.emplace(n, fresh_dim());
-  std::function<Ty(Ty)> rename = [&](Ty x) -> Ty {
-    Ty s = shallow(x);
-    if (s != x) return map_type(s, arena_, rename);  // a bound hole stands for its binding
-    auto* tt = ty_as<TensorTy>(s);
-    if (!tt) return s->kind == TyKind::Hole ? s : nullptr;
-    std::vector<Dim> dims;
-    for (const Dim& d : tt->shape) dims.push_back(d.is_constant() || d.is_any() ? d : d.substitute(subst));
-    return arena_.tensor(std::span<const Dim>(dims.data(), dims.size()), tt->dtype);
-  };
-  return map_type(t, arena_, rename);
+  Ty ret = substitute_params(fn->ret, map);
+  // With `args` this is a renaming onto another polymorphic type (func vs func), not a
+  // use: the operator's relation waits for the instantiation of the result.
+  if (fn->op && op_instantiation_ && args.empty()) {
+    std::vector<Ty> types = params;
+    types.push_back(ret);
+    op_instantiation_(fn, std::move(types));
+  }
+  // The instance is an ordinary function: its relation has just been added.
+  return arena_.func({}, std::span<const Ty>(params.data(), params.size()), ret);
 }
 
 void Solver::add_relation(std::string_view op, RelationFn fn, std::vector<Ty> types,
@@ -395,7 +307,11 @@ void Solver::run(size_t index) {
   if (r.status != RelStatus::Pending) return;
   Context ctx(*this, r);
   ++relations_run_;
+  // Dimension equations deferred while it runs come from its assignments.
+  std::optional<size_t> outer = running_;
+  running_ = index;
   RelStatus s = r.fn(ctx);
+  running_ = outer;
   if (s == RelStatus::Pending && !ctx.reported_) {
     watch(index);
     return;

@@ -296,4 +296,11 @@ bool dim_has_hole(const Dim& d) {
     if (!s.empty() && s[0] == kDimHolePrefix) return true;
   return false;
 }
+
+std::optional<uint32_t> dim_hole_index(const std::string& name) {
+  if (name.size() < 2 || name[0] != kDimHolePrefix) return std::nullopt;
+  return static_cast<uint32_t>(std::stoul(name.substr(1)));
+}
+
+std::string dim_hole_name(uint32_t index) { return std::string(1, kDimHolePrefix) + std::to_string(index); }
 }  // namespace relay

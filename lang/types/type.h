@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -191,4 +192,7 @@ namespace relay {
 // (which a user's dimension name cannot): `'7`.
 constexpr char kDimHolePrefix = '\'';
 bool dim_has_hole(const Dim& d);
+// `'7` -> 7; nullopt for ordinary dimension names.
+std::optional<uint32_t> dim_hole_index(const std::string& name);
+std::string dim_hole_name(uint32_t index);
 }  // namespace relay

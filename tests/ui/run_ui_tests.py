@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Golden ("UI") tests for `relay check`: see tests/ui/README.md.
+"""Golden ("UI") tests for `relay check` and `relay run`: see tests/ui/README.md.
 
 Usage: run_ui_tests.py RELAY_BINARY SOURCE_DIR [FILTER...]
 
@@ -17,6 +17,8 @@ checked text):
 
     // exit: N              the expected exit status (required)
     // flags: --error-format=json   extra arguments placed before the path (optional)
+    // command: run         run `relay run` instead of `relay check` (optional)
+    // interrupt-after: S   send SIGINT S seconds after starting (optional; `run` cases)
 
 With RELAY_BLESS=1 the expected files are rewritten from the actual output, and the
 `// exit:` line is updated (or inserted at the top, after which the case is run again).
@@ -30,10 +32,12 @@ anything failed.
 import difflib
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 
-DIRECTIVE_RE = re.compile(r"^//\s*(exit|flags)\s*:\s*(.*?)\s*$")
+DIRECTIVE_RE = re.compile(r"^//\s*(exit|flags|command|interrupt-after)\s*:\s*(.*?)\s*$")
 CODE_RE = re.compile(r'^\s*DIAG\(\s*\w+\s*,\s*"([EW]\d{4})"', re.M)
 TIMEOUT_S = 60
 
@@ -52,10 +56,11 @@ def write_bytes(path, data):
 
 
 def parse_directives(data):
-    """Returns (exit_code or None, [flags], {directive: line_index}) from the leading
-    comment lines of a case."""
+    """Returns (exit_code or None, [flags], {directive: line_index}, options) from the
+    leading comment lines of a case; options holds `command` and `interrupt-after`."""
     exit_code = None
     flags = []
+    options = {"command": "check", "interrupt-after": None}
     where = {}
     lines = data.split(b"\n")
     for i, raw in enumerate(lines):
@@ -75,25 +80,34 @@ def parse_directives(data):
                 exit_code = int(value)
             except ValueError:
                 exit_code = None
-        else:
+        elif key == "flags":
             flags.extend(value.split())
-    return exit_code, flags, where
+        elif key == "command":
+            options["command"] = value
+        else:
+            options["interrupt-after"] = float(value)
+    return exit_code, flags, where, options
 
 
-def run_case(relay, source_dir, rel_path, flags):
-    cmd = [relay, "check", "--color=never"] + flags + [rel_path]
+def run_case(relay, source_dir, rel_path, flags, options):
+    cmd = [relay, options["command"], "--color=never"] + flags + [rel_path]
     env = dict(os.environ)
     env.pop("RELAY_BLESS", None)
     env["NO_COLOR"] = "1"
+    p = subprocess.Popen(cmd, cwd=source_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     try:
-        p = subprocess.run(cmd, cwd=source_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=TIMEOUT_S, env=env)
+        if options["interrupt-after"] is not None:
+            time.sleep(options["interrupt-after"])
+            p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
         return None, b"", b"timed out after %d s\n" % TIMEOUT_S
-    if p.returncode < 0 or p.returncode > 2:
-        # A crash (signal) or an unexpected status is never blessed as expected output.
-        return None, p.stdout, p.stderr + b"\ncrashed: exit status %d\n" % p.returncode
-    return p.returncode, p.stdout, p.stderr
+    # 130 is an interrupted run; a crash (signal) or another status is never blessed.
+    if p.returncode < 0 or (p.returncode > 2 and p.returncode != 130):
+        return None, out, err + b"\ncrashed: exit status %d\n" % p.returncode
+    return p.returncode, out, err
 
 
 def show(data):
@@ -146,8 +160,8 @@ def main(argv):
         problems = []
         for _attempt in range(2):
             data = read_bytes(case_path)
-            exit_code, flags, where = parse_directives(data)
-            code, out, err = run_case(relay, source_dir, rel, flags)
+            exit_code, flags, where, options = parse_directives(data)
+            code, out, err = run_case(relay, source_dir, rel, flags, options)
             if bless and code is not None and code != exit_code:
                 if bless_exit(case_path, data, where, code):
                     continue
@@ -181,7 +195,7 @@ def main(argv):
         if problems:
             failed += 1
             sys.stdout.write("FAIL %s\n" % rel)
-            cmd = "relay check --color=never %s%s" % ("".join(f + " " for f in flags), rel)
+            cmd = "relay %s --color=never %s%s" % (options["command"], "".join(f + " " for f in flags), rel)
             sys.stdout.write("  command: %s\n" % cmd)
             for p in problems:
                 sys.stdout.write(p)

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -113,9 +114,12 @@ TEST_CASE("kernels: every supported operator has golden cases", "[kernels]") {
     }
     return false;
   };
+  // An operator whose attributes cannot be written in text: its IndexMap is a TIR object
+  // that only MetaSchedule creates, so no program can call it (the type checker says so).
+  const std::set<std::string_view> no_text_form = {"meta_schedule_layout_transform"};
   std::string missing;
   for (const relay::OpInfo& op : relay::all_ops())
-    if (op.supported && !called(op.name)) missing += " " + std::string(op.name);
+    if (op.supported && !called(op.name) && !no_text_form.count(op.name)) missing += " " + std::string(op.name);
   INFO("operators without golden cases:" << missing);
   CHECK(missing.empty());
 }

@@ -1,0 +1,257 @@
+// `relay run FILE`: type-checks the file, then evaluates @main (or --entry) with the
+// reference interpreter on tensors from .npy files or seeded random inputs, prints the
+// result, and optionally saves it (.npy for a tensor, .npz for a tuple of tensors).
+// Exit 0 on success, 1 on any error (diagnostics, run-time errors), 2 on usage errors,
+// 130 when interrupted.
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+
+#include "cli/commands.h"
+#include "cli/diagnostic_output.h"
+#include "cli/run_inputs.h"
+#include "interpreter/eval/machine.h"
+#include "interpreter/eval/numerics.h"
+#include "interpreter/runtime/npy.h"
+#include "interpreter/value_print.h"
+#include "lang/syntax/frontend.h"
+#include "lang/types/check_module.h"
+
+namespace relay::cli {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+extern "C" void on_sigint(int) { g_interrupted.store(true); }
+
+void run_usage(FILE* out) {
+  std::fprintf(out,
+               "usage: relay run FILE [--entry NAME] [--arg NAME=PATH.npy]... [--random-inputs SEED]\n"
+               "                      [--out PATH.npy|PATH.npz] [--check-numerics] [--max-depth N]\n"
+               "                      [--error-format=human|json] [--color=auto|always|never]\n"
+               "\n"
+               "Runs @main (or NAME) of FILE with the reference interpreter and prints the result.\n"
+               "  --arg NAME=PATH       a parameter's tensor from a .npy file (NAME with or without %%)\n"
+               "  --random-inputs SEED  seeded random tensors for parameters not given by --arg\n"
+               "  --out PATH            save the result: .npy for a tensor, .npz for a tuple (keys 0, 1.0, ...)\n"
+               "  --check-numerics      stop at the first operator that turns finite inputs into NaN/Inf\n"
+               "  --max-depth N         maximum call depth (default %zu)\n"
+               "Exit status: 0 ok, 1 errors, 2 usage error, 130 interrupted.\n",
+               rt::Machine::kDefaultMaxDepth);
+}
+
+// Tensors of a (nested) tuple result keyed by their tuple path: `0`, `1.0`, ...
+bool flatten(const rt::Value& v, const std::string& key, std::vector<std::pair<std::string, rt::NDArray>>& out) {
+  if (v.is_tensor()) {
+    out.emplace_back(key, v.tensor());
+    return true;
+  }
+  if (!v.is_tuple()) return false;
+  const auto& f = v.tuple().fields;
+  for (size_t i = 0; i < f.size(); ++i)
+    if (!flatten(f[i], key.empty() ? std::to_string(i) : key + "." + std::to_string(i), out)) return false;
+  return true;
+}
+
+std::string location(const SourceManager& sources, Span s) {
+  const SourceFile& f = sources.get(s.file);
+  LineCol lc = f.lines.lookup(s.begin);
+  return f.name + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column);
+}
+
+void add_stack(Diagnostic& d, const std::vector<rt::StackEntry>& stack, const SourceManager& sources) {
+  if (stack.empty()) return;
+  std::string text = "Relay stack, innermost call first:";
+  const size_t shown = 20;
+  for (size_t i = 0; i < stack.size(); ++i) {
+    if (i == shown / 2 && stack.size() > shown) {
+      text += "\n  ... " + std::to_string(stack.size() - shown) + " more frames ...";
+      i = stack.size() - shown / 2;
+    }
+    text += "\n  " + stack[i].function;
+    if (stack[i].call_site.end > stack[i].call_site.begin || stack[i].call_site.begin)
+      text += ", called at " + location(sources, stack[i].call_site);
+  }
+  d.note(text);
+}
+
+}  // namespace
+
+int cmd_run(const Args& args) {
+  OutputOptions out_opts;
+  std::string file, entry = "main", out_path;
+  RunInputs inputs;
+  bool check_numerics = false;
+  size_t max_depth = rt::Machine::kDefaultMaxDepth;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const char* opt) -> const std::string* {
+      if (i + 1 >= args.size()) {
+        std::fprintf(stderr, "error: `%s` needs a value\n", opt);
+        return nullptr;
+      }
+      return &args[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      run_usage(stdout);
+      return kExitOk;
+    } else if (a == "--entry") {
+      auto v = value("--entry");
+      if (!v) return kExitUsage;
+      entry = *v;
+      if (!entry.empty() && entry[0] == '@') entry.erase(0, 1);
+    } else if (a == "--arg") {
+      auto v = value("--arg");
+      if (!v) return kExitUsage;
+      size_t eq = v->find('=');
+      if (eq == std::string::npos || eq == 0) {
+        std::fprintf(stderr, "error: `--arg` takes NAME=PATH.npy, got `%s`\n", v->c_str());
+        return kExitUsage;
+      }
+      std::string name = v->substr(0, eq);
+      if (name[0] == '%') name.erase(0, 1);
+      inputs.files.emplace_back(name, v->substr(eq + 1));
+    } else if (a == "--random-inputs") {
+      auto v = value("--random-inputs");
+      if (!v) return kExitUsage;
+      char* end = nullptr;
+      inputs.random_seed = std::strtoull(v->c_str(), &end, 10);
+      if (v->empty() || *end) {
+        std::fprintf(stderr, "error: `--random-inputs` takes an integer seed, got `%s`\n", v->c_str());
+        return kExitUsage;
+      }
+    } else if (a == "--out") {
+      auto v = value("--out");
+      if (!v) return kExitUsage;
+      out_path = *v;
+    } else if (a == "--check-numerics") {
+      check_numerics = true;
+    } else if (a == "--max-depth") {
+      auto v = value("--max-depth");
+      if (!v) return kExitUsage;
+      max_depth = std::strtoull(v->c_str(), nullptr, 10);
+      if (max_depth == 0) {
+        std::fprintf(stderr, "error: `--max-depth` takes a positive integer\n");
+        return kExitUsage;
+      }
+    } else {
+      int consumed = 0;
+      std::string error;
+      const std::string* next = i + 1 < args.size() ? &args[i + 1] : nullptr;
+      if (!parse_output_option(a, next, out_opts, &consumed, &error)) {
+        std::fprintf(stderr, "error: %s\n", error.c_str());
+        return kExitUsage;
+      }
+      if (consumed) {
+        i += consumed - 1;
+      } else if (a.size() > 1 && a[0] == '-') {
+        std::fprintf(stderr, "error: unknown option `%s`\n\n", a.c_str());
+        run_usage(stderr);
+        return kExitUsage;
+      } else if (file.empty()) {
+        file = a;
+      } else {
+        std::fprintf(stderr, "error: `relay run` takes one file\n");
+        return kExitUsage;
+      }
+    }
+  }
+  if (file.empty()) {
+    run_usage(stderr);
+    return kExitUsage;
+  }
+  if (!out_path.empty() && !(out_path.ends_with(".npy") || out_path.ends_with(".npz"))) {
+    std::fprintf(stderr, "error: `--out` must name a .npy or .npz file\n");
+    return kExitUsage;
+  }
+
+  DiagnosticPrinter printer(out_opts);
+  SourceManager sources;
+  std::string text, error;
+  if (!read_source_file(file, &text, &error)) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    return kExitErrors;
+  }
+  FileId id = sources.add(file == "-" ? "<stdin>" : file, std::move(text));
+  DiagnosticBag diags;
+  FrontendResult front = analyze_file(sources, id, diags);
+  ModuleTypes types = check_module(*front.module, front.prelude.get(), diags);
+  const FuncDef* entry_def = nullptr;
+  for (const Definition& d : front.module->defs)
+    if (d.kind == Definition::Func && d.func->name == entry) entry_def = d.func;
+  if (diags.error_count() == 0 && !entry_def)
+    diags.emit(DiagKind::BadEntryArgument, Span{id, 0, 0},
+               {"no function `@" + entry + "` to run in " + file, "expected a definition `def @" + entry + "(...)`"});
+  std::optional<std::vector<rt::NDArray>> arguments;
+  if (diags.error_count() == 0) arguments = bind_inputs(*entry_def, types.find(entry_def), inputs, diags);
+  if (diags.error_count() > 0) {
+    printer.print(diags, sources);
+    printer.print_summary();
+    return kExitErrors;
+  }
+  printer.print(diags, sources);  // warnings
+
+  rt::Program program([&](const FuncDef* d) { return types.find(d); }, front.module->metadata.get());
+  rt::Machine machine(program);
+  machine.set_max_depth(max_depth);
+  machine.set_interrupt_flag(&g_interrupted);
+  rt::NumericsChecker numerics;
+  if (check_numerics) machine.add_observer(&numerics);
+  struct sigaction sa {}, old {};
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &old);
+  rt::Value result;
+  int status = kExitOk;
+  try {
+    std::vector<rt::Value> argv(arguments->begin(), arguments->end());
+    result = machine.call(program.global(*entry_def), std::move(argv));
+  } catch (const rt::EvalError& e) {
+    DiagnosticBag run_diags;
+    Diagnostic* d;
+    if (e.interrupted) {
+      d = &run_diags.emit(DiagKind::Interrupted, e.span);
+      status = 130;
+    } else if (numerics.report()) {
+      const auto& r = *numerics.report();
+      d = &run_diags.emit(DiagKind::NonFiniteResult, e.span, {std::string(r.op->name), r.produced});
+      for (const auto& n : r.notes) d->note(n);
+      status = kExitErrors;
+    } else {
+      d = &run_diags.emit(DiagKind::RuntimeFailure, e.span, {e.what()});
+      for (const auto& n : e.notes) d->note(n);
+      status = kExitErrors;
+    }
+    add_stack(*d, e.stack, sources);
+    printer.print(run_diags, sources);
+  }
+  sigaction(SIGINT, &old, nullptr);
+  if (status != kExitOk) return status;
+  std::printf("%s\n", rt::format_value(result).c_str());
+  if (!out_path.empty()) {
+    try {
+      if (out_path.ends_with(".npy")) {
+        if (!result.is_tensor()) {
+          std::fprintf(stderr, "error: the result is not a tensor; save a tuple with `--out PATH.npz`\n");
+          return kExitErrors;
+        }
+        rt::write_npy(out_path, result.tensor());
+      } else {
+        std::vector<std::pair<std::string, rt::NDArray>> arrays;
+        if (!flatten(result, "", arrays)) {
+          std::fprintf(stderr, "error: only tensors and tuples of tensors can be saved\n");
+          return kExitErrors;
+        }
+        if (result.is_tensor()) arrays[0].first = "0";
+        rt::write_npz(out_path, arrays);
+      }
+    } catch (const rt::RuntimeError& e) {
+      std::fprintf(stderr, "error: %s\n", e.what());
+      return kExitErrors;
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace relay::cli

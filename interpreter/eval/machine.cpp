@@ -1,0 +1,376 @@
+#include "interpreter/eval/machine.h"
+
+#include <algorithm>
+
+namespace relay::rt {
+
+Machine::Machine(Program& program) : program_(program) {}
+
+void Machine::remove_observer(Observer* o) {
+  observers_.erase(std::remove(observers_.begin(), observers_.end(), o), observers_.end());
+}
+
+void Machine::reset() {
+  conts_.clear();
+  vals_.clear();
+  frames_.clear();
+  slots_.clear();
+}
+
+void Machine::start(const FunctionCode& code) {
+  reset();
+  frames_.push_back({&code, 0, nullptr});
+  slots_.resize(code.slots);
+  conts_.push_back({&return_node_, 0});
+  push(code.body);
+}
+
+void Machine::start_call(const Value& fn, std::vector<Value> args) {
+  reset();
+  if (!fn.is_closure()) throw EvalError("the value called is not a function", {}, {}, {});
+  invoke(fn, args, nullptr);
+}
+
+Value Machine::run() {
+  while (step()) {
+  }
+  return result();
+}
+
+const Expr* Machine::current_expr() const {
+  for (size_t i = conts_.size(); i-- > 0;)
+    if (conts_[i].node->expr) return conts_[i].node->expr;
+  return nullptr;
+}
+
+Span Machine::span_of_current() const {
+  const Expr* e = current_expr();
+  return e ? e->span : Span{};
+}
+
+std::vector<StackEntry> Machine::stack_trace() const {
+  std::vector<StackEntry> out;
+  for (size_t i = frames_.size(); i-- > 0;)
+    out.push_back({frames_[i].code->name, frames_[i].call_site ? frames_[i].call_site->span : Span{}});
+  return out;
+}
+
+std::vector<FrameVariable> Machine::frame_variables(size_t i) const {
+  std::vector<FrameVariable> out;
+  if (i >= frames_.size()) return out;
+  const Frame& f = frames_[frames_.size() - 1 - i];
+  if (!f.code->fn) return out;
+  // Parameters by position; other binders are found by walking the function is left to
+  // the debugger, which knows the source; here the parameters suffice.
+  for (size_t p = 0; p < f.code->fn->params.size(); ++p) out.push_back({f.code->fn->params[p], slots_[f.base + p]});
+  return out;
+}
+
+void Machine::fail(const std::string& message, Span span, std::vector<std::string> notes, bool interrupted) {
+  auto stack = stack_trace();
+  reset();
+  throw EvalError(message, span, std::move(notes), std::move(stack), interrupted);
+}
+
+void Machine::finish(const Node* n, Value v) {
+  conts_.pop_back();
+  if (!observers_.empty())
+    for (Observer* o : observers_) o->after(*this, *n->expr, v);
+  vals_.push_back(std::move(v));
+}
+
+Value Machine::run_kernel(const Node& n, std::vector<Value>& args) {
+  if (!n.op) fail("unknown operator", n.expr->span);
+  if (!n.kernel) fail("the operator `" + std::string(n.op->name) + "` has no kernel in the interpreter yet", n.expr->span);
+  KernelCall call{*n.op, args, n.attrs, n.out_type};
+  Value out;
+  try {
+    out = n.kernel(call);
+    if (!observers_.empty())
+      for (Observer* o : observers_)
+        o->after_op(*this, *static_cast<const CallExpr*>(n.expr), *n.op, args, out);
+  } catch (const RuntimeError& e) {
+    fail(e.what(), n.expr->span, e.notes());
+  }
+  return out;
+}
+
+void Machine::invoke(const Value& callee, std::vector<Value>& args, const CallExpr* site) {
+  const Span span = site ? site->span : Span{};
+  if (!callee.is_closure()) fail("the value called is not a function", span);
+  const ClosureObj& c = callee.closure();
+  switch (c.kind) {
+    case ClosureObj::Kind::Function: enter(c, callee, args, site); return;
+    case ClosureObj::Kind::Op: {
+      // An operator used as a value runs with its attributes' defaults.
+      KernelFn kernel = find_kernel(c.op->name);
+      if (!kernel) fail("the operator `" + std::string(c.op->name) + "` has no kernel in the interpreter yet", span);
+      CallAttrs attrs = CallAttrs::from_values(c.op->attrs, {});
+      KernelCall call{*c.op, args, attrs, nullptr};
+      try {
+        vals_.push_back(kernel(call));
+      } catch (const RuntimeError& e) {
+        fail(e.what(), span, e.notes());
+      }
+      return;
+    }
+    case ClosureObj::Kind::Ctor:
+      vals_.push_back(Value(make_ref<CtorObj>(c.ctor, c.ctor->tag, std::move(args))));
+      return;
+  }
+}
+
+void Machine::enter(const ClosureObj& c, const Value& self, std::vector<Value>& args, const CallExpr* site) {
+  const FunctionCode& code = *c.code;
+  if (args.size() != code.params)
+    fail(code.name + " takes " + std::to_string(code.params) + " arguments but was given " + std::to_string(args.size()),
+         site ? site->span : Span{});
+  // A call in tail position (nothing left to do in the caller but return) reuses the
+  // caller's frame: the return continuation on top already belongs to it.
+  const bool tail = !frames_.empty() && !conts_.empty() && conts_.back().node == &return_node_;
+  if (tail) {
+    Frame& f = frames_.back();
+    slots_.resize(f.base);
+    f.code = &code;
+    f.call_site = site;
+  } else {
+    if (frames_.size() >= max_depth_)
+      fail("maximum call depth (" + std::to_string(max_depth_) + " frames) exceeded", site ? site->span : Span{},
+           {"the recursion does not terminate, or needs more depth: `relay run --max-depth N`"});
+    frames_.push_back({&code, static_cast<uint32_t>(slots_.size()), site});
+    conts_.push_back({&return_node_, 0});
+  }
+  const uint32_t base = frames_.back().base;
+  slots_.resize(base + code.slots);
+  for (size_t i = 0; i < args.size(); ++i) slots_[base + i] = std::move(args[i]);
+  for (size_t k = 0; k < code.capture_slots.size(); ++k) slots_[base + code.capture_slots[k]] = c.captured[k];
+  if (code.self_slot >= 0) slots_[base + static_cast<size_t>(code.self_slot)] = self;
+  push(code.body);
+}
+
+bool Machine::bind_pattern(const PatternCode& p, const Value& v, uint32_t base) {
+  switch (p.kind) {
+    case PatternKind::Wildcard: return true;
+    case PatternKind::Var: slots_[base + p.slot] = v; return true;
+    case PatternKind::Ctor: {
+      if (!v.is_ctor() || !p.ctor || v.ctor().ctor != p.ctor) return false;
+      const auto& fields = v.ctor().fields;
+      if (fields.size() != p.fields.size()) return false;
+      for (size_t i = 0; i < fields.size(); ++i)
+        if (!bind_pattern(p.fields[i], fields[i], base)) return false;
+      return true;
+    }
+    case PatternKind::Tuple: {
+      if (!v.is_tuple() || v.tuple().fields.size() != p.fields.size()) return false;
+      for (size_t i = 0; i < p.fields.size(); ++i)
+        if (!bind_pattern(p.fields[i], v.tuple().fields[i], base)) return false;
+      return true;
+    }
+    case PatternKind::Error: return false;
+  }
+  return false;
+}
+
+namespace {
+
+// Pops the last `n` values into a vector (in evaluation order).
+std::vector<Value> pop_values(std::vector<Value>& vals, size_t n) {
+  std::vector<Value> out(std::make_move_iterator(vals.end() - static_cast<std::ptrdiff_t>(n)),
+                         std::make_move_iterator(vals.end()));
+  vals.resize(vals.size() - n);
+  return out;
+}
+
+}  // namespace
+
+bool Machine::step() {
+  if (conts_.empty()) return false;
+  if (interrupt_ && interrupt_->load(std::memory_order_relaxed)) {
+    // The innermost call rather than the exact sub-expression: where a loop happens to
+    // be when the signal lands is noise; which function it is in is the information.
+    Span at = !frames_.empty() && frames_.back().call_site ? frames_.back().call_site->span : span_of_current();
+    fail("interrupted", at, {}, /*interrupted=*/true);
+  }
+  Cont& k = conts_.back();
+  const Node* n = k.node;
+  if (k.stage == 0 && n->kind != NodeKind::Return) {
+    ++steps_;
+    if (!observers_.empty())
+      for (Observer* o : observers_) o->before(*this, *n->expr);
+  }
+  const uint32_t base = frames_.empty() ? 0 : frames_.back().base;
+  switch (n->kind) {
+    case NodeKind::Const:
+      if (!n->error.empty()) fail(n->error, n->expr->span);
+      finish(n, n->constant);
+      break;
+    case NodeKind::Local: {
+      const Value& v = slots_[base + n->slot];
+      if (!v.defined())
+        fail("`%" + std::string(static_cast<const RefExpr*>(n->expr)->name) + "` has no value (a free variable)",
+             n->expr->span);
+      finish(n, v);
+      break;
+    }
+    case NodeKind::Global:
+      if (!n->global || !n->global->fn) fail("unknown global", n->expr->span);
+      finish(n, program_.global(*n->global));
+      break;
+    case NodeKind::OpValue:
+      if (!n->op) fail("unknown operator", n->expr->span);
+      finish(n, Value(make_ref<ClosureObj>(n->op)));
+      break;
+    case NodeKind::CtorValue:
+      if (!n->ctor) fail("unknown constructor", n->expr->span);
+      // A constructor without fields written bare (`Nil`) is that value.
+      if (n->ctor->fields.empty()) finish(n, Value(make_ref<CtorObj>(n->ctor, n->ctor->tag, std::vector<Value>{})));
+      else finish(n, Value(make_ref<ClosureObj>(n->ctor)));
+      break;
+    case NodeKind::Tuple:
+    case NodeKind::OpCall:
+    case NodeKind::CtorCall:
+    case NodeKind::Call: {
+      if (k.stage < n->kids.size()) {
+        push(n->kids[k.stage++]);  // `k` is invalid after push
+        break;
+      }
+      std::vector<Value> args = pop_values(vals_, n->kids.size());
+      if (n->kind == NodeKind::Tuple) {
+        finish(n, make_tuple(std::move(args)));
+      } else if (n->kind == NodeKind::OpCall) {
+        Value out = run_kernel(*n, args);
+        finish(n, std::move(out));
+      } else if (n->kind == NodeKind::CtorCall) {
+        if (!n->ctor) fail("unknown constructor", n->expr->span);
+        finish(n, Value(make_ref<CtorObj>(n->ctor, n->ctor->tag, std::move(args))));
+      } else {
+        Value callee = std::move(args.back());
+        args.pop_back();
+        conts_.pop_back();  // the call is done once the callee takes over (tail calls)
+        const size_t before = vals_.size();
+        invoke(callee, args, static_cast<const CallExpr*>(n->expr));
+        // Operators and constructors answer at once; report them like other values.
+        if (vals_.size() > before && !observers_.empty())
+          for (Observer* o : observers_) o->after(*this, *n->expr, vals_.back());
+      }
+      break;
+    }
+    case NodeKind::GetItem:
+      if (k.stage == 0) {
+        k.stage = 1;
+        push(n->kids[0]);
+        break;
+      } else {
+        Value t = std::move(vals_.back());
+        vals_.pop_back();
+        if (!t.is_tuple() || n->slot >= t.tuple().fields.size())
+          fail("tuple index " + std::to_string(n->slot) + " is out of range", n->expr->span);
+        finish(n, t.tuple().fields[n->slot]);
+      }
+      break;
+    case NodeKind::Lambda: {
+      std::vector<Value> captured;
+      captured.reserve(n->captures.size());
+      for (uint32_t s : n->captures) captured.push_back(slots_[base + s]);
+      finish(n, Value(make_ref<ClosureObj>(n->function, std::move(captured))));
+      break;
+    }
+    case NodeKind::Block: {
+      // stage 2i: evaluate binding i; stage 2i+1: store its value.
+      const size_t i = k.stage / 2;
+      if (i < n->bindings.size()) {
+        const auto& b = n->bindings[i];
+        if (k.stage % 2 == 0) {
+          ++k.stage;
+          push(b.value);
+        } else {
+          ++k.stage;
+          if (b.slot >= 0) slots_[base + static_cast<size_t>(b.slot)] = std::move(vals_.back());
+          vals_.pop_back();
+        }
+        break;
+      }
+      conts_.pop_back();
+      push(n->result);  // tail position
+      break;
+    }
+    case NodeKind::If:
+      if (k.stage == 0) {
+        k.stage = 1;
+        push(n->kids[0]);
+      } else {
+        Value c = std::move(vals_.back());
+        vals_.pop_back();
+        if (!c.is_tensor() || !c.tensor().dtype().is_bool() || c.tensor().size() != 1)
+          fail("the condition of `if` must be a bool scalar", static_cast<const IfExpr*>(n->expr)->cond->span);
+        const bool taken = c.tensor().data<bool>()[0];
+        conts_.pop_back();
+        push(taken ? n->kids[1] : n->kids[2]);
+      }
+      break;
+    case NodeKind::Match:
+      if (k.stage == 0) {
+        k.stage = 1;
+        push(n->kids[0]);
+      } else {
+        Value v = std::move(vals_.back());
+        vals_.pop_back();
+        for (const auto& clause : n->clauses)
+          if (bind_pattern(clause.pattern, v, base)) {
+            conts_.pop_back();
+            push(clause.body);
+            return true;
+          }
+        fail(n->complete ? "no clause of this `match` matches the value"
+                         : "no clause of this `match?` matches the value",
+             n->expr->span, {"`match?` does not check that its clauses cover every value"});
+      }
+      break;
+    case NodeKind::RefNew:
+      if (k.stage == 0) {
+        k.stage = 1;
+        push(n->kids[0]);
+      } else {
+        Value v = std::move(vals_.back());
+        vals_.pop_back();
+        finish(n, Value(make_ref<RefObj>(std::move(v))));
+      }
+      break;
+    case NodeKind::RefRead:
+      if (k.stage == 0) {
+        k.stage = 1;
+        push(n->kids[0]);
+      } else {
+        Value r = std::move(vals_.back());
+        vals_.pop_back();
+        if (!r.is_ref()) fail("`!` expects a reference", n->expr->span);
+        finish(n, r.ref().value);
+      }
+      break;
+    case NodeKind::RefWrite:
+      if (k.stage < 2) {
+        push(n->kids[k.stage++]);
+      } else {
+        Value v = std::move(vals_.back());
+        vals_.pop_back();
+        Value r = std::move(vals_.back());
+        vals_.pop_back();
+        if (!r.is_ref()) fail("`:=` expects a reference on its left", n->expr->span);
+        r.ref().value = std::move(v);
+        finish(n, unit());
+      }
+      break;
+    case NodeKind::Return: {
+      const Frame f = frames_.back();
+      frames_.pop_back();
+      slots_.resize(f.base);
+      conts_.pop_back();
+      if (f.call_site && !observers_.empty())
+        for (Observer* o : observers_) o->after(*this, *f.call_site, vals_.back());
+      break;
+    }
+  }
+  return !conts_.empty();
+}
+
+}  // namespace relay::rt

@@ -1,0 +1,31 @@
+// Tensors as numpy 1.24 prints them: `format_tensor` is `str(array)`, `format_tensor_repr`
+// is `repr(array)`, character for character, under numpy's default print options
+// (or the ones given). Users compare the interpreter's output with numpy's, so matching
+// it exactly (float digits, column alignment, line wrapping, summarisation) matters more
+// than any house style.
+//
+// bfloat16, which numpy lacks, prints like the other float types with bfloat16's own
+// shortest digits, and its repr names `dtype=bfloat16`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "interpreter/runtime/ndarray.h"
+
+namespace relay::rt {
+
+// numpy.set_printoptions' fields that apply to these dtypes (floatmode is numpy's
+// default, 'maxprec': at most `precision` digits, fewer when they already round-trip).
+struct PrintOptions {
+  int precision = 8;
+  int64_t threshold = 1000;  // more elements than this: show only the edges
+  int edgeitems = 3;         // per dimension, at each end, when summarising
+  int linewidth = 75;
+  bool suppress = false;     // never switch to scientific because of small values
+};
+
+std::string format_tensor(const NDArray& a, const PrintOptions& options = {});
+std::string format_tensor_repr(const NDArray& a, const PrintOptions& options = {});
+
+}  // namespace relay::rt
