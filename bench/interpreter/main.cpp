@@ -6,15 +6,21 @@
 //    steps per second (target: at least 10 million steps/s on scalar code);
 // 2. @foldl summing a 100,000-element list (prelude), steps per second;
 // 3. tail-recursive loop of 10,000,000 iterations: time and peak-RSS growth (flat);
-// 4. the MLP (tests/models/mlp.relay) and ResNet-18 (tests/models/resnet18.relay,
+// 4. Ctrl-C latency: `relay run` on an endless loop gets SIGINT; time until it has exited
+//    with status 130 (target: within 100 ms);
+// 5. the MLP (tests/models/mlp.relay) and ResNet-18 (tests/models/resnet18.relay,
 //    batch 1, 3x224x224) forward passes on random inputs, against the same computation
 //    in numpy and PyTorch eager (bench/interpreter/peers.py, run with the same thread
 //    count; OpenBLAS is limited to it too). Target: ResNet-18 within 3x of PyTorch.
 // --check exits 1 when a target is missed.
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <fcntl.h>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -174,6 +180,37 @@ def @loop(%n: int32, %acc: int32) -> int32 {
     Timing t = time_call(l, "main", {}, runs, &result);
     std::printf("foldl summing a 100,000-element list (incl. building it) = %s: %.1f ms, %.2f M steps/s\n",
                 result.c_str(), t.ms, t.steps / (t.ms / 1e3) / 1e6);
+  }
+  {
+    // Interrupt latency of the binary, as a user sees it.
+    const std::string path = "/tmp/relay_bench_spin_" + std::to_string(getpid()) + ".relay";
+    {
+      std::ofstream f(path);
+      f << "#[version = \"0.0.5\"]\ndef @spin(%n: int32) -> int32 { @spin(add(%n, 1)) }\n"
+           "def @main() -> int32 { @spin(0) }\n";
+    }
+    double worst = 0;
+    int status_seen = 0;
+    for (int r = 0; r < runs; ++r) {
+      pid_t pid = fork();
+      if (pid == 0) {
+        int devnull = ::open("/dev/null", O_WRONLY);
+        dup2(devnull, 2);
+        execl(RELAY_BENCH_RELAY_PATH, "relay", "run", path.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+      }
+      usleep(300'000);  // well inside the loop
+      const double sent = now_ms();
+      kill(pid, SIGINT);
+      int status = 0;
+      waitpid(pid, &status, 0);
+      worst = std::max(worst, now_ms() - sent);
+      status_seen = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
+    std::remove(path.c_str());
+    std::printf("Ctrl-C latency of `relay run` (SIGINT to exit), worst of %d: %.2f ms, exit status %d (target < 100 ms, 130)\n",
+                runs, worst, status_seen);
+    if (worst >= 100 || status_seen != 130) ok = false;
   }
   std::map<std::string, double> peers;
   if (!skip_peers) {
