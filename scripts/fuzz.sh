@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fuzzes the front end (lexer, parser, resolver, diagnostic rendering, printer round trip)
-# with libFuzzer for a bounded time.
+# Fuzzes what reads untrusted input with libFuzzer for a bounded time: the front end
+# (lexer, parser, resolver, type checker, diagnostic rendering, printer round trip) and
+# the tensor file readers (.npy, .npz). The time is split between the two targets.
 #
 #   scripts/fuzz.sh            fuzz for 60 seconds
 #   scripts/fuzz.sh SECONDS    fuzz for SECONDS
@@ -24,19 +25,11 @@ echo "fuzz: building $build (clang-19, libFuzzer + ASan + UBSan)"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
   -DRELAY_FUZZ=ON -DRELAY_TESTS=OFF >/dev/null
-if ! cmake --build "$build" -j "${FUZZ_JOBS:-2}" --target relay_fuzz_frontend >"$build/build.log" 2>&1; then
+if ! cmake --build "$build" -j "${FUZZ_JOBS:-2}" --target relay_fuzz_frontend relay_fuzz_npy >"$build/build.log" 2>&1; then
   cat "$build/build.log"
   echo "fuzz: FAILED to build the fuzz target"
   exit 1
 fi
-bin="$build/tests/fuzz/relay_fuzz_frontend"
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/relay-fuzz.XXXXXX")
-mkdir -p "$work/corpus" "$work/artifacts"
-cp tests/fuzz/corpus/* "$work/corpus/"
-seeds=$(ls "$work/corpus" | wc -l)
-echo "fuzz: $seeds seeds, ${secs}s, scratch $work"
-
 # Symbolized stack traces in reports: clang-19's runtime does not look for an unversioned
 # llvm-symbolizer by itself (package llvm-19 has its own; llvm-14 puts one on PATH).
 if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ]; then
@@ -45,27 +38,49 @@ if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ]; then
   done
 fi
 
-status=0
-# -timeout: one input taking longer than 10 s is reported as a hang.
-# shellcheck disable=SC2086
-"$bin" "$work/corpus" -max_len=4096 -max_total_time="$secs" -timeout=10 \
-  -dict=tests/fuzz/relay.dict -artifact_prefix="$work/artifacts/" \
-  -print_final_stats=1 ${FUZZ_ARGS:-} 2>"$work/fuzz.log" || status=$?
-tail -n 30 "$work/fuzz.log"
+# fuzz_one NAME SEEDS SECONDS [libFuzzer flags...]: fuzzes a copy of the seed corpus.
+failed=0
+fuzz_one() {
+  local name=$1 seeds_dir=$2 t=$3
+  shift 3
+  local bin="$build/tests/fuzz/relay_fuzz_$name"
+  local work
+  work=$(mktemp -d "${TMPDIR:-/tmp}/relay-fuzz-$name.XXXXXX")
+  mkdir -p "$work/corpus" "$work/artifacts"
+  cp "$seeds_dir"/* "$work/corpus/"
+  local seeds
+  seeds=$(ls "$work/corpus" | wc -l)
+  echo "fuzz: $name: $seeds seeds, ${t}s, scratch $work"
+  local status=0
+  # -timeout: one input taking longer than 10 s is reported as a hang.
+  # shellcheck disable=SC2086
+  "$bin" "$work/corpus" -max_total_time="$t" -timeout=10 -artifact_prefix="$work/artifacts/" \
+    -print_final_stats=1 "$@" ${FUZZ_ARGS:-} 2>"$work/fuzz.log" || status=$?
+  tail -n 30 "$work/fuzz.log"
+  local found
+  found=$(find "$work/artifacts" -type f | sort)
+  if [ "$status" -ne 0 ] || [ -n "$found" ]; then
+    echo
+    echo "fuzz: $name FAILED (libFuzzer exit status $status); full log: $work/fuzz.log"
+    for f in $found; do
+      echo "fuzz: reproducer $f  (replay: $bin $f)"
+    done
+    failed=1
+    return
+  fi
+  echo "fuzz: $name: no crash in ${t}s (corpus $seeds -> $(ls "$work/corpus" | wc -l) inputs)"
+  if [ "${RELAY_FUZZ_KEEP:-0}" = 1 ]; then
+    echo "fuzz: grown corpus kept in $work/corpus"
+  else
+    rm -rf "$work"
+  fi
+}
 
-found=$(find "$work/artifacts" -type f | sort)
-if [ "$status" -ne 0 ] || [ -n "$found" ]; then
-  echo
-  echo "fuzz: FAILED (libFuzzer exit status $status); full log: $work/fuzz.log"
-  for f in $found; do
-    echo "fuzz: reproducer $f  (replay: $bin $f)"
-  done
+half=$(( secs / 2 > 0 ? secs / 2 : 1 ))
+fuzz_one frontend tests/fuzz/corpus "$(( secs - half > 0 ? secs - half : 1 ))" -max_len=4096 -dict=tests/fuzz/relay.dict
+fuzz_one npy tests/fuzz/npy_corpus "$half" -max_len=8192
+if [ "$failed" -ne 0 ]; then
+  echo "fuzz: FAILED"
   exit 1
 fi
-grown=$(ls "$work/corpus" | wc -l)
-echo "fuzz: OK, no crash in ${secs}s (corpus $seeds -> $grown inputs)"
-if [ "${RELAY_FUZZ_KEEP:-0}" = 1 ]; then
-  echo "fuzz: grown corpus kept in $work/corpus"
-else
-  rm -rf "$work"
-fi
+echo "fuzz: OK, no crash in ${secs}s"

@@ -11,3 +11,11 @@ if(RELAY_FUZZ_REPLAY_PRINTER)
 endif()
 add_test(NAME fuzz.corpus_replay
          COMMAND relay_fuzz_replay ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus)
+
+# The same for the tensor file readers (.npy / .npz), over their own seed corpus.
+add_executable(relay_fuzz_npy_replay
+  ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_npy.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/replay_main.cpp)
+target_link_libraries(relay_fuzz_npy_replay PRIVATE relay_runtime)
+add_test(NAME fuzz.npy_corpus_replay
+         COMMAND relay_fuzz_npy_replay ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/npy_corpus)

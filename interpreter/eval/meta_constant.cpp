@@ -53,9 +53,10 @@ Value metadata_constant(const Metadata* metadata, const MetaRefExpr& ref) {
   if (!metadata || !ref.entry) throw RuntimeError(name + " is not in the metadata section");
   if (ref.type_key != "relay.Constant") throw RuntimeError(name + " is not a tensor constant");
   const json& node = metadata->node(*ref.entry);
-  if (!node.contains("attrs") || !node["attrs"].contains("data")) throw RuntimeError(name + " has no data");
-  const int64_t index = to_int(node["attrs"]["data"], "constant data index");
-  const json& blobs = metadata->document["b64ndarrays"];
+  const json& data = json_field(json_field(node, "attrs"), "data");
+  if (data.is_null()) throw RuntimeError(name + " has no data");
+  const int64_t index = to_int(data, "constant data index");
+  const json& blobs = json_field(metadata->document, "b64ndarrays");
   if (!blobs.is_array() || index < 0 || static_cast<size_t>(index) >= blobs.size() || !blobs[index].is_string())
     throw RuntimeError(name + ": its data (b64ndarrays[" + std::to_string(index) + "]) is missing");
   const std::string blob = decode_base64(blobs[index].get<std::string>());

@@ -1,5 +1,6 @@
 #include "interpreter/runtime/ndarray.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -57,9 +58,12 @@ TensorObj::TensorObj(DataType dt, Shape sh, Device dev)
   size = shape_size(shape);
   const uint64_t elem = dtype_bytes(dtype);
   if (size != 0 && static_cast<uint64_t>(size) > kMaxBytes / elem)
+  {
+    char gib[32];
+    std::snprintf(gib, sizeof gib, "%.1f", static_cast<double>(size) * static_cast<double>(elem) / (1 << 30));
     throw RuntimeError("cannot allocate a tensor of shape " + shape_to_string(shape) + " and dtype " +
-                       dtype_name(dtype) + ": it needs " + std::to_string(static_cast<double>(size) * elem / (1 << 30)) +
-                       " GiB, over the 16 GiB limit for one tensor");
+                       dtype_name(dtype) + ": it needs " + gib + " GiB, over the 16 GiB limit for one tensor");
+  }
   nbytes = static_cast<size_t>(size) * elem;
   if (nbytes <= kInlineBytes) {
     data = inline_;

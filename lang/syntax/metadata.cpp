@@ -97,4 +97,11 @@ std::optional<Metadata> parse_metadata(std::string_view json_text, std::string* 
   return md;
 }
 
+const nlohmann::json& json_field(const nlohmann::json& obj, std::string_view key) {
+  static const nlohmann::json null_value;
+  if (!obj.is_object()) return null_value;
+  auto it = obj.find(key);
+  return it == obj.end() ? null_value : *it;
+}
+
 }  // namespace relay

@@ -16,6 +16,11 @@
 
 namespace relay {
 
+// obj[key], or a null value when `obj` is not an object or has no such key. The const
+// operator[] of nlohmann::json is undefined for a missing key; metadata is untrusted
+// input, so every lookup of an optional field goes through here.
+const nlohmann::json& json_field(const nlohmann::json& obj, std::string_view key);
+
 struct Metadata {
   nlohmann::json document;
   std::vector<MetaEntry> entries;
@@ -25,7 +30,8 @@ struct Metadata {
   // Number of entries listed under `type_key`.
   uint32_t count(std::string_view type_key) const;
   // The JSON node of an entry.
-  const nlohmann::json& node(const MetaEntry& e) const { return document["nodes"][e.node]; }
+  // Entries are validated when parsed: their node exists.
+  const nlohmann::json& node(const MetaEntry& e) const { return json_field(document, "nodes").at(e.node); }
 };
 
 // Parses the JSON text; on failure returns nullopt and sets `error` and `error_offset`

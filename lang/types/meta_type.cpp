@@ -21,28 +21,34 @@ std::optional<int64_t> to_int(const json& v) {
 
 const json* node_at(const Metadata& m, const json& ref) {
   auto idx = to_int(ref);
-  const json& nodes = m.document["nodes"];
+  const json& nodes = json_field(m.document, "nodes");
   if (!idx || *idx < 0 || !nodes.is_array() || static_cast<size_t>(*idx) >= nodes.size()) return nullptr;
   return &nodes[static_cast<size_t>(*idx)];
 }
 
+// A string field, or "" when it is missing or not a string (metadata is untrusted).
+std::string string_field(const json& obj, std::string_view key) {
+  const json& v = json_field(obj, key);
+  return v.is_string() ? v.get<std::string>() : std::string();
+}
+
 // relay.TensorType node -> type.
 Ty from_checked_type(const Metadata& m, const json& node, TypeArena& arena) {
-  if (!node.is_object() || node.value("type_key", "") != "relay.TensorType") return nullptr;
-  const json& attrs = node["attrs"];
-  auto dtype = parse_dtype(attrs.value("dtype", ""));
-  const json* shape = node_at(m, attrs.value("shape", json()));
-  if (!dtype || !shape || !shape->contains("data")) return nullptr;
+  if (string_field(node, "type_key") != "relay.TensorType") return nullptr;
+  const json& attrs = json_field(node, "attrs");
+  auto dtype = parse_dtype(string_field(attrs, "dtype"));
+  const json* shape = node_at(m, json_field(attrs, "shape"));
+  if (!dtype || !shape || !json_field(*shape, "data").is_array()) return nullptr;
   std::vector<Dim> dims;
-  for (const json& d : (*shape)["data"]) {
+  for (const json& d : json_field(*shape, "data")) {
     const json* dim = node_at(m, d);
     if (!dim) return nullptr;
-    if (dim->value("type_key", "") == "relay.Any") {
+    if (string_field(*dim, "type_key") == "relay.Any") {
       dims.push_back(Dim::any());
       continue;
     }
-    auto v = dim->contains("attrs") ? to_int((*dim)["attrs"].value("value", json())) : std::nullopt;
-    if (!v) return nullptr;
+    auto v = to_int(json_field(json_field(*dim, "attrs"), "value"));
+    if (!v || *v < 0) return nullptr;
     dims.push_back(Dim::constant(*v));
   }
   return arena.tensor(std::span<const Dim>(dims.data(), dims.size()), *dtype);
@@ -107,7 +113,7 @@ Ty from_blob(const std::string& b64, TypeArena& arena) {
 
 Ty meta_constant_type(const Metadata& m, const MetaEntry& entry, TypeArena& arena) {
   if (entry.type_key != "relay.Constant") return nullptr;
-  const json& nodes = m.document["nodes"];
+  const json& nodes = json_field(m.document, "nodes");
   if (!nodes.is_array() || entry.node >= nodes.size()) return nullptr;
   const json& node = nodes[entry.node];
   if (!node.contains("attrs")) return nullptr;
@@ -115,8 +121,8 @@ Ty meta_constant_type(const Metadata& m, const MetaEntry& entry, TypeArena& aren
   if (attrs.contains("_checked_type_"))
     if (const json* t = node_at(m, attrs["_checked_type_"]))
       if (Ty ty = from_checked_type(m, *t, arena)) return ty;
-  auto data = to_int(attrs.value("data", json()));
-  const json& blobs = m.document["b64ndarrays"];
+  auto data = to_int(json_field(attrs, "data"));
+  const json& blobs = json_field(m.document, "b64ndarrays");
   if (!data || !blobs.is_array() || *data < 0 || static_cast<size_t>(*data) >= blobs.size() ||
       !blobs[static_cast<size_t>(*data)].is_string())
     return nullptr;

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -265,4 +267,18 @@ TEST_CASE("eval: prelude functions", "[eval][prelude]") {
   CHECK(eval("@size(" + tree + ")") == "3");
   CHECK(eval("@tmap(fn (%x: int32) { add(%x, 1) }, " + tree + ")") ==
         "Rose(2, Cons(Rose(3, Nil), Cons(Rose(4, Nil), Nil)))");
+}
+
+TEST_CASE("eval: tensor constants of the metadata section", "[eval]") {
+  std::ifstream in(std::string(RELAY_SOURCE_DIR) + "/tests/corpus/metadata_constants.relay");
+  std::stringstream text;
+  text << in.rdbuf();
+  Loaded l(text.str().substr(text.str().find('\n') + 1));  // Loaded adds the header
+  REQUIRE(l.errors == "");
+  rt::Machine m(*l.program);
+  rt::NDArray x = rt::NDArray::empty({1, 4}, DataType::float_(32));
+  for (int i = 0; i < 4; ++i) x.data<float>()[i] = static_cast<float>(i + 1);
+  // (x @ W.T + b) * s with the section's W = [[0.5, -0.25, 0.125, 1], [-1, 0.75, 0, 2]],
+  // b = [0.1, -0.2], s = [0.5] (decoded independently with numpy).
+  CHECK(rt::format_value(l.call(m, "main", {x})) == "[[2.2375 4.15  ]]");
 }
