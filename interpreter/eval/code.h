@@ -93,6 +93,7 @@ struct FunctionCode {
   std::vector<uint32_t> capture_slots;  // where each captured value goes
   int64_t self_slot = -1;   // a let-bound recursive function sees itself here
   uint32_t slots = 0;
+  std::vector<const VarDecl*> slot_vars;  // the binder of each slot (debuggers, observers)
   const Node* body = nullptr;
 };
 

@@ -44,6 +44,9 @@ class Compiler {
     code_.params = static_cast<uint32_t>(fn.params.size());
     code_.body = expr(fn.body);
     code_.slots = next_slot_;
+    code_.slot_vars.assign(next_slot_, nullptr);
+    for (const auto& [decl, slot] : slots_) code_.slot_vars[slot] = decl;
+    if (code_.self_slot >= 0) code_.slot_vars[static_cast<size_t>(code_.self_slot)] = self_;
   }
 
   // The slot holding `decl` in this function's frame, capturing it from the enclosing

@@ -59,10 +59,10 @@ std::vector<FrameVariable> Machine::frame_variables(size_t i) const {
   std::vector<FrameVariable> out;
   if (i >= frames_.size()) return out;
   const Frame& f = frames_[frames_.size() - 1 - i];
-  if (!f.code->fn) return out;
-  // Parameters by position; other binders are found by walking the function is left to
-  // the debugger, which knows the source; here the parameters suffice.
-  for (size_t p = 0; p < f.code->fn->params.size(); ++p) out.push_back({f.code->fn->params[p], slots_[f.base + p]});
+  // Every binder with a value now: parameters, captured variables, the function itself
+  // (a recursive let), and the lets and pattern variables evaluated so far, in slot order.
+  for (size_t s = 0; s < f.code->slot_vars.size(); ++s)
+    if (f.code->slot_vars[s] && slots_[f.base + s].defined()) out.push_back({f.code->slot_vars[s], slots_[f.base + s]});
   return out;
 }
 

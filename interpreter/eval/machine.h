@@ -96,7 +96,8 @@ class Machine {
   // The expression about to be evaluated or being evaluated (nullptr when done).
   const Expr* current_expr() const;
   std::vector<StackEntry> stack_trace() const;  // innermost first
-  // Variables bound in frame `i` (0 = innermost) with their current values.
+  // Variables bound in frame `i` (0 = innermost) with their current values: the
+  // environment an observer or debugger shows at this step.
   std::vector<FrameVariable> frame_variables(size_t i) const;
 
  private:

@@ -282,3 +282,37 @@ TEST_CASE("eval: tensor constants of the metadata section", "[eval]") {
   // b = [0.1, -0.2], s = [0.5] (decoded independently with numpy).
   CHECK(rt::format_value(l.call(m, "main", {x})) == "[[2.2375 4.15  ]]");
 }
+
+namespace {
+// Records the environment of the innermost frame each time `%probe` is entered.
+struct EnvProbe : rt::Observer {
+  std::vector<std::string> seen;
+  void before(const rt::Machine& m, const Expr& e) override {
+    if (e.kind != ExprKind::LocalRef || static_cast<const RefExpr&>(e).name != "probe") return;
+    std::string env;
+    for (const auto& v : m.frame_variables(0)) env += "%" + std::string(v.decl->name) + "=" + rt::format_value(v.value) + " ";
+    seen.push_back(env);
+  }
+};
+}  // namespace
+
+TEST_CASE("eval: observers see the environment of the current frame", "[eval]") {
+  Loaded l(R"(
+def @main(%a: int32) {
+  let %b = add(%a, 1);
+  let %f = fn (%c: int32) { let %probe = 0; (%a, %c, %probe) };
+  let %probe = 5;
+  (%f(%b), %probe)
+}
+)");
+  REQUIRE(l.errors == "");
+  rt::Machine m(*l.program);
+  EnvProbe probe;
+  m.add_observer(&probe);
+  CHECK(rt::format_value(l.call(m, "main", {i32(1)})) == "((1, 2, 0), 5)");
+  // Inside %f: its parameter, its own let and its captured %a (slot order); then
+  // @main's bindings.
+  REQUIRE(probe.seen.size() == 2);
+  CHECK(probe.seen[0] == "%c=2 %probe=0 %a=1 ");
+  CHECK(probe.seen[1] == "%a=1 %b=2 %f=<closure> %probe=5 ");
+}
