@@ -102,10 +102,18 @@ void Machine::invoke(const Value& callee, std::vector<Value>& args, const CallEx
   switch (c.kind) {
     case ClosureObj::Kind::Function: enter(c, callee, args, site); return;
     case ClosureObj::Kind::Op: {
-      // An operator used as a value runs with its attributes' defaults.
+      // An operator used as a value runs with the attributes written at the call
+      // (`%s(%x, axis=[1])` with `%s = sum`, as the type checker reads them), else with
+      // its attributes' defaults.
       KernelFn kernel = find_kernel(c.op->name);
       if (!kernel) fail("the operator `" + std::string(c.op->name) + "` has no kernel in the interpreter yet", span);
       CallAttrs attrs = CallAttrs::from_values(c.op->attrs, {});
+      if (site && (!site->attrs.empty() || site->attrs_meta)) {
+        DiagnosticBag diags;
+        if (!check_call_attrs(*c.op, *site, attrs, diags))
+          fail(diags.items().empty() ? "bad attributes for `" + std::string(c.op->name) + "`" : diags.items()[0].message,
+               span);
+      }
       KernelCall call{*c.op, args, attrs, nullptr};
       try {
         vals_.push_back(kernel(call));

@@ -316,3 +316,20 @@ def @main(%a: int32) {
   CHECK(probe.seen[0] == "%c=2 %probe=0 %a=1 ");
   CHECK(probe.seen[1] == "%a=1 %b=2 %f=<closure> %probe=5 ");
 }
+
+TEST_CASE("eval: an operator bound to a variable", "[eval]") {
+  // Defaults when no attributes are written; the call's attributes when they are.
+  CHECK(run("def @main() { let %f = add; %f(1, 2) }") == "3");
+  const char* text = R"(
+def @main(%x: Tensor[(2, 3), float32]) {
+  let %s = sum;
+  (%s(%x), %s(%x, axis=[1]))
+}
+)";
+  Loaded l(text);
+  REQUIRE(l.errors == "");
+  rt::Machine m(*l.program);
+  rt::NDArray x = rt::NDArray::empty({2, 3}, DataType::float_(32));
+  for (int i = 0; i < 6; ++i) x.data<float>()[i] = static_cast<float>(i);
+  CHECK(rt::format_value(l.call(m, "main", {x})) == "(15.0, [ 3. 12.])");
+}
