@@ -13,6 +13,7 @@ int cmd_fmt(const Args& args);
 int cmd_explain(const Args& args);
 int cmd_ops(const Args& args);
 int cmd_run(const Args& args);
+int cmd_lsp(const Args& args);
 
 // Exit codes shared by every subcommand.
 constexpr int kExitOk = 0;

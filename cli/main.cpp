@@ -21,6 +21,7 @@ const Command kCommands[] = {
     {"explain", relay::cli::cmd_explain, "explain a diagnostic code, e.g. `relay explain E0040`"},
     {"ops", relay::cli::cmd_ops, "list the operators with their signatures (`--json` for data)"},
     {"run", relay::cli::cmd_run, "run @main with the reference interpreter"},
+    {"lsp", relay::cli::cmd_lsp, "the language server (LSP over stdio)"},
 };
 
 void print_usage(FILE* out) {

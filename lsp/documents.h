@@ -1,0 +1,39 @@
+// The open documents of a language-server session and the position conversions between
+// LSP (0-based line + character in UTF-16 code units, or UTF-8 bytes when negotiated)
+// and byte offsets.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "lang/base/source.h"
+
+namespace relay::lsp {
+
+enum class PositionEncoding { Utf16, Utf8 };
+
+struct Document {
+  std::string uri;
+  std::string path;  // the file name used in the checking database
+  std::string text;
+  int64_t version = 0;
+};
+
+// Byte offset of an LSP position in `text` (clamped to the line's end and the text).
+uint32_t offset_of(const std::string& text, const LineIndex& lines, const nlohmann::json& position,
+                   PositionEncoding enc);
+nlohmann::json position_of(const std::string& text, const LineIndex& lines, uint32_t offset, PositionEncoding enc);
+nlohmann::json range_of(const std::string& text, const LineIndex& lines, uint32_t begin, uint32_t end,
+                        PositionEncoding enc);
+
+// Applies one `TextDocumentContentChangeEvent` (with a range: incremental; without: the
+// whole text). Returns false when the change is malformed.
+bool apply_change(std::string& text, const nlohmann::json& change, PositionEncoding enc);
+
+// `file:///a/b.relay` -> `/a/b.relay` (percent-decoded); other schemes are kept as is.
+std::string path_of_uri(const std::string& uri);
+
+}  // namespace relay::lsp

@@ -1,0 +1,33 @@
+// The language-server features as functions from the core's results to LSP JSON. Each is
+// a translation: the facts (diagnostics, types, symbols, formatting) come from the core.
+#pragma once
+
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "lang/base/source.h"
+#include "lang/types/database.h"
+#include "lsp/documents.h"
+
+namespace relay::lsp {
+
+struct MethodNotFound : std::exception {};
+struct BadParams : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// publishDiagnostics items: code, severity, source, message (with notes), range of the
+// primary label, relatedInformation for the other labels, tags (unnecessary/deprecated).
+nlohmann::json diagnostics_json(const FileCheck& check, const Document& doc, PositionEncoding enc);
+// The type of the innermost expression or binder at `offset`; an operator's signature,
+// attributes and rule; a global's type and doc comment. null when there is nothing.
+nlohmann::json hover_json(const FileCheck& check, const Document& doc, const LineIndex& lines, uint32_t offset,
+                          PositionEncoding enc);
+// One edit replacing the whole document by `relay fmt`'s output; [] when the text is
+// already formatted or has syntax errors (nothing to format safely).
+nlohmann::json formatting_json(const Document& doc, PositionEncoding enc);
+// The global functions with their types (type definitions are not listed yet).
+nlohmann::json symbols_json(const FileCheck& check, const Document& doc, PositionEncoding enc);
+
+}  // namespace relay::lsp

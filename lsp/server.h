@@ -1,0 +1,69 @@
+// `relay lsp`: a Language Server Protocol 3.17 server over stdio. A thin layer: every
+// answer comes from the core (the checking database, the types side table, the operator
+// registry, the printer); this file only translates between JSON and that core.
+//
+// Scheduling: messages are read in batches (everything the client has sent so far), then
+// handled in order. That gives debouncing for free (diagnostics are published once per
+// batch for the documents it changed), lets `$/cancelRequest` cancel a request that is
+// still queued, and lets a request overtaken by an edit of its document in the same batch
+// answer ContentModified instead of a stale result.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lang/types/database.h"
+#include "lsp/documents.h"
+#include "lsp/transport.h"
+
+namespace relay::lsp {
+
+class Server {
+ public:
+  explicit Server(Transport& transport);
+  // Runs until `exit`; returns the process exit code (0 after `shutdown`, 1 otherwise).
+  int run();
+
+ private:
+  using json = nlohmann::json;
+  void handle(const json& msg, const std::vector<json>& later);
+  json dispatch_request(const std::string& method, const json& params);
+  void dispatch_notification(const std::string& method, const json& params);
+  void respond(const json& id, json result);
+  void respond_error(const json& id, int code, const std::string& message);
+  void publish_diagnostics(const std::string& uri);
+
+  json initialize(const json& params);
+  json hover(const json& params);
+  json formatting(const json& params);
+  json document_symbols(const json& params);
+  json typed_ir(const json& params);
+
+  Document& document(const json& params);  // throws for an unknown document
+  std::shared_ptr<const FileCheck> check(const Document& doc);
+
+  Transport& transport_;
+  CheckDatabase db_;
+  std::map<std::string, Document> docs_;  // by uri
+  std::set<std::string> dirty_;           // documents whose diagnostics are out of date
+  PositionEncoding encoding_ = PositionEncoding::Utf16;
+  bool initialized_ = false, shutdown_ = false, exit_ = false;
+};
+
+// JSON-RPC error codes used here.
+constexpr int kParseError = -32700;
+constexpr int kInvalidRequest = -32600;
+constexpr int kMethodNotFound = -32601;
+constexpr int kInvalidParams = -32602;
+constexpr int kInternalError = -32603;
+constexpr int kServerNotInitialized = -32002;
+constexpr int kRequestCancelled = -32800;
+constexpr int kContentModified = -32801;
+
+}  // namespace relay::lsp

@@ -1,0 +1,10 @@
+# Language-server tests (tests/lsp/): protocol fixtures and a soak test, each driving
+# `relay lsp` as a subprocess. Included by tests/CMakeLists.txt.
+find_program(RELAY_LSP_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(RELAY_LSP_PYTHON3)
+  add_test(NAME lsp_protocol
+           COMMAND ${RELAY_LSP_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/lsp/test_lsp.py $<TARGET_FILE:relay>)
+  add_test(NAME lsp_soak
+           COMMAND ${RELAY_LSP_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/lsp/soak_lsp.py $<TARGET_FILE:relay> 10000)
+  set_tests_properties(lsp_protocol lsp_soak PROPERTIES TIMEOUT 600)
+endif()

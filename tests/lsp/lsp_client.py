@@ -1,0 +1,134 @@
+"""A minimal LSP client for tests: starts `relay lsp`, frames JSON-RPC messages, and
+collects responses and notifications."""
+import json
+import os
+import select
+import subprocess
+import time
+
+
+class LspClient:
+    def __init__(self, relay):
+        self.proc = subprocess.Popen([relay, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE)
+        self.buf = b""
+        self.next_id = 1
+        self.notifications = []
+        self.responses = {}
+        self.unattributed_errors = []  # error responses with id null (parse errors)
+
+    # ---- sending ------------------------------------------------------------------
+    @staticmethod
+    def frame(obj):
+        body = obj if isinstance(obj, bytes) else json.dumps(obj).encode()
+        return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+    def send_raw(self, data):
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def send(self, *msgs):
+        """Sends messages in one write (so the server sees them in one batch)."""
+        self.send_raw(b"".join(self.frame(m) for m in msgs))
+
+    def request_msg(self, method, params=None):
+        rid = self.next_id
+        self.next_id += 1
+        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if params is not None:
+            msg["params"] = params
+        return rid, msg
+
+    def notify_msg(self, method, params=None):
+        msg = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            msg["params"] = params
+        return msg
+
+    def request(self, method, params=None, timeout=10):
+        rid, msg = self.request_msg(method, params)
+        self.send(msg)
+        return self.wait_response(rid, timeout)
+
+    def notify(self, method, params=None):
+        self.send(self.notify_msg(method, params))
+
+    # ---- receiving ----------------------------------------------------------------
+    def _read_message(self, timeout):
+        deadline = time.time() + timeout
+        while True:
+            head_end = self.buf.find(b"\r\n\r\n")
+            if head_end >= 0:
+                headers = self.buf[:head_end].decode()
+                length = None
+                for line in headers.split("\r\n"):
+                    k, _, v = line.partition(":")
+                    if k.strip().lower() == "content-length":
+                        length = int(v.strip())
+                assert length is not None, headers
+                start = head_end + 4
+                if len(self.buf) >= start + length:
+                    body = self.buf[start:start + length]
+                    self.buf = self.buf[start + length:]
+                    return json.loads(body)
+            left = deadline - time.time()
+            if left <= 0:
+                raise TimeoutError("no message from the server")
+            r, _, _ = select.select([self.proc.stdout], [], [], left)
+            if r:
+                chunk = os.read(self.proc.stdout.fileno(), 65536)
+                if not chunk:
+                    raise EOFError("the server closed its output")
+                self.buf += chunk
+
+    def _pump(self, timeout):
+        msg = self._read_message(timeout)
+        if "id" in msg and msg["id"] is None and "error" in msg:
+            self.unattributed_errors.append(msg)
+        elif "id" in msg and ("result" in msg or "error" in msg):
+            self.responses[msg["id"]] = msg
+        else:
+            self.notifications.append(msg)
+
+    def wait_response(self, rid, timeout=10):
+        deadline = time.time() + timeout
+        while rid not in self.responses:
+            self._pump(max(0.01, deadline - time.time()))
+        return self.responses.pop(rid)
+
+    def wait_notification(self, method, pred=lambda m: True, timeout=10):
+        deadline = time.time() + timeout
+        while True:
+            for i, m in enumerate(self.notifications):
+                if m.get("method") == method and pred(m):
+                    return self.notifications.pop(i)
+            self._pump(max(0.01, deadline - time.time()))
+
+    def diagnostics(self, uri, version=None, timeout=10):
+        return self.wait_notification(
+            "textDocument/publishDiagnostics",
+            lambda m: m["params"]["uri"] == uri and (version is None or m["params"].get("version") == version),
+            timeout)["params"]["diagnostics"]
+
+    def close(self):
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        return self.proc.wait(timeout=10)
+
+
+def cursors(text):
+    """Removes `<|N|>` markers from `text`; returns (text, {N: (line, utf16 column)})."""
+    import re
+    marks = {}
+    out = ""
+    pos = 0
+    for m in re.finditer(r"<\|(\w+)\|>", text):
+        out += text[pos:m.start()]
+        pos = m.end()
+        line = out.count("\n")
+        col_text = out[out.rfind("\n") + 1:]
+        marks[m.group(1)] = (line, len(col_text.encode("utf-16-le")) // 2)
+    out += text[pos:]
+    return out, marks

@@ -1,0 +1,258 @@
+#!/usr/bin/python3
+"""Protocol tests for `relay lsp`: each test starts the server as a subprocess and drives
+it with fixtures (source text with `<|name|>` cursor marks, the request, the expected
+answer).
+
+Usage: test_lsp.py RELAY_BINARY [TEST_NAME...]
+"""
+import json
+import os
+import subprocess
+import sys
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lsp_client import LspClient, cursors  # noqa: E402
+
+RELAY = None
+URI = "file:///tmp/lsp-test/model.relay"
+
+MODEL = """#[version = "0.0.5"]
+/// A dense layer.
+def @dense(%<|x|>x: Tensor[(1, 784), float32], %w: Tensor[(128, 784), float32]) -> Tensor[(1, 128), float32] {
+  <|op|>nn.dense(%x, %w, units=128)
+}
+
+def @main(%data: Tensor[(1, 784), float32], %w1: Tensor[(128, 784), float32]) {
+  %0 = @<|call|>dense(%data, %w1);
+  nn.relu(<|use|>%0)
+}
+"""
+
+
+def start(params=None):
+    c = LspClient(RELAY)
+    r = c.request("initialize", params if params is not None else {"capabilities": {}, "processId": None})
+    assert "result" in r, r
+    c.notify("initialized", {})
+    return c, r["result"]
+
+
+def shutdown(c):
+    r = c.request("shutdown")
+    assert r.get("result", "x") is None, r
+    c.notify("exit")
+    assert c.close() == 0
+
+
+def open_doc(c, text, uri=URI, version=1):
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "relay", "version": version,
+                                                         "text": text}})
+
+
+def pos(marks, name):
+    line, col = marks[name]
+    return {"line": line, "character": col}
+
+
+# ---- tests ---------------------------------------------------------------------------
+
+def test_initialize_advertises_what_is_implemented():
+    c, result = start()
+    caps = result["capabilities"]
+    assert caps["positionEncoding"] == "utf-16", caps
+    assert caps["textDocumentSync"] == {"openClose": True, "change": 2}, caps
+    assert set(caps) == {"positionEncoding", "textDocumentSync", "hoverProvider", "documentFormattingProvider",
+                         "documentSymbolProvider"}, caps
+    assert result["serverInfo"]["name"] == "relay"
+    # initialize twice is an error
+    r = c.request("initialize", {"capabilities": {}})
+    assert r["error"]["code"] == -32602, r
+    shutdown(c)
+
+
+def test_utf8_is_negotiated_when_offered():
+    c, result = start({"capabilities": {"general": {"positionEncodings": ["utf-16", "utf-8"]}}})
+    assert result["capabilities"]["positionEncoding"] == "utf-8"
+    shutdown(c)
+
+
+def test_request_before_initialize():
+    c = LspClient(RELAY)
+    r = c.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": {"line": 0, "character": 0}})
+    assert r["error"]["code"] == -32002, r
+    c.notify("exit")
+    assert c.close() == 1  # exit without shutdown
+
+
+def test_malformed_messages_do_not_stop_the_server():
+    c, _ = start()
+    c.send_raw(c.frame(b"{not json"))
+    c.send_raw(b"Content-Length: abc\r\n\r\n")
+    c.send_raw(b"X-Nothing: 1\r\n\r\n")
+    while len(c.unattributed_errors) < 3:
+        c._pump(10)
+    errors = c.unattributed_errors
+    assert all(e["error"]["code"] == -32700 for e in errors), errors
+    assert "not valid JSON" in errors[0]["error"]["message"], errors
+    r = c.request("no/such/method")
+    assert r["error"]["code"] == -32601, r
+    r = c.request("textDocument/hover", {"textDocument": {"uri": "file:///nope.relay"},
+                                         "position": {"line": 0, "character": 0}})
+    assert r["error"]["code"] == -32602 and "unknown document" in r["error"]["message"], r
+    r = c.request("textDocument/hover", {"textDocument": {"uri": URI}})  # missing position
+    assert r["error"]["code"] == -32602, r
+    shutdown(c)
+
+
+def test_diagnostics_on_open_and_after_an_incremental_fix():
+    c, _ = start()
+    text = '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2, 3), float32]) {\n  add(%x, %y)\n}\n'
+    open_doc(c, text)
+    diags = c.diagnostics(URI, version=1)
+    assert len(diags) == 1, diags
+    d = diags[0]
+    assert d["code"] == "E0040" and d["severity"] == 1 and d["source"] == "relay", d
+    assert d["range"] == {"start": {"line": 2, "character": 10}, "end": {"line": 2, "character": 12}}, d
+    # Replace `%y` by `%x` with a ranged change.
+    c.notify("textDocument/didChange", {
+        "textDocument": {"uri": URI, "version": 2},
+        "contentChanges": [{"range": {"start": {"line": 2, "character": 11}, "end": {"line": 2, "character": 12}},
+                            "text": "x"}]})
+    assert c.diagnostics(URI, version=2) == []
+    # A type error: related information carries the secondary labels.
+    c.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 3}, "contentChanges": [
+        {"text": text.replace("add(%x, %y)", "add(%x, ones(shape=[4], dtype=\"float32\"))")}]})
+    diags = c.diagnostics(URI, version=3)
+    assert len(diags) == 1 and diags[0]["code"].startswith("E00"), diags
+    shutdown(c)
+
+
+def test_unused_variable_is_tagged_unnecessary():
+    c, _ = start()
+    open_doc(c, '#[version = "0.0.5"]\ndef @main() {\n  let %unused = 1;\n  2\n}\n')
+    diags = c.diagnostics(URI)
+    w = [d for d in diags if d["code"] == "W0002"]
+    assert w and w[0]["tags"] == [1] and w[0]["severity"] == 2, diags
+    shutdown(c)
+
+
+def test_hover():
+    text, marks = cursors(MODEL)
+    c, _ = start()
+    open_doc(c, text)
+    c.diagnostics(URI)
+
+    def hover(mark):
+        r = c.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": pos(marks, mark)})
+        return r["result"]
+
+    h = hover("x")
+    assert h["contents"]["value"] == "```relay\n%x: Tensor[(1, 784), float32]\n```", h
+    h = hover("op")["contents"]["value"]
+    assert h.startswith("```relay\nnn.dense(data, weight)\n```") and "units" in h, h
+    h = hover("call")["contents"]["value"]
+    assert "@dense: fn (Tensor[(1, 784), float32], Tensor[(128, 784), float32]) -> Tensor[(1, 128), float32]" in h, h
+    assert "A dense layer." in h, h
+    h = hover("use")
+    assert h["contents"]["value"] == "```relay\nTensor[(1, 128), float32]\n```", h
+    shutdown(c)
+
+
+def test_positions_count_utf16_code_units():
+    # An emoji outside the BMP is 2 UTF-16 code units and 4 UTF-8 bytes.
+    text, marks = cursors('#[version = "0.0.5"]\ndef @main(%x: int32) { /* \U0001F600 */ <|x|>%x }\n')
+    c, _ = start()
+    open_doc(c, text)
+    c.diagnostics(URI)
+    r = c.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": pos(marks, "x")})
+    assert r["result"]["range"]["start"] == pos(marks, "x"), r
+    shutdown(c)
+    # The same in UTF-8 columns when negotiated.
+    c, _ = start({"capabilities": {"general": {"positionEncodings": ["utf-8"]}}})
+    open_doc(c, text)
+    c.diagnostics(URI)
+    line, _ = marks["x"]
+    col8 = len(text.split("\n")[line].split("%x }")[0].encode())
+    r = c.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": {"line": line, "character": col8}})
+    assert r["result"]["range"]["start"] == {"line": line, "character": col8}, r
+    shutdown(c)
+
+
+def test_formatting_is_relay_fmt():
+    text = '#[version = "0.0.5"]\ndef @main(%x: int32)  {   add(%x,1) }\n'
+    c, _ = start()
+    open_doc(c, text)
+    r = c.request("textDocument/formatting", {"textDocument": {"uri": URI}, "options": {"tabSize": 2,
+                                                                                         "insertSpaces": True}})
+    edits = r["result"]
+    fmt = subprocess.run([RELAY, "fmt", "-"], input=text.encode(), stdout=subprocess.PIPE).stdout.decode()
+    assert len(edits) == 1 and edits[0]["newText"] == fmt, (edits, fmt)
+    assert edits[0]["range"]["start"] == {"line": 0, "character": 0}
+    shutdown(c)
+
+
+def test_document_symbols_and_typed_ir():
+    text, _ = cursors(MODEL)
+    c, _ = start()
+    open_doc(c, text)
+    r = c.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}})
+    names = [(s["name"], s["kind"]) for s in r["result"]]
+    assert names == [("@dense", 12), ("@main", 12)], r
+    r = c.request("relay/typedIR", {"textDocument": {"uri": URI}})
+    assert r["result"]["text"].startswith("@dense: fn (Tensor[(1, 784), float32]"), r
+    shutdown(c)
+
+
+def test_a_request_overtaken_by_an_edit_or_cancelled():
+    text, marks = cursors(MODEL)
+    c, _ = start()
+    open_doc(c, text)
+    c.diagnostics(URI)
+    rid, hover = c.request_msg("textDocument/hover", {"textDocument": {"uri": URI}, "position": pos(marks, "x")})
+    change = c.notify_msg("textDocument/didChange", {"textDocument": {"uri": URI, "version": 2},
+                                                      "contentChanges": [{"text": text + "\n"}]})
+    c.send(hover, change)
+    r = c.wait_response(rid)
+    assert r["error"]["code"] == -32801, r
+    rid, hover = c.request_msg("textDocument/hover", {"textDocument": {"uri": URI}, "position": pos(marks, "x")})
+    c.send(hover, c.notify_msg("$/cancelRequest", {"id": rid}))
+    r = c.wait_response(rid)
+    assert r["error"]["code"] == -32800, r
+    shutdown(c)
+
+
+def test_requests_after_shutdown_and_exit_codes():
+    c, _ = start()
+    assert c.request("shutdown")["result"] is None
+    r = c.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}})
+    assert r["error"]["code"] == -32600, r
+    c.notify("exit")
+    assert c.close() == 0
+    c, _ = start()
+    c.notify("exit")
+    assert c.close() == 1
+
+
+def main(argv):
+    global RELAY
+    RELAY = os.path.abspath(argv[1])
+    names = argv[2:]
+    tests = [(n, f) for n, f in sorted(globals().items()) if n.startswith("test_") and callable(f)]
+    failed = 0
+    for name, f in tests:
+        if names and name not in names:
+            continue
+        try:
+            f()
+            print("ok   " + name)
+        except Exception:
+            failed += 1
+            print("FAIL " + name)
+            traceback.print_exc()
+    print("%d passed, %d failed" % (len([1 for n, _ in tests if not names or n in names]) - failed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
