@@ -23,6 +23,8 @@ PACKAGES=(
   libopenblas-dev zlib1g-dev
   # benchmark peers (bench/interpreter/peers.py): PyTorch eager on the CPU
   python3-torch
+  # a real LSP client for the language server's end-to-end test
+  neovim
 )
 
 SUDO=""

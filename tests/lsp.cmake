@@ -8,3 +8,11 @@ if(RELAY_LSP_PYTHON3)
            COMMAND ${RELAY_LSP_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/lsp/soak_lsp.py $<TARGET_FILE:relay> 10000)
   set_tests_properties(lsp_protocol lsp_soak PROPERTIES TIMEOUT 600)
 endif()
+
+# A real client: headless Neovim 0.7 (Debian's `neovim`).
+find_program(RELAY_NVIM nvim)
+if(RELAY_LSP_PYTHON3 AND RELAY_NVIM)
+  add_test(NAME lsp_neovim_e2e
+           COMMAND ${RELAY_LSP_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/lsp/nvim_e2e.py $<TARGET_FILE:relay> ${RELAY_NVIM})
+  set_tests_properties(lsp_neovim_e2e PROPERTIES TIMEOUT 180)
+endif()
