@@ -145,20 +145,4 @@ json formatting_json(const Document& doc, PositionEncoding enc) {
                        {"newText", formatted}}});
 }
 
-json symbols_json(const FileCheck& check, const Document& doc, PositionEncoding enc) {
-  constexpr int kFunction = 12;  // LSP SymbolKind
-  LineIndex lines(doc.text);
-  json out = json::array();
-  for (const CheckedDefinition& d : check.definitions) {
-    const uint32_t o = d.chunk_offset;
-    json sym = {{"name", "@" + std::string(d.def->name)},
-                {"kind", kFunction},
-                {"range", range_of(doc.text, lines, d.def->span.begin + o, d.def->span.end + o, enc)},
-                {"selectionRange", range_of(doc.text, lines, d.def->name_span.begin + o, d.def->name_span.end + o, enc)}};
-    if (d.types && d.types->type) sym["detail"] = type_to_string(d.types->type);
-    out.push_back(std::move(sym));
-  }
-  return out;
-}
-
 }  // namespace relay::lsp

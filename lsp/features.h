@@ -27,7 +27,5 @@ nlohmann::json hover_json(const FileCheck& check, const Document& doc, const Lin
 // One edit replacing the whole document by `relay fmt`'s output; [] when the text is
 // already formatted or has syntax errors (nothing to format safely).
 nlohmann::json formatting_json(const Document& doc, PositionEncoding enc);
-// The global functions with their types (type definitions are not listed yet).
-nlohmann::json symbols_json(const FileCheck& check, const Document& doc, PositionEncoding enc);
 
 }  // namespace relay::lsp

@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "lsp/features.h"
+#include "lsp/navigation.h"
 
 namespace relay::lsp {
 
@@ -120,6 +121,8 @@ void Server::handle(const json& msg, const std::vector<json>& later) {
     respond_error(id, kMethodNotFound, "unknown method `" + method + "`");
   } catch (const BadParams& e) {
     respond_error(id, kInvalidParams, e.what());
+  } catch (const RequestFailed& e) {
+    respond_error(id, kRequestFailed, e.what());
   } catch (const json::exception& e) {
     respond_error(id, kInvalidParams, std::string("malformed parameters: ") + e.what());
   } catch (const std::exception& e) {
@@ -138,7 +141,7 @@ Server::json Server::dispatch_request(const std::string& method, const json& par
   }
   if (method == "textDocument/hover") return hover(params);
   if (method == "textDocument/formatting") return formatting(params);
-  if (method == "textDocument/documentSymbol") return document_symbols(params);
+  if (auto r = navigation_request(method, params)) return std::move(*r);
   if (method == "relay/typedIR") return typed_ir(params);
   // For tests: the server's copy of a document, to check incremental sync against.
   if (method == "relay/debug/documentText") return {{"text", document(params).text}};
@@ -213,7 +216,16 @@ Server::json Server::initialize(const json& params) {
             {"textDocumentSync", {{"openClose", true}, {"change", 2}}},
             {"hoverProvider", true},
             {"documentFormattingProvider", true},
-            {"documentSymbolProvider", true}}},
+            {"documentSymbolProvider", true},
+            // navigation (server_navigation.cpp)
+            {"definitionProvider", true},
+            {"typeDefinitionProvider", true},
+            {"referencesProvider", true},
+            {"documentHighlightProvider", true},
+            {"renameProvider", {{"prepareProvider", true}}},
+            {"workspaceSymbolProvider", true},
+            {"foldingRangeProvider", true},
+            {"selectionRangeProvider", true}}},
           {"serverInfo", {{"name", "relay"}, {"version", "0.1.0"}}}};
 }
 
@@ -240,11 +252,6 @@ Server::json Server::hover(const json& params) {
 Server::json Server::formatting(const json& params) {
   const Document& doc = document(params);
   return formatting_json(doc, encoding_);
-}
-
-Server::json Server::document_symbols(const json& params) {
-  const Document& doc = document(params);
-  return symbols_json(*check(doc), doc, encoding_);
 }
 
 Server::json Server::typed_ir(const json& params) {

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -42,8 +43,9 @@ class Server {
   json initialize(const json& params);
   json hover(const json& params);
   json formatting(const json& params);
-  json document_symbols(const json& params);
   json typed_ir(const json& params);
+  // Navigation and structure requests (server_navigation.cpp); nullopt for other methods.
+  std::optional<json> navigation_request(const std::string& method, const json& params);
 
   Document& document(const json& params);  // throws for an unknown document
   std::shared_ptr<const FileCheck> check(const Document& doc);

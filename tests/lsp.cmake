@@ -6,7 +6,9 @@ if(RELAY_LSP_PYTHON3)
            COMMAND ${RELAY_LSP_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/lsp/test_lsp.py $<TARGET_FILE:relay>)
   add_test(NAME lsp_soak
            COMMAND ${RELAY_LSP_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/lsp/soak_lsp.py $<TARGET_FILE:relay> 10000)
-  set_tests_properties(lsp_protocol lsp_soak PROPERTIES TIMEOUT 600)
+  add_test(NAME lsp_navigation
+           COMMAND ${RELAY_LSP_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/lsp/test_navigation.py $<TARGET_FILE:relay>)
+  set_tests_properties(lsp_protocol lsp_soak lsp_navigation PROPERTIES TIMEOUT 600)
 endif()
 
 # A real client: headless Neovim 0.7 (Debian's `neovim`).

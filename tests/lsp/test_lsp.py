@@ -63,7 +63,12 @@ def test_initialize_advertises_what_is_implemented():
     assert caps["positionEncoding"] == "utf-16", caps
     assert caps["textDocumentSync"] == {"openClose": True, "change": 2}, caps
     assert set(caps) == {"positionEncoding", "textDocumentSync", "hoverProvider", "documentFormattingProvider",
-                         "documentSymbolProvider"}, caps
+                         "documentSymbolProvider",
+                         # navigation (test_navigation.py)
+                         "definitionProvider", "typeDefinitionProvider", "referencesProvider",
+                         "documentHighlightProvider", "renameProvider", "workspaceSymbolProvider",
+                         "foldingRangeProvider", "selectionRangeProvider"}, caps
+    assert caps["renameProvider"] == {"prepareProvider": True}, caps
     assert result["serverInfo"]["name"] == "relay"
     # initialize twice is an error
     r = c.request("initialize", {"capabilities": {}})

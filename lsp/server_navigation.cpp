@@ -1,0 +1,52 @@
+// The navigation and structure requests of Server (server.h): parameter decoding and the
+// calls into lsp/navigation.h. Kept apart from server.cpp, which holds the protocol core.
+#include "lsp/features.h"
+#include "lsp/navigation.h"
+#include "lsp/server.h"
+
+namespace relay::lsp {
+
+std::optional<Server::json> Server::navigation_request(const std::string& method, const json& params) {
+  // Requests about a position in a document.
+  auto at = [&](auto&& answer) -> json {
+    const Document& doc = document(params);
+    auto r = check(doc);
+    LineIndex lines(doc.text);
+    return answer(*r, doc, offset_of(doc.text, lines, params.at("position"), encoding_));
+  };
+  if (method == "textDocument/definition")
+    return at([&](const FileCheck& c, const Document& d, uint32_t o) { return definition_json(c, d, o, encoding_); });
+  if (method == "textDocument/typeDefinition")
+    return at([&](const FileCheck& c, const Document& d, uint32_t o) { return type_definition_json(c, d, o, encoding_); });
+  if (method == "textDocument/references") {
+    const bool decl = params.contains("context") && params["context"].value("includeDeclaration", false);
+    return at([&](const FileCheck& c, const Document& d, uint32_t o) { return references_json(c, d, o, decl, encoding_); });
+  }
+  if (method == "textDocument/documentHighlight")
+    return at([&](const FileCheck& c, const Document& d, uint32_t o) { return highlights_json(c, d, o, encoding_); });
+  if (method == "textDocument/prepareRename")
+    return at([&](const FileCheck& c, const Document& d, uint32_t o) { return prepare_rename_json(c, d, o, encoding_); });
+  if (method == "textDocument/rename") {
+    const std::string name = params.at("newName").get<std::string>();
+    return at([&](const FileCheck& c, const Document& d, uint32_t o) { return rename_json(c, d, o, name, encoding_); });
+  }
+  if (method == "textDocument/documentSymbol") {
+    const Document& doc = document(params);
+    return document_symbols_json(*check(doc), doc, encoding_);
+  }
+  if (method == "textDocument/foldingRange") return folding_ranges_json(*check(document(params)));
+  if (method == "textDocument/selectionRange") {
+    const Document& doc = document(params);
+    return selection_ranges_json(*check(doc), doc, params.at("positions"), encoding_);
+  }
+  if (method == "workspace/symbol") {
+    std::vector<std::pair<const Document*, std::shared_ptr<const FileCheck>>> docs;
+    for (const auto& [uri, doc] : docs_) docs.emplace_back(&doc, check(doc));
+    return workspace_symbols_json(docs, params.value("query", ""), encoding_);
+  }
+  // The text behind `relay-prelude:///prelude.relay` locations.
+  if (method == "relay/preludeText") return json{{"uri", kPreludeUri}, {"text", prelude_text()}};
+  return std::nullopt;
+}
+
+}  // namespace relay::lsp
