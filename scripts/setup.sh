@@ -43,6 +43,15 @@ else
   echo "setup: all ${#PACKAGES[@]} packages present"
 fi
 
+# Node.js and npm for the VS Code extension's grammar tests and build
+# (scripts/test-editors.sh). A machine that already has them (e.g. from NodeSource) keeps
+# its own; otherwise Debian's are installed.
+if ! command -v npm >/dev/null 2>&1; then
+  echo "setup: installing nodejs npm"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get install -y -q --no-install-recommends nodejs npm
+fi
+
 if [ "${1:-}" = "--no-build" ]; then exit 0; fi
 
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release

@@ -4,8 +4,9 @@
 #   2. configure + build build/asan     Debug at -O1 (ASan's advice: the deep-input
 #                                       robustness tests run ~10x faster than at -O0),
 #                                       ASan + UBSan (RELAY_SANITIZE), -Werror
-#   3. ctest                            unit, UI, round-trip and fuzz-corpus tests
-#   4. scripts/fuzz.sh 60               a bounded libFuzzer run (clang-19, build/fuzz)
+#   3. ctest                            unit, UI, round-trip, kernel, LSP and fuzz-corpus tests
+#   4. scripts/test-editors.sh          the VS Code extension: grammar tests, TypeScript build
+#   5. scripts/fuzz.sh 60               a bounded libFuzzer run (clang-19, build/fuzz)
 # Exits non-zero if any step fails, after a summary of every step. Logs of each step
 # are kept in build/test-logs/.
 #
@@ -58,6 +59,7 @@ if step "setup (Debian packages)" setup scripts/setup.sh --no-build; then
   else
     skip "ctest (ASan + UBSan)" "the build failed"
   fi
+  step "editors (grammar, extension)" editors scripts/test-editors.sh
   if [ "$fuzz_seconds" != 0 ]; then
     step "fuzz (${fuzz_seconds}s, libFuzzer)" fuzz scripts/fuzz.sh "$fuzz_seconds"
   else
