@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "lsp/editing.h"
 #include "lsp/features.h"
 #include "lsp/navigation.h"
 
@@ -143,6 +144,15 @@ Server::json Server::dispatch_request(const std::string& method, const json& par
   if (method == "textDocument/formatting") return formatting(params);
   if (auto r = navigation_request(method, params)) return std::move(*r);
   if (method == "relay/typedIR") return typed_ir(params);
+  // Editing features (lsp/server_editing.cpp).
+  if (method == "textDocument/completion") return completion(params);
+  if (method == "completionItem/resolve") return completion_resolve(params);
+  if (method == "textDocument/signatureHelp") return signature_help(params);
+  if (method == "textDocument/semanticTokens/full") return semantic_tokens_full(params);
+  if (method == "textDocument/semanticTokens/full/delta") return semantic_tokens_delta(params);
+  if (method == "textDocument/inlayHint") return inlay_hints(params);
+  if (method == "textDocument/codeAction") return code_actions(params);
+  if (method == "textDocument/rangeFormatting") return range_formatting(params);
   // For tests: the server's copy of a document, to check incremental sync against.
   if (method == "relay/debug/documentText") return {{"text", document(params).text}};
   throw MethodNotFound();
@@ -178,6 +188,7 @@ void Server::dispatch_notification(const std::string& method, const json& params
     auto it = docs_.find(uri);
     if (it == docs_.end()) return;
     db_.remove_file(it->second.path);
+    tokens_.erase(uri), last_good_.erase(uri);  // editing features' per-document state
     docs_.erase(it);
     dirty_.erase(uri);
     transport_.write(json{{"jsonrpc", "2.0"},
@@ -196,7 +207,7 @@ Document& Server::document(const json& params) {
 }
 
 std::shared_ptr<const FileCheck> Server::check(const Document& doc) {
-  auto r = db_.check(doc.path);
+  auto r = check_with_progress(doc);
   if (!r) throw std::runtime_error("the check of `" + doc.path + "` was cancelled");
   return r;
 }
@@ -210,8 +221,10 @@ Server::json Server::initialize(const json& params) {
     if (general.is_object() && general.contains("positionEncodings") && general["positionEncodings"].is_array())
       for (const json& e : general["positionEncodings"])
         if (e == "utf-8") encoding_ = PositionEncoding::Utf8;
+    const json& window = params["capabilities"].value("window", json::object());
+    work_done_progress_ = window.is_object() && window.value("workDoneProgress", false) == true;
   }
-  return {{"capabilities",
+  json result = {{"capabilities",
            {{"positionEncoding", encoding_ == PositionEncoding::Utf8 ? "utf-8" : "utf-16"},
             {"textDocumentSync", {{"openClose", true}, {"change", 2}}},
             {"hoverProvider", true},
@@ -227,11 +240,13 @@ Server::json Server::initialize(const json& params) {
             {"foldingRangeProvider", true},
             {"selectionRangeProvider", true}}},
           {"serverInfo", {{"name", "relay"}, {"version", "0.1.0"}}}};
+  result["capabilities"].update(editing_capabilities());
+  return result;
 }
 
 void Server::publish_diagnostics(const std::string& uri) {
   const Document& doc = docs_.at(uri);
-  auto r = db_.check(doc.path);
+  auto r = check_with_progress(doc);
   if (!r) return;  // a newer edit arrived: the next batch publishes
   transport_.write(json{{"jsonrpc", "2.0"},
                         {"method", "textDocument/publishDiagnostics"},

@@ -47,6 +47,28 @@ class Server {
   // Navigation and structure requests (server_navigation.cpp); nullopt for other methods.
   std::optional<json> navigation_request(const std::string& method, const json& params);
 
+  // ---- editing features (lsp/server_editing.cpp) ----
+  json completion(const json& params);
+  json completion_resolve(const json& params);
+  json signature_help(const json& params);
+  json semantic_tokens_full(const json& params);
+  json semantic_tokens_delta(const json& params);
+  json inlay_hints(const json& params);
+  json code_actions(const json& params);
+  json range_formatting(const json& params);
+  // db_.check with work-done progress once it runs past ~200 ms (when the client
+  // supports it); records the last check without errors for completion.
+  std::shared_ptr<const FileCheck> check_with_progress(const Document& doc);
+  struct TokensResult {
+    std::string id;
+    std::vector<uint32_t> data;
+  };
+  std::map<std::string, TokensResult> tokens_;                         // by uri: the last result
+  std::map<std::string, std::shared_ptr<const FileCheck>> last_good_;  // by uri
+  uint64_t tokens_serial_ = 0, progress_serial_ = 0;
+  bool work_done_progress_ = false;  // the client advertised window.workDoneProgress
+  // ---- end of editing features ----
+
   Document& document(const json& params);  // throws for an unknown document
   std::shared_ptr<const FileCheck> check(const Document& doc);
 

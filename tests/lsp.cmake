@@ -8,7 +8,9 @@ if(RELAY_LSP_PYTHON3)
            COMMAND ${RELAY_LSP_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/lsp/soak_lsp.py $<TARGET_FILE:relay> 10000)
   add_test(NAME lsp_navigation
            COMMAND ${RELAY_LSP_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/lsp/test_navigation.py $<TARGET_FILE:relay>)
-  set_tests_properties(lsp_protocol lsp_soak lsp_navigation PROPERTIES TIMEOUT 600)
+  add_test(NAME lsp_editing
+           COMMAND ${RELAY_LSP_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/lsp/test_editing.py $<TARGET_FILE:relay>)
+  set_tests_properties(lsp_protocol lsp_soak lsp_navigation lsp_editing PROPERTIES TIMEOUT 600)
 endif()
 
 # A real client: headless Neovim 0.7 (Debian's `neovim`).

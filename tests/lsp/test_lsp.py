@@ -67,7 +67,10 @@ def test_initialize_advertises_what_is_implemented():
                          # navigation (test_navigation.py)
                          "definitionProvider", "typeDefinitionProvider", "referencesProvider",
                          "documentHighlightProvider", "renameProvider", "workspaceSymbolProvider",
-                         "foldingRangeProvider", "selectionRangeProvider"}, caps
+                         "foldingRangeProvider", "selectionRangeProvider",
+                         # editing features (test_editing.py checks their values)
+                         "completionProvider", "signatureHelpProvider", "semanticTokensProvider",
+                         "inlayHintProvider", "codeActionProvider", "documentRangeFormattingProvider"}, caps
     assert caps["renameProvider"] == {"prepareProvider": True}, caps
     assert result["serverInfo"]["name"] == "relay"
     # initialize twice is an error

@@ -1,0 +1,278 @@
+#include "ide/completion.h"
+
+#include <algorithm>
+#include <map>
+
+#include "ide/context.h"
+#include "ide/scope.h"
+#include "lang/ops/op_schema.h"
+#include "lang/syntax/printer.h"
+#include "lang/types/call_attrs.h"
+#include "lang/types/database_chunks.h"
+#include "lang/types/type.h"
+
+namespace relay::ide {
+
+namespace {
+
+constexpr std::string_view kDTypes[] = {"float32", "float16", "float64", "bfloat16", "int8",   "int16",  "int32",
+                                        "int64",   "uint8",   "uint16",  "uint32",   "uint64", "bool"};
+constexpr std::string_view kKeywords[] = {"def",      "fn",  "let",      "if",        "else",   "match", "match?",
+                                          "type",     "extern", "free_var", "ref",    "ref_read", "ref_write",
+                                          "Tensor",   "True", "False"};
+
+bool usable(Ty t) { return t && t->kind != TyKind::Error && t->kind != TyKind::Hole; }
+
+// The start of the top-level item around `offset`: the last line before it that starts
+// with `def`, `type` or `extern` (a scan from there sees the brackets the cursor is in).
+uint32_t item_start(std::string_view text, uint32_t offset) {
+  uint32_t line = offset;
+  while (line > 0) {
+    uint32_t b = line;
+    while (b > 0 && text[b - 1] != '\n') --b;
+    std::string_view l = text.substr(b);
+    if (l.starts_with("def ") || l.starts_with("type ") || l.starts_with("extern ")) return b;
+    if (b == 0) break;
+    line = b - 1;
+  }
+  return 0;
+}
+
+// A binder's type: from this check, else from the same definition's binder of that name
+// in the last good check (the current one may be broken while the user types).
+std::string binder_type(const CheckedDefinition& d, const VarDecl* v, const FileCheck* last_good) {
+  Ty t = d.types ? d.types->type_of(v) : nullptr;
+  if (usable(t)) return type_to_string(t);
+  if (last_good)
+    for (const CheckedDefinition& g : last_good->definitions) {
+      if (g.def->name != d.def->name || !g.types) continue;
+      for (const auto& [decl, ty] : g.types->vars)
+        if (decl->name == v->name && usable(ty)) return type_to_string(ty);
+    }
+  return t ? type_to_string(t) : "";
+}
+
+std::string ctor_detail(const CtorDef& c) {
+  std::string s(c.name);
+  if (!c.fields.empty()) {
+    s += "(";
+    for (size_t i = 0; i < c.fields.size(); ++i) s += (i ? ", " : "") + print_type(c.fields[i]);
+    s += ")";
+  }
+  return s + " : " + std::string(c.owner ? c.owner->name : "");
+}
+
+void add_locals(const FileCheck& check, const FileCheck* last_good, uint32_t offset, std::string_view text,
+                std::vector<CompletionItem>& out) {
+  const CheckedDefinition* d = definition_at(check, offset);
+  if (!d || !d->def->fn) return;
+  const uint32_t rel = offset - d->chunk_offset;
+  const uint32_t def_end = d->chunk_offset + d->def->span.end;
+  const bool open_end = offset > def_end && def_end > 0 && def_end <= text.size() && text[def_end - 1] != '}';
+  std::vector<const VarDecl*> vars = binders_in_scope(*d->def, text.substr(d->chunk_offset), rel, open_end);
+  std::map<std::string_view, const VarDecl*> innermost;
+  for (const VarDecl* v : vars) innermost[v->name] = v;  // later (inner) binders win
+  for (const VarDecl* v : vars) {
+    if (innermost[v->name] != v) continue;
+    CompletionItem it;
+    it.label = "%" + std::string(v->name);
+    it.kind = v->kind == VarKind::Param ? CompletionKind::Parameter : CompletionKind::Local;
+    it.detail = binder_type(*d, v, last_good);
+    it.insert_text = it.label;
+    it.sort_text = "0_" + it.label;
+    out.push_back(std::move(it));
+  }
+}
+
+void add_globals(const FileCheck& check, std::vector<CompletionItem>& out) {
+  for (const CheckedDefinition& d : check.definitions) {
+    CompletionItem it;
+    it.label = "@" + std::string(d.def->name);
+    it.kind = CompletionKind::Global;
+    it.detail = d.types && d.types->type ? type_to_string(d.types->type) : "";
+    it.insert_text = it.label;
+    it.sort_text = "1_" + it.label;
+    it.data_kind = "global";
+    it.data_name = d.def->name;
+    out.push_back(std::move(it));
+  }
+}
+
+void add_ops(std::string_view ns, std::vector<CompletionItem>& out) {
+  for (const OpInfo& op : all_ops()) {
+    if (!ns.empty() && !op.name.starts_with(ns)) continue;
+    CompletionItem it;
+    it.label = op.name;
+    it.kind = CompletionKind::Operator;
+    it.detail = op.supported ? std::string(op_group_name(op.group)) + " operator"
+                             : std::string(op_group_name(op.group)) + " operator (not supported yet)";
+    it.insert_text = operator_snippet(op);
+    it.snippet = true;
+    it.deprecated = !op.supported;
+    it.sort_text = (op.supported ? "2_" : "3_") + it.label;
+    it.data_kind = "op";
+    it.data_name = op.name;
+    out.push_back(std::move(it));
+  }
+}
+
+void add_ctors(const FileCheck& check, std::vector<CompletionItem>& out) {
+  for (const auto& chunk : check.chunks) {
+    if (!chunk->module) continue;
+    for (const Definition& def : chunk->module->defs) {
+      if (def.kind != Definition::Type || !def.type) continue;
+      for (const CtorDef* c : def.type->ctors) {
+        CompletionItem it;
+        it.label = c->name;
+        it.kind = CompletionKind::Constructor;
+        it.detail = ctor_detail(*c);
+        it.insert_text = it.label;
+        it.sort_text = "2_" + it.label;
+        out.push_back(std::move(it));
+      }
+    }
+  }
+}
+
+void add_dtypes(std::vector<CompletionItem>& out) {
+  for (std::string_view t : kDTypes) {
+    CompletionItem it;
+    it.label = t;
+    it.kind = CompletionKind::DType;
+    it.detail = "dtype";
+    it.insert_text = it.label;
+    it.sort_text = "0_" + it.label;
+    out.push_back(std::move(it));
+  }
+}
+
+void add_keywords(std::vector<CompletionItem>& out) {
+  for (std::string_view k : kKeywords) {
+    CompletionItem it;
+    it.label = k;
+    it.kind = CompletionKind::Keyword;
+    it.insert_text = it.label;
+    it.sort_text = "4_" + it.label;
+    out.push_back(std::move(it));
+  }
+}
+
+void add_attributes(const OpInfo& op, const std::vector<std::string>& written, std::vector<CompletionItem>& out) {
+  if (!op.attrs) return;
+  for (const AttrField& f : op.attrs->fields) {
+    if (std::find(written.begin(), written.end(), f.name) != written.end()) continue;
+    CompletionItem it;
+    it.label = f.name;
+    it.kind = CompletionKind::Attribute;
+    it.detail = std::string(attr_type_name(f.type)) +
+                (f.required ? " (required)" : f.default_text.empty() ? "" : " = " + std::string(f.default_text));
+    it.insert_text = std::string(f.name) + "=";
+    it.sort_text = "0_" + std::string(f.required ? "0" : "1") + it.label;
+    out.push_back(std::move(it));
+  }
+}
+
+}  // namespace
+
+std::string operator_snippet(const OpInfo& op) {
+  std::string s = std::string(op.name) + "(";
+  int n = 0;
+  for (std::string_view a : op.args) {
+    if (n) s += ", ";
+    ++n;
+    s += "${" + std::to_string(n) + ":" + std::string(a) + "}";
+  }
+  if (op.attrs)
+    for (const AttrField& f : op.attrs->fields)
+      if (f.required) {
+        if (n) s += ", ";
+        ++n;
+        s += std::string(f.name) + "=${" + std::to_string(n) + "}";
+      }
+  return s + ")";
+}
+
+std::string operator_documentation(const OpInfo& op) {
+  std::string sig = std::string(op.name) + "(";
+  for (size_t i = 0; i < op.args.size(); ++i) sig += (i ? ", " : "") + std::string(op.args[i]);
+  sig += ")";
+  std::string out = "```relay\n" + sig + "\n```\n\n" + std::string(op.doc);
+  if (op.attrs) out += "\n\n```relay\n" + describe_attr_schema(*op.attrs) + "\n```";
+  if (!op.supported) out += "\n\n*Not supported yet by this toolchain.*";
+  return out;
+}
+
+std::string completion_documentation(const FileCheck& check, std::string_view kind, std::string_view name) {
+  if (kind == "op") {
+    const OpInfo* op = find_op(name);
+    return op ? operator_documentation(*op) : "";
+  }
+  if (kind == "global")
+    for (const CheckedDefinition& d : check.definitions)
+      if (d.def->name == name) {
+        std::string out = "```relay\n@" + std::string(name) + ": " +
+                          (d.types && d.types->type ? type_to_string(d.types->type) : "?") + "\n```";
+        if (!d.def->doc.empty()) out += "\n\n" + std::string(d.def->doc);
+        return out;
+      }
+  return "";
+}
+
+CompletionResult complete(const FileCheck& check, const FileCheck* last_good, std::string_view text,
+                          uint32_t offset) {
+  CompletionResult r;
+  if (offset > text.size()) offset = static_cast<uint32_t>(text.size());
+  r.replace_end = offset;
+  const CursorScan scan = scan_to(text, item_start(text, offset), offset);
+  if (scan.in_comment) return r;
+  if (scan.in_string) {
+    // `dtype="…`: the dtypes, replacing what is typed after the quote.
+    std::string_view before = text.substr(0, scan.string_begin);
+    while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+    if (before.ends_with("=")) {
+      before.remove_suffix(1);
+      while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+      if (before.ends_with("dtype") || before.ends_with("out_dtype")) {
+        r.replace_begin = scan.string_begin + 1;
+        add_dtypes(r.items);
+      }
+    }
+    return r;
+  }
+  const Word w = word_before(text, offset);
+  r.replace_begin = w.begin;
+  const OpenBracket& open = scan.open;
+  // `Tensor[(1, 64), ` : a dtype comes next.
+  if (open.bracket == '[' && open.callee == "Tensor" && !open.commas.empty()) {
+    add_dtypes(r.items);
+    return r;
+  }
+  if (w.sigil == '%') {
+    add_locals(check, last_good, offset, text, r.items);
+    return r;
+  }
+  if (w.sigil == '@') {
+    add_globals(check, r.items);
+    return r;
+  }
+  // A dotted prefix (`nn.`, `nn.con`) can only be an operator.
+  const size_t dot = w.text.rfind('.');
+  if (dot != std::string::npos) {
+    add_ops(std::string_view(w.text).substr(0, dot + 1), r.items);
+    return r;
+  }
+  if (open.bracket == '(') {
+    if (const OpInfo* op = find_op(open.callee)) {
+      const CallArgument arg = call_argument(text, open, offset);
+      if (!arg.has_eq) add_attributes(*op, arg.written_keys, r.items);
+    }
+  }
+  add_locals(check, last_good, offset, text, r.items);
+  add_globals(check, r.items);
+  add_ops("", r.items);
+  add_ctors(check, r.items);
+  add_keywords(r.items);
+  return r;
+}
+
+}  // namespace relay::ide

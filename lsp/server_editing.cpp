@@ -1,0 +1,110 @@
+// Server methods for the editing features (lsp/editing.h does the JSON; ide/ the work),
+// the per-document state they keep (the last semantic-tokens result, the last check
+// without errors), and work-done progress around long checks.
+#include <chrono>
+
+#include "lsp/editing.h"
+#include "lsp/features.h"
+#include "lsp/server.h"
+
+namespace relay::lsp {
+
+std::shared_ptr<const FileCheck> Server::check_with_progress(const Document& doc) {
+  using clock = std::chrono::steady_clock;
+  std::string token;
+  if (work_done_progress_) {
+    const auto start = clock::now();
+    // The database calls the hook before each definition it infers: once the check has
+    // run for 200 ms, announce it. A cached check never calls it and reports nothing.
+    // The token is used right after `create` is sent, without waiting for its answer
+    // (the server is single-threaded and the check is under way); clients accept that.
+    db_.set_progress_hook([&] {
+      if (!token.empty() || clock::now() - start < std::chrono::milliseconds(200)) return;
+      token = "relay-check-" + std::to_string(++progress_serial_);
+      transport_.write(json{{"jsonrpc", "2.0"},
+                            {"id", token},
+                            {"method", "window/workDoneProgress/create"},
+                            {"params", {{"token", token}}}}
+                           .dump());
+      transport_.write(json{{"jsonrpc", "2.0"},
+                            {"method", "$/progress"},
+                            {"params",
+                             {{"token", token},
+                              {"value", {{"kind", "begin"}, {"title", "Checking"}, {"message", doc.path},
+                                         {"cancellable", false}}}}}}
+                           .dump(-1, ' ', false, json::error_handler_t::replace));
+    });
+  }
+  auto r = db_.check(doc.path);
+  if (work_done_progress_) db_.set_progress_hook(nullptr);
+  if (!token.empty())
+    transport_.write(json{{"jsonrpc", "2.0"},
+                          {"method", "$/progress"},
+                          {"params", {{"token", token}, {"value", {{"kind", "end"}}}}}}
+                         .dump());
+  if (r && r->error_count() == 0) last_good_[doc.uri] = r;
+  return r;
+}
+
+Server::json Server::completion(const json& params) {
+  const Document& doc = document(params);
+  auto r = check(doc);
+  auto good = last_good_.find(doc.uri);
+  LineIndex lines(doc.text);
+  return completion_json(*r, good == last_good_.end() ? nullptr : good->second.get(), doc,
+                         offset_of(doc.text, lines, params.at("position"), encoding_), encoding_);
+}
+
+Server::json Server::completion_resolve(const json& params) {
+  // A global's documentation comes from the check of the document the item was made for.
+  std::shared_ptr<const FileCheck> r;
+  if (params.contains("data") && params["data"].is_object()) {
+    auto it = docs_.find(params["data"].value("uri", ""));
+    if (it != docs_.end()) r = check(it->second);
+  }
+  return completion_resolve_json(r.get(), params);
+}
+
+Server::json Server::signature_help(const json& params) {
+  const Document& doc = document(params);
+  auto r = check(doc);
+  LineIndex lines(doc.text);
+  return signature_help_json(*r, doc, offset_of(doc.text, lines, params.at("position"), encoding_));
+}
+
+Server::json Server::semantic_tokens_full(const json& params) {
+  const Document& doc = document(params);
+  TokensResult& t = tokens_[doc.uri];
+  t.data = semantic_tokens_data(*check(doc), doc, encoding_);
+  t.id = std::to_string(++tokens_serial_);
+  return {{"resultId", t.id}, {"data", t.data}};
+}
+
+Server::json Server::semantic_tokens_delta(const json& params) {
+  const Document& doc = document(params);
+  auto it = tokens_.find(doc.uri);
+  // An unknown previous result (another session's, or already replaced): answer in full.
+  if (it == tokens_.end() || params.value("previousResultId", "") != it->second.id) return semantic_tokens_full(params);
+  std::vector<uint32_t> data = semantic_tokens_data(*check(doc), doc, encoding_);
+  json edits = semantic_tokens_edits(it->second.data, data);
+  it->second.data = std::move(data);
+  it->second.id = std::to_string(++tokens_serial_);
+  return {{"resultId", it->second.id}, {"edits", std::move(edits)}};
+}
+
+Server::json Server::inlay_hints(const json& params) {
+  const Document& doc = document(params);
+  return inlay_hints_json(*check(doc), doc, params.at("range"), encoding_);
+}
+
+Server::json Server::code_actions(const json& params) {
+  const Document& doc = document(params);
+  return code_actions_json(*check(doc), doc, params, encoding_);
+}
+
+Server::json Server::range_formatting(const json& params) {
+  const Document& doc = document(params);
+  return range_formatting_json(doc, params.at("range"), encoding_);
+}
+
+}  // namespace relay::lsp
