@@ -35,6 +35,20 @@ if resp and resp.result then
 else
   out("hover: none (" .. vim.inspect(resp and resp.err) .. ")")
 end
+-- Completion after `%` in `add(%x, %y)`: the parameters in scope.
+params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = 2, character = 7 } }
+resp = client.request_sync("textDocument/completion", params, 10000, buf)
+if resp and resp.result then
+  local items = resp.result.items or resp.result
+  local labels = {}
+  for _, item in ipairs(items) do
+    if item.label:sub(1, 1) == "%" then table.insert(labels, item.label .. " " .. (item.detail or "")) end
+  end
+  table.sort(labels)
+  out("completion: " .. table.concat(labels, " | "))
+else
+  out("completion: none (" .. vim.inspect(resp and resp.err) .. ")")
+end
 client.stop()
 vim.wait(2000, function() return client.is_stopped() end, 20)
 vim.cmd("qa!")

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Runs nvim_e2e.lua in headless Neovim against `relay lsp` and checks what the client
-received. Usage: nvim_e2e.py RELAY_BINARY NVIM_BINARY"""
+received: the diagnostic of a type error, a hover and a completion. Usage: nvim_e2e.py RELAY_BINARY NVIM_BINARY"""
 import os
 import subprocess
 import sys
@@ -32,6 +32,7 @@ def main(argv):
         lambda l: l.startswith("E00") and " 2:2 " in l,
         "encoding: utf-16",
         "hover: ```relay|add(lhs, rhs)|```",
+        "completion: %x Tensor[(2, 3), float32] | %y Tensor[(3, 2), float32]",
     ]
     ok = p.returncode == 0 and len(lines) >= len(expected)
     for want, got in zip(expected, lines):
