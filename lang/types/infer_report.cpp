@@ -3,6 +3,8 @@
 // operator's rule").
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
 
 #include "lang/ops/op_schema.h"
 #include "lang/types/infer_internal.h"
@@ -10,6 +12,43 @@
 namespace relay {
 
 namespace {
+
+// A type annotation that parses, for a type inference knows only in part: a tensor whose
+// dtype is known, with `?` for each dimension still unknown (and tuples of such). None
+// when even that much is unknown: then the help stays advice without an edit.
+std::optional<std::string> annotation_for(Ty t) {
+  if (!t) return std::nullopt;
+  if (t->kind == TyKind::Tensor) {
+    auto* tt = static_cast<const TensorTy*>(t);
+    std::string dims;
+    for (size_t i = 0; i < tt->shape.size(); ++i)
+      dims += (i ? ", " : "") + (dim_has_hole(tt->shape[i]) ? std::string("?") : tt->shape[i].to_string());
+    return "Tensor[(" + dims + "), " + dtype_name(tt->dtype) + "]";
+  }
+  if (t->kind == TyKind::Tuple) {
+    std::string out = "(";
+    auto fields = static_cast<const TupleTy*>(t)->fields;
+    for (size_t i = 0; i < fields.size(); ++i) {
+      auto f = annotation_for(fields[i]);
+      if (!f) return std::nullopt;
+      out += (i ? ", " : "") + *f;
+    }
+    return out + (fields.size() == 1 ? ",)" : ")");
+  }
+  return std::nullopt;
+}
+
+// The help for an unannotated binder: with an edit inserting `: TYPE` after its name when
+// part of its type is known.
+void annotation_help(Diagnostic& d, const VarDecl* decl, Ty partial) {
+  const std::string name = "%" + std::string(decl->name);
+  if (auto text = annotation_for(partial))
+    d.help("annotate `" + name + "` (`?` marks the sizes inference could not find)",
+           {TextEdit{Span{decl->span.file, decl->span.end, decl->span.end}, ": " + *text}});
+  else
+    d.help("add a type annotation: `" + name + ": Tensor[(...), float32]`");
+}
+
 
 // A clash between dimensions that still involve a callee's dimension names (`2 * n` for
 // a `7`): the names are not fixed here, there is just no size that fits.
@@ -277,9 +316,10 @@ void Inferencer::report_unsolved() {
           std::find(labelled.begin(), labelled.end(), r->decl) == labelled.end()) {
         labelled.push_back(r->decl);
         d.label(r->decl->span, "`%" + std::string(r->name) + "` has no type annotation");
+        annotation_help(d, r->decl, t);
       }
     }
-    d.help("annotate the parameter or binding the unknown input comes from");
+    if (labelled.empty()) d.help("annotate the parameter or binding the unknown input comes from");
     return;  // one is enough: the rest usually follow from it
   }
   // 2. Binders whose type nothing determined.
@@ -292,7 +332,7 @@ void Inferencer::report_unsolved() {
       Ty pt = solver_.resolve(vars_[p]);
       if (is_ground(pt)) continue;
       Diagnostic& d = diags_.emit(DiagKind::UnsolvedType, p->span, {"parameter `%" + std::string(p->name) + "`"});
-      d.help("add a type annotation: `%" + std::string(p->name) + ": Tensor[(...), float32]`");
+      annotation_help(d, p, pt);
       return;
     }
   }
