@@ -51,9 +51,12 @@ json diagnostics_json(const FileCheck& check, const Document& doc, PositionEncod
                                                                             l.span.end, enc)}}},
                          {"message", l.message}});
     }
-    if (!d.labels[0].message.empty())
-      related.insert(related.begin(), {{"location", {{"uri", doc.uri}, {"range", item["range"]}}},
-                                       {"message", d.labels[0].message}});
+    if (!d.labels[0].message.empty()) {
+      // json::object: a braced list of two pairs would otherwise insert two arrays.
+      json primary = json::object({{"location", {{"uri", doc.uri}, {"range", item["range"]}}},
+                                   {"message", d.labels[0].message}});
+      related.insert(related.begin(), std::move(primary));
+    }
     if (!related.empty()) item["relatedInformation"] = std::move(related);
     json tags = json::array();
     if (d.tags & kTagUnnecessary) tags.push_back(kLspUnnecessary);

@@ -12,8 +12,9 @@ namespace relay::lsp {
 std::shared_ptr<const FileCheck> Server::check_with_progress(const Document& doc) {
   using clock = std::chrono::steady_clock;
   std::string token;
+  // Outside the `if`: the hook below refers to it while the database checks.
+  const auto start = clock::now();
   if (work_done_progress_) {
-    const auto start = clock::now();
     // The database calls the hook before each definition it infers: once the check has
     // run for 200 ms, announce it. A cached check never calls it and reports nothing.
     // The token is used right after `create` is sent, without waiting for its answer

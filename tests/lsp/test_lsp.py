@@ -133,6 +133,10 @@ def test_diagnostics_on_open_and_after_an_incremental_fix():
         {"text": text.replace("add(%x, %y)", "add(%x, ones(shape=[4], dtype=\"float32\"))")}]})
     diags = c.diagnostics(URI, version=3)
     assert len(diags) == 1 and diags[0]["code"].startswith("E00"), diags
+    rel = diags[0]["relatedInformation"]
+    assert len(rel) >= 2 and all(isinstance(r, dict) and set(r) == {"location", "message"} and
+                                 r["location"]["uri"] == URI for r in rel), rel
+    assert rel[0]["location"]["range"] == diags[0]["range"], rel  # the primary label's message first
     shutdown(c)
 
 
