@@ -472,7 +472,24 @@ std::string unescape_string(std::string_view raw) {
 std::string escape_string(std::string_view s) {
   std::string out;
   out.reserve(s.size() + 2);
-  for (char c : s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    // A `\xNN` escape can put a byte into a string that is not valid UTF-8 on its own
+    // (`"\x84"`); printed raw it would make the printout unreadable (E0002). Valid
+    // multi-byte characters are kept as they are.
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      char32_t cp;
+      const size_t n = decode_utf8(s, i, &cp);
+      if (n == 0) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\x%02X", static_cast<unsigned char>(c));
+        out += buf;
+      } else {
+        out.append(s.substr(i, n));
+        i += n - 1;
+      }
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
