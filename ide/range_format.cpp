@@ -23,8 +23,7 @@ std::string_view line(std::string_view s, const std::vector<uint32_t>& st, size_
 }
 }  // namespace
 
-std::optional<LineEdit> format_range(std::string_view path, std::string_view text, uint32_t first_line,
-                                     uint32_t last_line) {
+std::optional<std::string> format_document(std::string_view path, std::string_view text) {
   SourceManager sources;
   const SourceFile& file = sources.get(sources.add(std::string(path), std::string(text)));
   DiagnosticBag diags;
@@ -32,8 +31,14 @@ std::optional<LineEdit> format_range(std::string_view path, std::string_view tex
   po.require_version = false;
   auto module = parse_module(file, diags, po);
   if (diags.has_errors()) return std::nullopt;
-  const std::string formatted = print_module(*module, file);
-  if (formatted == text) return std::nullopt;
+  return print_module(*module, file);
+}
+
+std::optional<LineEdit> format_range(std::string_view path, std::string_view text, uint32_t first_line,
+                                     uint32_t last_line) {
+  const std::optional<std::string> result = format_document(path, text);
+  if (!result || *result == text) return std::nullopt;
+  const std::string& formatted = *result;
   const std::vector<uint32_t> a = line_starts(text), b = line_starts(formatted);
   const size_t na = a.size() - 1, nb = b.size() - 1;
   size_t pre = 0;

@@ -21,6 +21,10 @@ struct LineEdit {
   std::string text;
 };
 
+// The whole text as `relay fmt` prints it; nullopt when it has syntax errors (nothing to
+// format safely).
+std::optional<std::string> format_document(std::string_view path, std::string_view text);
+
 // `first_line`/`last_line` are 0-based and inclusive. nullopt when there is nothing to
 // change in them, or when the text has syntax errors (nothing to format safely).
 std::optional<LineEdit> format_range(std::string_view path, std::string_view text, uint32_t first_line,

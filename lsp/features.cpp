@@ -1,12 +1,7 @@
 #include "lsp/features.h"
 
-#include "lang/ops/op_registry.h"
-#include "lang/ops/op_schema.h"
-#include "lang/syntax/parser.h"
-#include "lang/syntax/printer.h"
-#include "lang/syntax/walk.h"
-#include "lang/types/call_attrs.h"
-#include "lang/types/type.h"
+#include "ide/hover.h"
+#include "ide/range_format.h"
 
 namespace relay::lsp {
 
@@ -67,85 +62,20 @@ json diagnostics_json(const FileCheck& check, const Document& doc, PositionEncod
   return out;
 }
 
-namespace {
-
-std::string code_block(const std::string& text) { return "```relay\n" + text + "\n```"; }
-
-std::string op_hover(const OpInfo& op) {
-  std::string sig = std::string(op.name) + "(";
-  for (size_t i = 0; i < op.args.size(); ++i) sig += (i ? ", " : "") + std::string(op.args[i]);
-  sig += ")";
-  std::string out = code_block(sig) + "\n\n" + std::string(op.doc);
-  if (op.attrs) out += "\n\n" + code_block(describe_attr_schema(*op.attrs));
-  if (!op.supported) out += "\n\n*Not supported yet by this toolchain.*";
-  return out;
-}
-
-}  // namespace
-
 json hover_json(const FileCheck& check, const Document& doc, const LineIndex& lines, uint32_t offset,
                 PositionEncoding enc) {
-  for (const CheckedDefinition& d : check.definitions) {
-    if (offset < d.chunk_offset) continue;
-    const uint32_t rel = offset - d.chunk_offset;
-    if (rel < d.def->span.begin || rel > d.def->span.end) continue;
-    // The innermost expression whose span holds the cursor (children come after their
-    // parents in the walk, so the last hit is the innermost).
-    const Expr* best = nullptr;
-    walk_expr(d.def->fn, [&](Expr* e) {
-      if (e->span.begin <= rel && rel < e->span.end && (!best || e->span.size() <= best->span.size())) best = e;
-    });
-    // A binder under the cursor (a parameter, let or pattern variable) wins over the
-    // expression around it.
-    const VarDecl* binder = nullptr;
-    for (const auto& [decl, ty] : d.types->vars)
-      if (decl->span.begin <= rel && rel < decl->span.end) binder = decl;
-    std::string text;
-    Span span{};
-    if (binder) {
-      text = code_block("%" + std::string(binder->name) + ": " + type_to_string(d.types->type_of(binder)));
-      span = binder->span;
-    } else if (best) {
-      span = best->span;
-      auto* ref = best->kind == ExprKind::OpRef || best->kind == ExprKind::GlobalRef || best->kind == ExprKind::LocalRef ||
-                          best->kind == ExprKind::CtorRef
-                      ? static_cast<const RefExpr*>(best)
-                      : nullptr;
-      if (ref && ref->kind == ExprKind::OpRef && ref->op) {
-        text = op_hover(*ref->op);
-      } else if (ref && ref->kind == ExprKind::GlobalRef && ref->global) {
-        Ty t = d.types->type_of(best);
-        text = code_block("@" + std::string(ref->name) + ": " + (t ? type_to_string(t) : "?"));
-        if (!ref->global->doc.empty()) text += "\n\n" + std::string(ref->global->doc);
-      } else if (ref && ref->kind == ExprKind::CtorRef && ref->ctor && ref->ctor->owner) {
-        Ty t = d.types->type_of(best);
-        text = code_block(std::string(ref->name) + ": " + (t ? type_to_string(t) : "?")) + "\n\nconstructor of `" +
-               std::string(ref->ctor->owner->name) + "`";
-        if (!ref->ctor->owner->doc.empty()) text += "\n\n" + std::string(ref->ctor->owner->doc);
-      } else if (Ty t = d.types->type_of(best)) {
-        text = code_block(type_to_string(t));
-      }
-    }
-    if (text.empty()) return nullptr;
-    const uint32_t b = span.begin + d.chunk_offset, e = span.end + d.chunk_offset;
-    return {{"contents", {{"kind", "markdown"}, {"value", text}}}, {"range", range_of(doc.text, lines, b, e, enc)}};
-  }
-  return nullptr;
+  auto h = ide::hover_at(check, offset);
+  if (!h) return nullptr;
+  return {{"contents", {{"kind", "markdown"}, {"value", h->markdown}}},
+          {"range", range_of(doc.text, lines, h->begin, h->end, enc)}};
 }
 
 json formatting_json(const Document& doc, PositionEncoding enc) {
-  SourceManager sources;
-  FileId id = sources.add(doc.path, doc.text);
-  const SourceFile& file = sources.get(id);
-  DiagnosticBag diags;
-  ParseOptions po;
-  po.require_version = false;
-  auto module = parse_module(file, diags, po);
-  if (diags.has_errors()) return json::array();
-  std::string formatted = print_module(*module, file);
-  if (formatted == doc.text) return json::array();
-  return json::array({{{"range", range_of(doc.text, file.lines, 0, static_cast<uint32_t>(doc.text.size()), enc)},
-                       {"newText", formatted}}});
+  const std::optional<std::string> formatted = ide::format_document(doc.path, doc.text);
+  if (!formatted || *formatted == doc.text) return json::array();
+  const LineIndex lines(doc.text);
+  return json::array({{{"range", range_of(doc.text, lines, 0, static_cast<uint32_t>(doc.text.size()), enc)},
+                       {"newText", *formatted}}});
 }
 
 }  // namespace relay::lsp

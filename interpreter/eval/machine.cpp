@@ -185,11 +185,36 @@ namespace {
 std::vector<Value> pop_values(std::vector<Value>& vals, size_t n) {
   std::vector<Value> out(std::make_move_iterator(vals.end() - static_cast<std::ptrdiff_t>(n)),
                          std::make_move_iterator(vals.end()));
-  vals.resize(vals.size() - n);
+  vals.erase(vals.end() - static_cast<std::ptrdiff_t>(n), vals.end());  // never grows, unlike resize
   return out;
 }
 
+// How many of a node's kids are operands, evaluated before the node itself: all of them
+// for tuples and calls, the first for `if` (its branches are chosen afterwards), `match`,
+// projections and reference reads, none for nodes that evaluate nothing first.
+size_t operand_count(const Node& n) {
+  switch (n.kind) {
+    case NodeKind::Tuple:
+    case NodeKind::OpCall:
+    case NodeKind::CtorCall:
+    case NodeKind::Call:
+    case NodeKind::RefWrite: return n.kids.size();
+    case NodeKind::GetItem:
+    case NodeKind::If:
+    case NodeKind::Match:
+    case NodeKind::RefNew:
+    case NodeKind::RefRead: return 1;
+    default: return 0;
+  }
+}
+
 }  // namespace
+
+Value Machine::pop_value() {
+  Value v = std::move(vals_.back());
+  vals_.pop_back();
+  return v;
+}
 
 bool Machine::step() {
   if (conts_.empty()) return false;
@@ -207,6 +232,12 @@ bool Machine::step() {
       for (Observer* o : observers_) o->before(*this, *n->expr);
   }
   const uint32_t base = frames_.empty() ? 0 : frames_.back().base;
+  // Operands are evaluated first, left to right, one continuation each; the cases below
+  // run once all of them are on the value stack.
+  if (k.stage < operand_count(*n)) {
+    push(n->kids[k.stage++]);  // `k` is invalid after push
+    return true;
+  }
   switch (n->kind) {
     case NodeKind::Const:
       if (!n->error.empty()) fail(n->error, n->expr->span);
@@ -235,47 +266,37 @@ bool Machine::step() {
       else finish(n, Value(make_ref<ClosureObj>(n->ctor)));
       break;
     case NodeKind::Tuple:
-    case NodeKind::OpCall:
-    case NodeKind::CtorCall:
-    case NodeKind::Call: {
-      if (k.stage < n->kids.size()) {
-        push(n->kids[k.stage++]);  // `k` is invalid after push
-        break;
-      }
+      finish(n, make_tuple(pop_values(vals_, n->kids.size())));
+      break;
+    case NodeKind::OpCall: {
       std::vector<Value> args = pop_values(vals_, n->kids.size());
-      if (n->kind == NodeKind::Tuple) {
-        finish(n, make_tuple(std::move(args)));
-      } else if (n->kind == NodeKind::OpCall) {
-        Value out = run_kernel(*n, args);
-        finish(n, std::move(out));
-      } else if (n->kind == NodeKind::CtorCall) {
-        if (!n->ctor) fail("unknown constructor", n->expr->span);
-        finish(n, Value(make_ref<CtorObj>(n->ctor, n->ctor->tag, std::move(args))));
-      } else {
-        Value callee = std::move(args.back());
-        args.pop_back();
-        conts_.pop_back();  // the call is done once the callee takes over (tail calls)
-        const size_t before = vals_.size();
-        invoke(callee, args, static_cast<const CallExpr*>(n->expr));
-        // Operators and constructors answer at once; report them like other values.
-        if (vals_.size() > before && !observers_.empty())
-          for (Observer* o : observers_) o->after(*this, *n->expr, vals_.back());
-      }
+      Value out = run_kernel(*n, args);
+      finish(n, std::move(out));
       break;
     }
-    case NodeKind::GetItem:
-      if (k.stage == 0) {
-        k.stage = 1;
-        push(n->kids[0]);
-        break;
-      } else {
-        Value t = std::move(vals_.back());
-        vals_.pop_back();
-        if (!t.is_tuple() || n->slot >= t.tuple().fields.size())
-          fail("tuple index " + std::to_string(n->slot) + " is out of range", n->expr->span);
-        finish(n, t.tuple().fields[n->slot]);
-      }
+    case NodeKind::CtorCall:
+      if (!n->ctor) fail("unknown constructor", n->expr->span);
+      finish(n, Value(make_ref<CtorObj>(n->ctor, n->ctor->tag, pop_values(vals_, n->kids.size()))));
       break;
+    case NodeKind::Call: {
+      std::vector<Value> args = pop_values(vals_, n->kids.size());
+      Value callee = std::move(args.back());
+      args.pop_back();
+      conts_.pop_back();  // the call is done once the callee takes over (tail calls)
+      const size_t before = vals_.size();
+      invoke(callee, args, static_cast<const CallExpr*>(n->expr));
+      // Operators and constructors answer at once; report them like other values.
+      if (vals_.size() > before && !observers_.empty())
+        for (Observer* o : observers_) o->after(*this, *n->expr, vals_.back());
+      break;
+    }
+    case NodeKind::GetItem: {
+      Value t = pop_value();
+      if (!t.is_tuple() || n->slot >= t.tuple().fields.size())
+        fail("tuple index " + std::to_string(n->slot) + " is out of range", n->expr->span);
+      finish(n, t.tuple().fields[n->slot]);
+      break;
+    }
     case NodeKind::Lambda: {
       std::vector<Value> captured;
       captured.reserve(n->captures.size());
@@ -288,13 +309,11 @@ bool Machine::step() {
       const size_t i = k.stage / 2;
       if (i < n->bindings.size()) {
         const auto& b = n->bindings[i];
-        if (k.stage % 2 == 0) {
-          ++k.stage;
+        if (k.stage++ % 2 == 0) {
           push(b.value);
         } else {
-          ++k.stage;
-          if (b.slot >= 0) slots_[base + static_cast<size_t>(b.slot)] = std::move(vals_.back());
-          vals_.pop_back();
+          Value v = pop_value();
+          if (b.slot >= 0) slots_[base + static_cast<size_t>(b.slot)] = std::move(v);
         }
         break;
       }
@@ -302,72 +321,44 @@ bool Machine::step() {
       push(n->result);  // tail position
       break;
     }
-    case NodeKind::If:
-      if (k.stage == 0) {
-        k.stage = 1;
-        push(n->kids[0]);
-      } else {
-        Value c = std::move(vals_.back());
-        vals_.pop_back();
-        if (!c.is_tensor() || !c.tensor().dtype().is_bool() || c.tensor().size() != 1)
-          fail("the condition of `if` must be a bool scalar", static_cast<const IfExpr*>(n->expr)->cond->span);
-        const bool taken = c.tensor().data<bool>()[0];
-        conts_.pop_back();
-        push(taken ? n->kids[1] : n->kids[2]);
-      }
+    case NodeKind::If: {
+      Value c = pop_value();
+      if (!c.is_tensor() || !c.tensor().dtype().is_bool() || c.tensor().size() != 1)
+        fail("the condition of `if` must be a bool scalar", static_cast<const IfExpr*>(n->expr)->cond->span);
+      const bool taken = c.tensor().data<bool>()[0];
+      conts_.pop_back();
+      push(taken ? n->kids[1] : n->kids[2]);  // tail position
       break;
-    case NodeKind::Match:
-      if (k.stage == 0) {
-        k.stage = 1;
-        push(n->kids[0]);
-      } else {
-        Value v = std::move(vals_.back());
-        vals_.pop_back();
-        for (const auto& clause : n->clauses)
-          if (bind_pattern(clause.pattern, v, base)) {
-            conts_.pop_back();
-            push(clause.body);
-            return true;
-          }
-        fail(n->complete ? "no clause of this `match` matches the value"
-                         : "no clause of this `match?` matches the value",
-             n->expr->span, {"`match?` does not check that its clauses cover every value"});
-      }
-      break;
+    }
+    case NodeKind::Match: {
+      Value v = pop_value();
+      for (const auto& clause : n->clauses)
+        if (bind_pattern(clause.pattern, v, base)) {
+          conts_.pop_back();
+          push(clause.body);  // tail position
+          return true;
+        }
+      fail(n->complete ? "no clause of this `match` matches the value"
+                       : "no clause of this `match?` matches the value",
+           n->expr->span, {"`match?` does not check that its clauses cover every value"});
+    }
     case NodeKind::RefNew:
-      if (k.stage == 0) {
-        k.stage = 1;
-        push(n->kids[0]);
-      } else {
-        Value v = std::move(vals_.back());
-        vals_.pop_back();
-        finish(n, Value(make_ref<RefObj>(std::move(v))));
-      }
+      finish(n, Value(make_ref<RefObj>(pop_value())));
       break;
-    case NodeKind::RefRead:
-      if (k.stage == 0) {
-        k.stage = 1;
-        push(n->kids[0]);
-      } else {
-        Value r = std::move(vals_.back());
-        vals_.pop_back();
-        if (!r.is_ref()) fail("`!` expects a reference", n->expr->span);
-        finish(n, r.ref().value);
-      }
+    case NodeKind::RefRead: {
+      Value r = pop_value();
+      if (!r.is_ref()) fail("`!` expects a reference", n->expr->span);
+      finish(n, r.ref().value);
       break;
-    case NodeKind::RefWrite:
-      if (k.stage < 2) {
-        push(n->kids[k.stage++]);
-      } else {
-        Value v = std::move(vals_.back());
-        vals_.pop_back();
-        Value r = std::move(vals_.back());
-        vals_.pop_back();
-        if (!r.is_ref()) fail("`:=` expects a reference on its left", n->expr->span);
-        r.ref().value = std::move(v);
-        finish(n, unit());
-      }
+    }
+    case NodeKind::RefWrite: {
+      Value v = pop_value();
+      Value r = pop_value();
+      if (!r.is_ref()) fail("`:=` expects a reference on its left", n->expr->span);
+      r.ref().value = std::move(v);
+      finish(n, unit());
       break;
+    }
     case NodeKind::Return: {
       const Frame f = frames_.back();
       frames_.pop_back();

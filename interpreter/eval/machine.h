@@ -112,6 +112,7 @@ class Machine {
   };
 
   void push(const Node* n) { conts_.push_back({n, 0}); }
+  Value pop_value();
   void finish(const Node* n, Value v);  // pops n's continuation, pushes v, fires after()
   void invoke(const Value& callee, std::vector<Value>& args, const CallExpr* site);
   void enter(const ClosureObj& c, const Value& self, std::vector<Value>& args, const CallExpr* site);

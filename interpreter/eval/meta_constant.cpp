@@ -9,32 +9,6 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string decode_base64(const std::string& in) {
-  auto value = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-  };
-  std::string out;
-  out.reserve(in.size() / 4 * 3);
-  uint32_t buf = 0;
-  int bits = 0;
-  for (char c : in) {
-    int v = value(c);
-    if (v < 0) continue;  // padding and line breaks
-    buf = (buf << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((buf >> bits) & 0xFF));
-    }
-  }
-  return out;
-}
-
 int64_t to_int(const json& v, const char* what) {
   if (v.is_number_integer()) return v.get<int64_t>();
   if (v.is_string()) {

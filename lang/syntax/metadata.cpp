@@ -1,5 +1,7 @@
 #include "lang/syntax/metadata.h"
 
+#include <algorithm>
+
 namespace relay {
 
 const MetaEntry* Metadata::find(std::string_view type_key, uint32_t index) const {
@@ -102,6 +104,33 @@ const nlohmann::json& json_field(const nlohmann::json& obj, std::string_view key
   if (!obj.is_object()) return null_value;
   auto it = obj.find(key);
   return it == obj.end() ? null_value : *it;
+}
+
+std::string decode_base64(std::string_view in, size_t max_bytes) {
+  auto value = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+  };
+  std::string out;
+  out.reserve(std::min(in.size() / 4 * 3, max_bytes));
+  uint32_t buf = 0;
+  int bits = 0;
+  for (char c : in) {
+    int v = value(c);
+    if (v < 0) continue;
+    buf = (buf << 6) | static_cast<uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((buf >> bits) & 0xFF));
+      if (out.size() >= max_bytes) break;
+    }
+  }
+  return out;
 }
 
 }  // namespace relay

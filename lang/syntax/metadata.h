@@ -4,6 +4,7 @@
 // interpreter, which owns tensors).
 #pragma once
 
+#include <cstdint>
 #include <deque>
 #include <optional>
 #include <string>
@@ -20,6 +21,10 @@ namespace relay {
 // operator[] of nlohmann::json is undefined for a missing key; metadata is untrusted
 // input, so every lookup of an optional field goes through here.
 const nlohmann::json& json_field(const nlohmann::json& obj, std::string_view key);
+
+// Decodes base64 text (the `b64ndarrays` blobs), skipping padding and line breaks; stops
+// after `max_bytes` output bytes (a caller reading only a header need not decode more).
+std::string decode_base64(std::string_view in, size_t max_bytes = SIZE_MAX);
 
 struct Metadata {
   nlohmann::json document;

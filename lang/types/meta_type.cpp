@@ -54,36 +54,10 @@ Ty from_checked_type(const Metadata& m, const json& node, TypeArena& arena) {
   return arena.tensor(std::span<const Dim>(dims.data(), dims.size()), *dtype);
 }
 
-std::string base64_decode(const std::string& in, size_t max_bytes) {
-  auto value = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-  };
-  std::string out;
-  uint32_t buf = 0;
-  int bits = 0;
-  for (char c : in) {
-    int v = value(c);
-    if (v < 0) continue;
-    buf = (buf << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((buf >> bits) & 0xFF));
-      if (out.size() >= max_bytes) break;
-    }
-  }
-  return out;
-}
-
 // TVM's NDArray::Save header.
 Ty from_blob(const std::string& b64, TypeArena& arena) {
   constexpr uint64_t kMagic = 0xDD5E40F096B4A13FULL;
-  std::string head = base64_decode(b64, 8 + 8 + 8 + 4 + 4 + 8 * 64);
+  std::string head = decode_base64(b64, 8 + 8 + 8 + 4 + 4 + 8 * 64);
   size_t pos = 0;
   auto read = [&](void* dst, size_t n) {
     if (pos + n > head.size()) return false;

@@ -132,3 +132,53 @@ def cursors(text):
         marks[m.group(1)] = (line, len(col_text.encode("utf-16-le")) // 2)
     out += text[pos:]
     return out, marks
+
+
+# ---- shared by the protocol test files (test_*.py) -----------------------------------
+
+def initialize(relay, params=None):
+    """Starts `relay lsp`, runs initialize/initialized; returns (client, InitializeResult)."""
+    c = LspClient(relay)
+    r = c.request("initialize", params if params is not None else {"capabilities": {}, "processId": None})
+    assert "result" in r, r
+    c.notify("initialized", {})
+    return c, r["result"]
+
+
+def shutdown(c):
+    """shutdown + exit; the server must exit with status 0."""
+    r = c.request("shutdown")
+    assert r.get("result", "x") is None, r
+    c.notify("exit")
+    assert c.close() == 0
+
+
+def open_doc(c, text, uri, version=1):
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "relay", "version": version,
+                                                         "text": text}})
+
+
+def pos(marks, name):
+    """The LSP position of cursor mark `name` (see cursors)."""
+    line, col = marks[name]
+    return {"line": line, "character": col}
+
+
+def run_tests(namespace, argv):
+    """Runs every test_* function of `namespace` (a module's globals), or those named in
+    argv[2:]; prints `N passed, M failed`; returns the exit status."""
+    import traceback
+    names = argv[2:]
+    tests = [(n, f) for n, f in sorted(namespace.items()) if n.startswith("test_") and callable(f)]
+    selected = [(n, f) for n, f in tests if not names or n in names]
+    failed = 0
+    for name, f in selected:
+        try:
+            f()
+            print("ok   " + name)
+        except Exception:
+            failed += 1
+            print("FAIL " + name)
+            traceback.print_exc()
+    print("%d passed, %d failed" % (len(selected) - failed, failed))
+    return 1 if failed else 0

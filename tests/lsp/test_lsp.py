@@ -5,14 +5,13 @@ answer).
 
 Usage: test_lsp.py RELAY_BINARY [TEST_NAME...]
 """
-import json
 import os
 import subprocess
 import sys
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lsp_client import LspClient, cursors  # noqa: E402
+import lsp_client  # noqa: E402
+from lsp_client import LspClient, cursors, initialize, pos, run_tests, shutdown  # noqa: E402
 
 RELAY = None
 URI = "file:///tmp/lsp-test/model.relay"
@@ -31,28 +30,11 @@ def @main(%data: Tensor[(1, 784), float32], %w1: Tensor[(128, 784), float32]) {
 
 
 def start(params=None):
-    c = LspClient(RELAY)
-    r = c.request("initialize", params if params is not None else {"capabilities": {}, "processId": None})
-    assert "result" in r, r
-    c.notify("initialized", {})
-    return c, r["result"]
-
-
-def shutdown(c):
-    r = c.request("shutdown")
-    assert r.get("result", "x") is None, r
-    c.notify("exit")
-    assert c.close() == 0
+    return initialize(RELAY, params)
 
 
 def open_doc(c, text, uri=URI, version=1):
-    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "relay", "version": version,
-                                                         "text": text}})
-
-
-def pos(marks, name):
-    line, col = marks[name]
-    return {"line": line, "character": col}
+    lsp_client.open_doc(c, text, uri, version)
 
 
 # ---- tests ---------------------------------------------------------------------------
@@ -249,21 +231,7 @@ def test_requests_after_shutdown_and_exit_codes():
 def main(argv):
     global RELAY
     RELAY = os.path.abspath(argv[1])
-    names = argv[2:]
-    tests = [(n, f) for n, f in sorted(globals().items()) if n.startswith("test_") and callable(f)]
-    failed = 0
-    for name, f in tests:
-        if names and name not in names:
-            continue
-        try:
-            f()
-            print("ok   " + name)
-        except Exception:
-            failed += 1
-            print("FAIL " + name)
-            traceback.print_exc()
-    print("%d passed, %d failed" % (len([1 for n, _ in tests if not names or n in names]) - failed, failed))
-    return 1 if failed else 0
+    return run_tests(globals(), argv)
 
 
 if __name__ == "__main__":

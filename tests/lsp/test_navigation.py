@@ -7,10 +7,10 @@ Usage: test_navigation.py RELAY_BINARY [TEST_NAME...]
 """
 import os
 import sys
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lsp_client import LspClient, cursors  # noqa: E402
+import lsp_client  # noqa: E402
+from lsp_client import cursors, initialize, pos, run_tests, shutdown  # noqa: E402
 
 RELAY = None
 URI = "file:///tmp/lsp-test/nav.relay"
@@ -51,28 +51,11 @@ def @main(%x: int32) -> int32 {
 
 
 def start(params=None):
-    c = LspClient(RELAY)
-    r = c.request("initialize", params if params is not None else {"capabilities": {}, "processId": None})
-    assert "result" in r, r
-    c.notify("initialized", {})
-    return c, r["result"]
-
-
-def shutdown(c):
-    r = c.request("shutdown")
-    assert r.get("result", "x") is None, r
-    c.notify("exit")
-    assert c.close() == 0
+    return initialize(RELAY, params)
 
 
 def open_doc(c, text, uri=URI, version=1):
-    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "relay", "version": version,
-                                                         "text": text}})
-
-
-def pos(marks, name):
-    line, col = marks[name]
-    return {"line": line, "character": col}
+    lsp_client.open_doc(c, text, uri, version)
 
 
 def rng(l1, c1, l2, c2):
@@ -353,26 +336,8 @@ def test_selection_ranges_grow_outwards():
 
 def main(argv):
     global RELAY
-    if len(argv) < 2:
-        print(__doc__)
-        return 2
-    RELAY = argv[1]
-    names = argv[2:]
-    tests = [(n, f) for n, f in sorted(globals().items()) if n.startswith("test_") and callable(f)]
-    passed = failed = 0
-    for name, fn in tests:
-        if names and name not in names:
-            continue
-        try:
-            fn()
-            print("ok  ", name)
-            passed += 1
-        except Exception:
-            print("FAIL", name)
-            traceback.print_exc()
-            failed += 1
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    RELAY = os.path.abspath(argv[1])
+    return run_tests(globals(), argv)
 
 
 if __name__ == "__main__":
