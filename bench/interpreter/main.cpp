@@ -234,8 +234,8 @@ def @loop(%n: int32, %acc: int32) -> int32 {
     Loaded l(read_file(root + "/tests/models/" + model + ".relay"), model);
     auto args = random_inputs(l, "main");
     Timing t = time_call(l, "main", args, runs);
-    std::printf("\n%s forward pass: relay %.3f ms (%llu steps); numpy %s; torch %s\n", model, t.ms,
-                static_cast<unsigned long long>(t.steps), peer(std::string(model) + "_numpy").c_str(),
+    std::printf("\n%s forward pass: relay %.3f ms (%llu steps, %.2f k steps/s); numpy %s; torch %s\n", model, t.ms,
+                static_cast<unsigned long long>(t.steps), t.steps / t.ms, peer(std::string(model) + "_numpy").c_str(),
                 peer(std::string(model) + "_torch").c_str());
     auto it = peers.find(std::string(model) + "_torch");
     if (it != peers.end()) {
