@@ -13,6 +13,7 @@
 #include "cli/run_inputs.h"
 #include "interpreter/eval/machine.h"
 #include "interpreter/eval/numerics.h"
+#include "interpreter/eval/run_error.h"
 #include "interpreter/runtime/npy.h"
 #include "interpreter/value_print.h"
 #include "lang/syntax/frontend.h"
@@ -52,28 +53,6 @@ bool flatten(const rt::Value& v, const std::string& key, std::vector<std::pair<s
   for (size_t i = 0; i < f.size(); ++i)
     if (!flatten(f[i], key.empty() ? std::to_string(i) : key + "." + std::to_string(i), out)) return false;
   return true;
-}
-
-std::string location(const SourceManager& sources, Span s) {
-  const SourceFile& f = sources.get(s.file);
-  LineCol lc = f.lines.lookup(s.begin);
-  return f.name + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column);
-}
-
-void add_stack(Diagnostic& d, const std::vector<rt::StackEntry>& stack, const SourceManager& sources) {
-  if (stack.empty()) return;
-  std::string text = "Relay stack, innermost call first:";
-  const size_t shown = 20;
-  for (size_t i = 0; i < stack.size(); ++i) {
-    if (i == shown / 2 && stack.size() > shown) {
-      text += "\n  ... " + std::to_string(stack.size() - shown) + " more frames ...";
-      i = stack.size() - shown / 2;
-    }
-    text += "\n  " + stack[i].function;
-    if (stack[i].call_site.end > stack[i].call_site.begin || stack[i].call_site.begin)
-      text += ", called at " + location(sources, stack[i].call_site);
-  }
-  d.note(text);
 }
 
 }  // namespace
@@ -209,21 +188,8 @@ int cmd_run(const Args& args) {
     result = machine.call(program.global(*entry_def), std::move(argv));
   } catch (const rt::EvalError& e) {
     DiagnosticBag run_diags;
-    Diagnostic* d;
-    if (e.interrupted) {
-      d = &run_diags.emit(DiagKind::Interrupted, e.span);
-      status = 130;
-    } else if (numerics.report()) {
-      const auto& r = *numerics.report();
-      d = &run_diags.emit(DiagKind::NonFiniteResult, e.span, {std::string(r.op->name), r.produced});
-      for (const auto& n : r.notes) d->note(n);
-      status = kExitErrors;
-    } else {
-      d = &run_diags.emit(DiagKind::RuntimeFailure, e.span, {e.what()});
-      for (const auto& n : e.notes) d->note(n);
-      status = kExitErrors;
-    }
-    add_stack(*d, e.stack, sources);
+    run_diags.add(rt::run_error_diagnostic(e, check_numerics ? &numerics : nullptr, sources));
+    status = e.interrupted ? 130 : kExitErrors;
     printer.print(run_diags, sources);
   }
   sigaction(SIGINT, &old, nullptr);

@@ -14,6 +14,11 @@ int cmd_explain(const Args& args);
 int cmd_ops(const Args& args);
 int cmd_run(const Args& args);
 int cmd_lsp(const Args& args);
+int cmd_repl(const Args& args);
+#ifdef RELAY_HAVE_KERNEL
+int cmd_kernel(const Args& args);   // the Jupyter kernel
+int cmd_jupyter(const Args& args);  // installs its kernelspec
+#endif
 
 // Exit codes shared by every subcommand.
 constexpr int kExitOk = 0;

@@ -22,6 +22,11 @@ const Command kCommands[] = {
     {"ops", relay::cli::cmd_ops, "list the operators with their signatures (`--json` for data)"},
     {"run", relay::cli::cmd_run, "run @main with the reference interpreter"},
     {"lsp", relay::cli::cmd_lsp, "the language server (LSP over stdio)"},
+    {"repl", relay::cli::cmd_repl, "an interactive session (runs a script when stdin is not a terminal)"},
+#ifdef RELAY_HAVE_KERNEL
+    {"kernel", relay::cli::cmd_kernel, "the Jupyter kernel (started by Jupyter: `relay kernel -f FILE`)"},
+    {"jupyter", relay::cli::cmd_jupyter, "install the Jupyter kernelspec (`relay jupyter --install`)"},
+#endif
 };
 
 void print_usage(FILE* out) {

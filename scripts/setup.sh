@@ -25,6 +25,13 @@ PACKAGES=(
   python3-torch
   # a real LSP client for the language server's end-to-end test
   neovim
+  # relay repl: line editing (BSD-licensed libedit) and :viz pictures through Graphviz
+  libedit-dev libgraphviz-dev
+  # the Jupyter kernel: xeus 2.4 with its built-in ZeroMQ server
+  xeus-dev cppzmq-dev libzmq3-dev uuid-dev libssl-dev
+  # kernel and notebook tests (Debian's /usr/bin/python3)
+  python3-jupyter-client jupyter-client jupyter-core jupyter-nbconvert python3-nbconvert
+  python3-nbclient
 )
 
 SUDO=""

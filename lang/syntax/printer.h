@@ -12,6 +12,7 @@
 // so formatting is idempotent: print(parse(print(parse(x)))) == print(parse(x)).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ namespace relay {
 struct PrintOptions {
   bool comments = true;   // reproduce the source comments (needs the SourceFile)
   int max_width = 100;    // function headers longer than this are broken up
+  // When set, each bound value and each block result is followed by `/* ty=TEXT */`
+  // with TEXT from this function (empty: no comment), the way TVM prints typed IR.
+  std::function<std::string(const Expr*)> type_comment;
 };
 
 // Prints a whole module. `file` must be the source the module was parsed from; it

@@ -174,6 +174,14 @@ void Printer::function(const FunctionExpr* f, const std::string& prefix, uint32_
 // ---------------------------------------------------------------------------------------
 // Blocks
 
+void Printer::type_comment(const Expr* e) {
+  if (!options_.type_comment || !e) return;
+  std::string text = options_.type_comment(e);
+  if (text.empty()) return;
+  out_.space();
+  out_.put("/* ty=" + text + " */");
+}
+
 void Printer::binding(const Binding& b) {
   blank_and_leading(b.kind == BindingKind::Sequence && b.value ? open_paren_pos(b.value)
                                                                : b.span.begin);
@@ -186,6 +194,7 @@ void Printer::binding(const Binding& b) {
       out_.put("=");
       out_.space();
       expr(b.value, Ctx::Rhs);
+      type_comment(b.value);
       break;
     case BindingKind::Graph:
       var_decl(b.var);
@@ -193,6 +202,7 @@ void Printer::binding(const Binding& b) {
       out_.put("=");
       out_.space();
       expr(b.value, Ctx::Rhs);
+      type_comment(b.value);
       break;
     case BindingKind::Sequence:
       expr(b.value, Ctx::Item);
@@ -220,6 +230,7 @@ void Printer::block_lines(const Expr* e) {
     if (b->result) {
       blank_and_leading(open_paren_pos(b->result));
       expr(b->result, Ctx::Item);
+      type_comment(b->result);
       out_.end_stmt();
     }
     return;

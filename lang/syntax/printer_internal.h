@@ -371,6 +371,7 @@ class Printer {
   // -------------------------------------------------------------------------------------
   // Blocks (printer_expr.cpp)
 
+  void type_comment(const Expr* e);  // PrintOptions::type_comment
   void binding(const Binding& b);
   void block_lines(const Expr* e);
   void body(const Expr* e);

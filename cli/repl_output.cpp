@@ -1,0 +1,49 @@
+#include "cli/repl_output.h"
+
+#include <cstdio>
+#include <fstream>
+
+namespace relay::cli {
+
+namespace {
+constexpr const char* kDim = "\x1b[2m";
+constexpr const char* kCyan = "\x1b[36m";
+constexpr const char* kReset = "\x1b[0m";
+}  // namespace
+
+void print_result(const repl::Session& session, const repl::ExecResult& result, const ReplOutputOptions& options) {
+  using Kind = repl::Output::Kind;
+  for (const auto& o : result.outputs) {
+    switch (o.kind) {
+      case Kind::Value:
+        std::printf("%s\n", o.text.c_str());
+        if (options.color) std::printf("%s: %s%s%s\n", kDim, kCyan, o.type.c_str(), kReset);
+        else std::printf(": %s\n", o.type.c_str());
+        break;
+      case Kind::Text:
+        if (!o.text.empty()) std::printf("%s\n", o.text.c_str());
+        break;
+      case Kind::Svg: {
+        std::string path = options.viz_dir + "/" + o.name + ".svg";
+        std::ofstream out(path, std::ios::binary);
+        out << o.svg;
+        out.close();
+        if (!out) {
+          std::fflush(stdout);
+          std::fprintf(stderr, "error: cannot write `%s`\n", path.c_str());
+        } else {
+          std::printf("wrote %s to %s\n", o.text.c_str(), path.c_str());
+        }
+        break;
+      }
+      case Kind::Error:
+        std::fflush(stdout);
+        std::fputs(session.render(o.diagnostics, options.color).c_str(), stderr);
+        std::fflush(stderr);
+        break;
+    }
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace relay::cli

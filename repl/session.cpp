@@ -1,0 +1,426 @@
+// The session engine's inputs: definitions, bindings and expressions (see session.h).
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "interpreter/eval/machine.h"
+#include "interpreter/eval/numerics.h"
+#include "interpreter/eval/run_error.h"
+#include "interpreter/runtime/ndarray.h"
+#include "interpreter/value_print.h"
+#include "lang/base/render.h"
+#include "lang/syntax/parser.h"
+#include "lang/syntax/walk.h"
+#include "repl/session_impl.h"
+
+namespace relay::repl {
+
+namespace {
+
+constexpr const char* kSessionPath = "<session>";
+
+bool is_error(const Diagnostic& d) { return d.severity == Severity::Error; }
+
+// Where an item's text starts: its definition keyword, or the first of the `///` lines
+// right above it.
+uint32_t item_start(std::string_view text, uint32_t def_begin) {
+  uint32_t line = def_begin;
+  while (line > 0 && text[line - 1] != '\n') --line;
+  for (uint32_t i = line; i < def_begin; ++i)
+    if (text[i] != ' ' && text[i] != '\t') return def_begin;  // something else on its line
+  uint32_t start = def_begin;
+  while (line > 0) {
+    uint32_t prev = line - 1;
+    while (prev > 0 && text[prev - 1] != '\n') --prev;
+    std::string_view l = text.substr(prev, line - 1 - prev);
+    size_t first = l.find_first_not_of(" \t");
+    if (first == std::string_view::npos || l.substr(first, 3) != "///") break;
+    start = prev + static_cast<uint32_t>(first);
+    line = prev;
+  }
+  return start;
+}
+
+std::map<std::string, std::string> global_type_map(const FileCheck* check) {
+  std::map<std::string, std::string> types;
+  if (!check) return types;
+  for (const auto& d : check->definitions)
+    if (d.def->name != kInputFunction && d.types) types["@" + std::string(d.def->name)] = type_to_string(d.types->type);
+  return types;
+}
+
+// The globals each definition of `check` calls (by name).
+std::map<std::string, std::set<std::string>> callees(const FileCheck& check) {
+  std::map<std::string, std::set<std::string>> out;
+  for (const auto& d : check.definitions) {
+    auto& set = out["@" + std::string(d.def->name)];
+    walk_expr(d.def->fn, [&](Expr* e) {
+      if (e->kind == ExprKind::GlobalRef) set.insert("@" + std::string(static_cast<RefExpr*>(e)->name));
+    });
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string s;
+  for (size_t i = 0; i < parts.size(); ++i) s += (i ? std::string(sep) : "") + parts[i];
+  return s;
+}
+
+}  // namespace
+
+ExecResult session_error(Span span, std::string message, std::string label) {
+  ExecResult r;
+  r.ok = false;
+  Output o;
+  o.kind = Output::Kind::Error;
+  o.diagnostics.push_back(make_diagnostic(DiagKind::SessionCommand, span, {std::move(message), std::move(label)}));
+  r.outputs.push_back(std::move(o));
+  return r;
+}
+
+Session::Impl::Impl(SessionOptions o) : options(o) { accepted = check_text(module.build()); }
+
+std::shared_ptr<const FileCheck> Session::Impl::check_text(const ModuleText& text) {
+  db.set_file(kSessionPath, text.text);
+  auto check = db.check(kSessionPath);
+  // One thread sets and checks, so no newer revision can overtake this one.
+  if (!check) throw std::logic_error("session check was cancelled");
+  return check;
+}
+
+FileId Session::Impl::add_input(std::string_view text) {
+  return display.add("<input " + std::to_string(++inputs) + ">", std::string(text));
+}
+
+Span Session::Impl::display_span(Span s, const ModuleText& text, Span fallback) {
+  s = db.to_file_span(s);
+  if (accepted && s.file == accepted->file) return text.to_origin(s).value_or(fallback);
+  auto it = foreign_files.find(s.file);
+  if (it == foreign_files.end()) {
+    // A file of the checker's own (the prelude): shown from a copy in the display sources.
+    const SourceFile& f = db.sources().get(s.file);
+    it = foreign_files.emplace(s.file, display.add(f.name, std::string(f.text))).first;
+  }
+  return Span{it->second, s.begin, s.end};
+}
+
+std::vector<Diagnostic> Session::Impl::to_display(const std::vector<Diagnostic>& diags, const ModuleText& text,
+                                                  Span fallback, bool errors_only) {
+  std::vector<Diagnostic> out;
+  for (const Diagnostic& d : diags) {
+    if (errors_only && !is_error(d)) continue;
+    Diagnostic m = d;
+    m.labels.clear();
+    for (size_t i = 0; i < d.labels.size(); ++i) {
+      Span s = db.to_file_span(d.labels[i].span);
+      bool generated = accepted && s.file == accepted->file && !text.to_origin(s);
+      // A secondary label inside text the session wrote would point at nothing the
+      // user can see: leave it out.
+      if (generated && i > 0) continue;
+      Label l = d.labels[i];
+      l.span = display_span(l.span, text, fallback);
+      m.labels.push_back(std::move(l));
+    }
+    for (Help& h : m.helps) {
+      std::vector<TextEdit> kept;
+      for (TextEdit e : h.edits) {
+        Span s = db.to_file_span(e.span);
+        if (accepted && s.file == accepted->file && !text.to_origin(s)) continue;
+        e.span = display_span(e.span, text, fallback);
+        kept.push_back(std::move(e));
+      }
+      if (kept.size() != h.edits.size()) kept.clear();  // a partial fix would be wrong
+      h.edits = std::move(kept);
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+ExecResult Session::Impl::define(FileId file, const std::string& loaded_from) {
+  ExecResult result;
+  const SourceFile& src = display.get(file);
+  DiagnosticBag diags;
+  ParseOptions po;
+  po.require_version = false;
+  auto parsed = parse_module(src, diags, po);
+  if (diags.has_errors()) {
+    diags.sort();
+    std::vector<Diagnostic> errors;
+    for (const auto& d : diags.items())
+      if (is_error(d)) errors.push_back(d);
+    result.ok = false;
+    result.outputs.push_back(Output{Output::Kind::Error, "", {}, "", "", "", std::move(errors)});
+    return result;
+  }
+  if (parsed->metadata)
+    return session_error(parsed->metadata_span,
+                         "a session cannot hold a `#[metadata]` section yet",
+                         "run a file with metadata constants with `relay run`");
+
+  SessionModule candidate = module;
+  std::vector<std::string> added, replaced;
+  std::set<std::string> seen;
+  for (const Definition& d : parsed->defs) {
+    bool is_func = d.kind == Definition::Func;
+    std::string name = is_func ? "@" + std::string(d.func->name) : std::string(d.type->name);
+    Span span = is_func ? d.func->span : d.type->span;
+    if (is_func && d.func->name == kInputFunction)
+      return session_error(d.func->name_span, "`@" + std::string(kInputFunction) + "` is reserved by the session",
+                           "choose another name");
+    if (!seen.insert(name).second)
+      return session_error(is_func ? d.func->name_span : d.type->name_span,
+                           "`" + name + "` is defined more than once in this input", "defined again here");
+    SessionItem item;
+    item.name = name;
+    uint32_t start = item_start(src.text, span.begin);
+    item.text = std::string(src.text.substr(start, span.end - start));
+    item.origin = Origin{file, start};
+    item.loaded_from = loaded_from;
+    (candidate.put(std::move(item)) ? replaced : added).push_back(name);
+  }
+  ModuleText text = candidate.build();
+  auto check = check_text(text);
+  if (check->error_count() > 0) {
+    result.ok = false;
+    Output o;
+    o.kind = Output::Kind::Error;
+    o.diagnostics = to_display(check->diagnostics, text, Span{file, 0, 0}, true);
+    // Errors inside definitions this input did not write: a redefinition broke them.
+    std::set<std::string> broken;
+    for (const Diagnostic& d : check->diagnostics) {
+      if (!is_error(d)) continue;
+      Span s = db.to_file_span(d.primary().span);
+      if (s.file != check->file) continue;
+      for (const auto& def : check->definitions) {
+        Span ds = db.to_file_span(def.def->span);
+        std::string name = "@" + std::string(def.def->name);
+        if (s.begin >= ds.begin && s.begin <= ds.end && !seen.count(name)) broken.insert(name);
+      }
+    }
+    if (!broken.empty() && !replaced.empty()) {
+      Span at = Span{file, 0, 0};
+      for (const Definition& d : parsed->defs)
+        if (d.kind == Definition::Func && "@" + std::string(d.func->name) == replaced.front()) at = d.func->name_span;
+      Diagnostic why = make_diagnostic(DiagKind::RedefinitionBreaks, at,
+                                       {join(replaced, ", "), join({broken.begin(), broken.end()}, ", ")});
+      why.note("the errors above are in the definitions that depend on it; the session is unchanged");
+      o.diagnostics.insert(o.diagnostics.begin(), std::move(why));
+    }
+    result.outputs.push_back(std::move(o));
+    check_text(module.build());
+    return result;
+  }
+
+  // Accepted: report what was defined, and what changed elsewhere.
+  auto before = global_type_map(accepted.get());
+  auto after = global_type_map(check.get());
+  std::string report;
+  for (const Definition& d : parsed->defs) {
+    if (d.kind == Definition::Type) {
+      std::string name(d.type->name);
+      bool re = std::find(replaced.begin(), replaced.end(), name) != replaced.end();
+      std::vector<std::string> ctors;
+      for (const CtorDef* c : d.type->ctors) ctors.push_back(std::string(c->name));
+      report += (re ? "redefined type " : "defined type ") + name +
+                (ctors.empty() ? "" : " (" + join(ctors, ", ") + ")") + "\n";
+      continue;
+    }
+    std::string name = "@" + std::string(d.func->name);
+    bool re = std::find(replaced.begin(), replaced.end(), name) != replaced.end();
+    report += (re ? "redefined " : "defined ") + name + ": " + after[name];
+    if (re && before[name] != after[name]) report += "  (was " + before[name] + ")";
+    report += "\n";
+  }
+  if (!replaced.empty()) {
+    // Callers of what was redefined were checked again: say so, with any new types.
+    std::set<std::string> changed(replaced.begin(), replaced.end());
+    std::vector<std::string> rechecked;
+    for (const auto& [caller, calls] : callees(*check)) {
+      if (seen.count(caller)) continue;
+      for (const auto& c : calls)
+        if (changed.count(c)) {
+          std::string line = caller;
+          if (before[caller] != after[caller]) line += ": " + after[caller] + "  (was " + before[caller] + ")";
+          rechecked.push_back(line);
+          break;
+        }
+    }
+    if (!rechecked.empty()) report += "re-checked " + join(rechecked, "; ") + "\n";
+  }
+  module = std::move(candidate);
+  accepted = check;
+  if (!report.empty()) report.pop_back();
+  result.outputs.push_back(Output{Output::Kind::Text, report, {}, "", "", "", {}});
+  return result;
+}
+
+std::string Session::Impl::input_function(std::string_view expr, const std::vector<std::string>* binds,
+                                          std::vector<Region>* regions, Origin origin) const {
+  std::string text = "def @" + std::string(kInputFunction) + "(";
+  for (size_t i = 0; i < bindings.size(); ++i)
+    text += (i ? ", %" : "%") + bindings[i].name + ": " + bindings[i].type;
+  text += ") {\n";
+  Region r;
+  r.begin = static_cast<uint32_t>(text.size());
+  text += expr;
+  r.end = static_cast<uint32_t>(text.size());
+  r.origin = origin;
+  regions->push_back(r);
+  if (binds) {
+    // The function returns what the bindings bound: `%w`, or `(%a, %b)`.
+    text += "\n";
+    if (binds->size() == 1) {
+      text += "%" + binds->front();
+    } else {
+      text += "(";
+      for (size_t i = 0; i < binds->size(); ++i) text += (i ? ", %" : "%") + (*binds)[i];
+      text += ")";
+    }
+  }
+  text += "\n}\n";
+  return text;
+}
+
+std::optional<CheckedInput> Session::Impl::check_input(std::string_view expr, const std::vector<std::string>* binds,
+                                                       Origin origin, ExecResult& result) {
+  CheckedInput in;
+  std::vector<Region> regions;
+  std::string fn = input_function(expr, binds, &regions, origin);
+  in.text = module.build(fn, regions);
+  in.check = check_text(in.text);
+  Span fallback{origin.file, origin.offset, origin.offset};
+  if (in.check->error_count() > 0) {
+    result.ok = false;
+    result.outputs.push_back(Output{Output::Kind::Error, "", {}, "", "", "",
+                                    to_display(in.check->diagnostics, in.text, fallback, true)});
+    check_text(module.build());
+    return std::nullopt;
+  }
+  for (const auto& d : in.check->definitions)
+    if (d.def->name == kInputFunction) in.def = &d;
+  if (!in.def || !in.def->types) throw std::logic_error("the input function was not checked");
+  Ty body = in.def->types->type_of(in.def->def->fn->body);
+  in.type = body ? type_to_string(body) : "_";
+  return in;
+}
+
+std::optional<rt::Value> Session::Impl::run_input(const CheckedInput& in, Origin origin, ExecResult& result,
+                                                  uint64_t* steps) {
+  auto check = in.check;
+  auto program = std::make_unique<rt::Program>(
+      [check](const FuncDef* def) -> const InferredTypes* {
+        for (const auto& d : check->definitions)
+          if (d.def == def) return d.types.get();
+        return nullptr;
+      },
+      nullptr);
+  rt::Machine machine(*program);
+  machine.set_max_depth(options.max_depth);
+  machine.set_interrupt_flag(interrupt);
+  rt::NumericsChecker numerics;
+  if (options.check_numerics) machine.add_observer(&numerics);
+  std::vector<rt::Value> args;
+  for (const auto& b : bindings) args.push_back(b.value);
+  Span fallback{origin.file, origin.offset, origin.offset};
+  try {
+    rt::Value v = machine.call(program->global(*in.def->def), std::move(args));
+    if (steps) *steps = machine.steps();
+    generations.push_back(Generation{check, std::move(program)});
+    return v;
+  } catch (const rt::EvalError& e) {
+    result.ok = false;
+    result.interrupted = e.interrupted;
+    Diagnostic d = rt::run_error_diagnostic(e, options.check_numerics ? &numerics : nullptr, display,
+                                            [&](Span s) { return display_span(s, in.text, fallback); });
+    // The input's own function is the session's device: call it what the user sees.
+    for (std::string& note : d.notes)
+      for (size_t at; (at = note.find("@" + std::string(kInputFunction))) != std::string::npos;)
+        note.replace(at, kInputFunction.size() + 1, "<input>");
+    result.outputs.push_back(Output{Output::Kind::Error, "", {}, "", "", "", {std::move(d)}});
+  } catch (const std::exception& e) {
+    result.ok = false;
+    result.outputs.push_back(Output{Output::Kind::Error, "", {}, "", "", "",
+                                    {make_diagnostic(DiagKind::RuntimeFailure, fallback, {e.what()})}});
+  }
+  return std::nullopt;
+}
+
+ExecResult Session::Impl::evaluate(std::string_view expr, InputKind kind, Origin origin) {
+  ExecResult result;
+  std::optional<std::vector<std::string>> binds;
+  if (kind == InputKind::Binding) {
+    binds = binding_names(expr);
+    if (!binds)
+      return session_error(Span{origin.file, origin.offset, origin.offset + static_cast<uint32_t>(expr.size())},
+                           "only `let %name = ...;` bindings can stay in the session",
+                           "bind a plain variable, then take it apart in a later input");
+  }
+  auto in = check_input(expr, binds ? &*binds : nullptr, origin, result);
+  if (!in) return result;
+  auto value = run_input(*in, origin, result);
+  check_text(module.build());
+  if (!value) return result;
+  if (!binds) {
+    result.outputs.push_back(Output{Output::Kind::Value, rt::format_value(*value), *value, in->type, "", "", {}});
+    return result;
+  }
+  // Each bound name keeps its value and type; a name bound again replaces the old one.
+  const InferredTypes& types = *in->def->types;
+  std::vector<std::string> field_types;
+  if (binds->size() == 1) {
+    field_types.push_back(in->type);
+  } else {
+    Ty t = types.type_of(in->def->def->fn->body);
+    auto* tuple = t && t->kind == TyKind::Tuple ? static_cast<const TupleTy*>(t) : nullptr;
+    for (size_t i = 0; i < binds->size(); ++i)
+      field_types.push_back(tuple && i < tuple->fields.size() ? type_to_string(tuple->fields[i]) : "_");
+  }
+  std::string report;
+  for (size_t i = 0; i < binds->size(); ++i) {
+    rt::Value v = binds->size() == 1 ? *value : value->tuple().fields[i];
+    const std::string& name = (*binds)[i];
+    auto it = std::find_if(bindings.begin(), bindings.end(), [&](const auto& b) { return b.name == name; });
+    if (it != bindings.end()) bindings.erase(it);
+    bindings.push_back(SessionBinding{name, v, field_types[i]});
+    report += (i ? "\n%" : "%") + name + ": " + field_types[i];
+  }
+  result.outputs.push_back(Output{Output::Kind::Text, report, {}, "", "", "", {}});
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------
+// The public face.
+
+Session::Session(SessionOptions options) : impl_(std::make_unique<Impl>(options)) {}
+Session::~Session() = default;
+
+ExecResult Session::execute(std::string_view input) {
+  InputKind kind = classify(input);
+  if (kind == InputKind::Empty) return {};
+  FileId file = impl_->add_input(input);
+  switch (kind) {
+    case InputKind::Command:
+      return impl_->command(*split_command(input), file);
+    case InputKind::Definitions:
+      return impl_->define(file, "");
+    default:
+      return impl_->evaluate(impl_->display.get(file).text, kind, Origin{file, 0});
+  }
+}
+
+std::string Session::render(const std::vector<Diagnostic>& diagnostics, bool color) const {
+  std::string out;
+  for (const auto& d : diagnostics) {
+    if (!out.empty()) out += "\n";
+    out += render_diagnostic(d, impl_->display, RenderOptions{color});
+  }
+  return out;
+}
+
+const SourceManager& Session::sources() const { return impl_->display; }
+void Session::set_interrupt_flag(const std::atomic<bool>* flag) { impl_->interrupt = flag; }
+const SessionOptions& Session::options() const { return impl_->options; }
+
+}  // namespace relay::repl

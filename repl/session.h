@@ -1,0 +1,121 @@
+// The interactive session engine shared by `relay repl` and the Jupyter kernel: a module
+// that grows with each input, bindings that keep their values, and the commands.
+//
+// An input is one of
+//   * definitions (`def`, `type`, with their `///` docs): added to the module, or
+//     replacing the definition of the same name; what depends on a redefinition is
+//     re-checked, and a change of its type is reported;
+//   * a binding `let %w = EXPR;` (optionally `let %w: TYPE = EXPR;`): evaluated, and `%w`
+//     stays visible to later inputs with its value and type;
+//   * an expression: evaluated, its value shown with its type;
+//   * a command `:name args` (`:help` lists them).
+// Any error (syntax, name, type, run time, interrupt) reports diagnostics and leaves the
+// session exactly as it was before the input.
+//
+// How it works: the session's module is one text (a version header, the prelude import,
+// then every accepted definition) checked by the incremental CheckDatabase, so adding or
+// redefining one function re-infers only what the change touches. An expression is
+// checked and run as the body of a temporary function whose parameters are the session's
+// bindings, annotated with their types. Diagnostics are mapped back from the module text
+// to the input (or loaded file) each piece came from, so they point at `<input 3>:1:7`.
+//
+// Not thread-safe: one input at a time. `set_interrupt_flag` may be set from a signal
+// handler while `execute` runs.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ide/completion.h"
+#include "interpreter/value.h"
+#include "lang/base/diagnostic.h"
+#include "lang/base/source.h"
+
+namespace relay::repl {
+
+// One piece of what an input produced, in order. Front ends choose how to show each kind.
+struct Output {
+  enum class Kind {
+    Text,     // a message (`:env`, "defined @f: ...", `:time`): `text`
+    Value,    // an evaluated result: `value`, `text` (its printout) and `type`
+    Svg,      // a picture (`:viz`): `svg`, `text` says what it is
+    Error,    // diagnostics (`diagnostics`, spans in `Session::sources()`)
+  };
+  Kind kind = Kind::Text;
+  std::string text;
+  rt::Value value;
+  std::string type;
+  std::string svg;
+  std::string name;  // Svg: the function's name (a file name for front ends that save it)
+  std::vector<Diagnostic> diagnostics;
+};
+
+struct ExecResult {
+  bool ok = true;             // false when any error was reported (the session is unchanged)
+  bool interrupted = false;   // the evaluation was interrupted
+  bool quit = false;          // `:quit`
+  std::vector<Output> outputs;
+};
+
+enum class Completeness { Complete, Incomplete, Invalid };
+struct CompletenessResult {
+  Completeness status = Completeness::Complete;
+  std::string indent;  // for Incomplete: the indent of the next line
+};
+
+struct Inspection {
+  std::string markdown;   // the same text as the language server's hover
+  std::string plain;      // the same without markdown fences
+};
+
+struct SessionOptions {
+  bool check_numerics = false;
+  size_t max_depth = 4'000'000;
+};
+
+class Session {
+ public:
+  explicit Session(SessionOptions options = {});
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Runs one input (any of the kinds above).
+  ExecResult execute(std::string_view input);
+
+  // Whether `input` is complete (run it), incomplete (read another line; `indent` says how
+  // far to indent it) or invalid (run it to show the error).
+  CompletenessResult is_complete(std::string_view input) const;
+
+  // Completion at byte `cursor` of `input`, with the same engine as the language server;
+  // `replace_begin`/`replace_end` are byte offsets in `input`. Commands complete too.
+  ide::CompletionResult complete(std::string_view input, uint32_t cursor);
+
+  // What hover would show for the position `cursor` of `input`.
+  std::optional<Inspection> inspect(std::string_view input, uint32_t cursor);
+
+  // Renders an Error output's diagnostics (rustc style; ANSI colour when `color`).
+  std::string render(const std::vector<Diagnostic>& diagnostics, bool color) const;
+  // Where diagnostics' spans live (each input is its own file, `<input N>`).
+  const SourceManager& sources() const;
+
+  // Checked between evaluation steps; set it (e.g. from SIGINT) to stop a run.
+  void set_interrupt_flag(const std::atomic<bool>* flag);
+  const SessionOptions& options() const;
+
+  // The `:help` text.
+  static std::string help_text();
+  // Command names with their colon (`:type`, ...), for front ends' completion.
+  static const std::vector<std::string>& command_names();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace relay::repl

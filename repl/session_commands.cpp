@@ -1,0 +1,272 @@
+// The session's commands (`:help` lists them).
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "interpreter/value_print.h"
+#include "lang/syntax/printer.h"
+#include "repl/dataflow_graph.h"
+#include "repl/graphviz_render.h"
+#include "repl/session_impl.h"
+
+namespace relay::repl {
+
+namespace {
+
+struct CommandInfo {
+  const char* name;
+  const char* args;
+  const char* summary;
+};
+
+const CommandInfo kCommands[] = {
+    {"type", "EXPR", "show the type of EXPR without evaluating it"},
+    {"ir", "EXPR", "show EXPR's typed IR (each binding with its type, as TVM prints it)"},
+    {"time", "EXPR", "evaluate EXPR and show how long it took"},
+    {"viz", "NAME", "draw the dataflow graph of function @NAME (SVG, through Graphviz)"},
+    {"env", "", "list the session's bindings and definitions with their types"},
+    {"load", "FILE", "add the definitions of a .relay file (replacing those of the same name)"},
+    {"reload", "", "load the files loaded with :load again"},
+    {"reset", "", "forget every definition and binding"},
+    {"set", "check-numerics on|off", "stop at the first operator that produces NaN/Inf"},
+    {"help", "", "show this help"},
+    {"quit", "", "leave the session"},
+};
+
+std::optional<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return s.str();
+}
+
+std::string format_duration(double ms) {
+  char buf[64];
+  if (ms < 1) std::snprintf(buf, sizeof buf, "%.1f us", ms * 1000);
+  else if (ms < 1000) std::snprintf(buf, sizeof buf, "%.2f ms", ms);
+  else std::snprintf(buf, sizeof buf, "%.3f s", ms / 1000);
+  return buf;
+}
+
+Output text_output(std::string text) {
+  Output o;
+  o.text = std::move(text);
+  return o;
+}
+
+}  // namespace
+
+std::string Session::help_text() {
+  std::string s =
+      "Enter definitions (`def @f(...) { ... }`, `type T { ... }`), bindings\n"
+      "(`let %w = ones(shape=[3, 3]);`, kept for later inputs) or expressions (evaluated).\n"
+      "A definition with a name already defined replaces it; its callers are checked again.\n"
+      "The prelude (List, Option, @map, @foldl, ...) is always available.\n\nCommands:\n";
+  for (const auto& c : kCommands) {
+    std::string head = std::string(":") + c.name + (*c.args ? std::string(" ") + c.args : "");
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-30s %s\n", head.c_str(), c.summary);
+    s += line;
+  }
+  s += "Commands may be shortened to any unique prefix (`:t`, `:q`).";
+  return s;
+}
+
+const std::vector<std::string>& Session::command_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const auto& c : kCommands) n.push_back(std::string(":") + c.name);
+    return n;
+  }();
+  return names;
+}
+
+ExecResult Session::Impl::command(const CommandLine& c, FileId input) {
+  const SourceFile& src = display.get(input);
+  Span whole{input, 0, static_cast<uint32_t>(src.text.size())};
+  Span arg_span{input, c.arg_offset, c.arg_offset + static_cast<uint32_t>(c.arg.size())};
+  // Unique prefixes: `:t` is `:type`, `:re` is ambiguous (`:reload`, `:reset`).
+  std::vector<const CommandInfo*> matches;
+  for (const auto& info : kCommands) {
+    if (c.name == info.name) {
+      matches = {&info};
+      break;
+    }
+    if (!c.name.empty() && std::string_view(info.name).starts_with(c.name)) matches.push_back(&info);
+  }
+  if (matches.size() != 1) {
+    std::string msg = matches.empty() ? "unknown command `:" + c.name + "`"
+                                      : "`:" + c.name + "` is ambiguous";
+    std::string label = "`:help` lists the commands";
+    if (matches.size() > 1) {
+      label = "could be";
+      for (const auto* m : matches) label += std::string(" :") + m->name;
+    }
+    return session_error(whole, msg, label);
+  }
+  std::string name = matches.front()->name;
+  bool needs_arg = *matches.front()->args && name != "set";
+  if (needs_arg && c.arg.empty())
+    return session_error(whole, "`:" + name + "` needs " + matches.front()->args,
+                         std::string("usage: :") + name + " " + matches.front()->args);
+  Origin origin{input, c.arg_offset};
+
+  if (name == "type" || name == "ir" || name == "time") {
+    ExecResult result;
+    auto in = check_input(c.arg, nullptr, origin, result);
+    if (!in) return result;
+    if (name == "type") {
+      check_text(module.build());
+      result.outputs.push_back(text_output(in->type));
+      return result;
+    }
+    if (name == "ir") {
+      check_text(module.build());
+      const InferredTypes& types = *in->def->types;
+      PrintOptions po;
+      po.comments = false;
+      po.type_comment = [&](const Expr* e) {
+        Ty t = types.type_of(e);
+        return t ? type_to_string(t) : std::string();
+      };
+      const Expr* body = in->def->def->fn->body;
+      std::string ir = print_expr(body, po);
+      while (!ir.empty() && ir.back() == '\n') ir.pop_back();
+      // A block prints in parentheses, one binding per indented line; as the whole body
+      // of the input it reads better without them, the way TVM prints a function body.
+      if (ir.starts_with("(\n") && ir.ends_with("\n)")) {
+        std::string lines = ir.substr(2, ir.size() - 4), out;
+        size_t at = 0;
+        while (at <= lines.size()) {
+          size_t nl = lines.find('\n', at);
+          std::string line = lines.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+          out += (line.starts_with("  ") ? line.substr(2) : line) + "\n";
+          if (nl == std::string::npos) break;
+          at = nl + 1;
+        }
+        out.pop_back();
+        ir = out;
+      }
+      if (body->kind != ExprKind::Block) ir += " /* ty=" + in->type + " */";
+      result.outputs.push_back(text_output(ir));
+      return result;
+    }
+    uint64_t steps = 0;
+    auto start = std::chrono::steady_clock::now();
+    auto value = run_input(*in, origin, result, &steps);
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    check_text(module.build());
+    if (!value) return result;
+    result.outputs.push_back(Output{Output::Kind::Value, rt::format_value(*value), *value, in->type, "", "", {}});
+    result.outputs.push_back(text_output("time: " + format_duration(ms) + " (" + std::to_string(steps) +
+                                         " evaluation steps)"));
+    return result;
+  }
+  if (name == "viz") return viz(c.arg, arg_span);
+  if (name == "env") return env();
+  if (name == "load") {
+    std::string path(c.arg);
+    auto text = read_file(path);
+    if (!text) return session_error(arg_span, "cannot read `" + path + "`", "no such file, or not readable");
+    FileId file = display.add(path, std::move(*text));
+    ExecResult r = define(file, path);
+    if (r.ok && std::find(loaded_files.begin(), loaded_files.end(), path) == loaded_files.end())
+      loaded_files.push_back(path);
+    return r;
+  }
+  if (name == "reload") {
+    if (loaded_files.empty()) return session_error(whole, "nothing to reload", "no file was loaded with `:load`");
+    ExecResult all;
+    for (const auto& path : loaded_files) {
+      auto text = read_file(path);
+      if (!text) return session_error(whole, "cannot read `" + path + "` again", "it was loaded earlier");
+      ExecResult r = define(display.add(path, std::move(*text)), path);
+      for (auto& o : r.outputs) all.outputs.push_back(std::move(o));
+      if (!r.ok) {
+        all.ok = false;
+        return all;
+      }
+    }
+    return all;
+  }
+  if (name == "reset") return reset();
+  if (name == "set") {
+    std::string_view a = c.arg;
+    size_t sp = a.find_first_of(" \t");
+    std::string_view key = a.substr(0, sp);
+    std::string_view val = sp == std::string_view::npos ? "" : a.substr(a.find_first_not_of(" \t", sp));
+    if (key != "check-numerics")
+      return session_error(arg_span, "unknown setting `" + std::string(key) + "`", "settings: check-numerics");
+    if (val != "on" && val != "off")
+      return session_error(arg_span, "`check-numerics` is `on` or `off`", "usage: :set check-numerics on|off");
+    options.check_numerics = val == "on";
+    ExecResult r;
+    r.outputs.push_back(text_output(std::string("check-numerics: ") + (options.check_numerics ? "on" : "off")));
+    return r;
+  }
+  if (name == "help") {
+    ExecResult r;
+    r.outputs.push_back(text_output(Session::help_text()));
+    return r;
+  }
+  ExecResult r;  // quit
+  r.quit = true;
+  return r;
+}
+
+ExecResult Session::Impl::env() const {
+  std::string s;
+  for (const auto& b : bindings) s += "%" + b.name + ": " + b.type + "\n";
+  for (const auto& item : module.items()) {
+    if (item.name[0] != '@') {
+      s += "type " + item.name + "\n";
+      continue;
+    }
+    std::string type = "_";
+    for (const auto& d : accepted->definitions)
+      if ("@" + std::string(d.def->name) == item.name && d.types) type = type_to_string(d.types->type);
+    s += item.name + ": " + type + (item.loaded_from.empty() ? "" : "  (from " + item.loaded_from + ")") + "\n";
+  }
+  if (s.empty()) s = "(the session is empty)\n";
+  s.pop_back();
+  ExecResult r;
+  r.outputs.push_back(text_output(s));
+  return r;
+}
+
+ExecResult Session::Impl::viz(std::string_view name, Span at) {
+  std::string n(name);
+  if (!n.empty() && n[0] == '@') n.erase(0, 1);
+  const CheckedDefinition* def = nullptr;
+  for (const auto& d : accepted->definitions)
+    if (d.def->name == n) def = &d;
+  if (!def)
+    return session_error(at, "the session defines no function `@" + n + "`", "`:env` lists the definitions");
+  std::string svg, error;
+  if (!render_svg(dataflow_dot(*def->def, def->types.get()), &svg, &error))
+    return session_error(at, "Graphviz could not draw `@" + n + "`: " + error, "");
+  ExecResult r;
+  Output o;
+  o.kind = Output::Kind::Svg;
+  o.svg = std::move(svg);
+  o.name = n;
+  o.text = "the dataflow graph of @" + n;
+  r.outputs.push_back(std::move(o));
+  return r;
+}
+
+ExecResult Session::Impl::reset() {
+  module.clear();
+  bindings.clear();
+  loaded_files.clear();
+  accepted = check_text(module.build());
+  generations.clear();
+  ExecResult r;
+  r.outputs.push_back(text_output("the session is empty"));
+  return r;
+}
+
+}  // namespace relay::repl

@@ -1,0 +1,96 @@
+// Session::Impl, shared by the files that implement the session: session.cpp (inputs:
+// definitions, bindings, expressions), session_commands.cpp (`:type`, `:load`, ...) and
+// session_ide.cpp (completion, inspection, completeness).
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <unordered_map>
+
+#include "interpreter/eval/program.h"
+#include "lang/types/database.h"
+#include "repl/input_text.h"
+#include "repl/session.h"
+#include "repl/session_module.h"
+
+namespace relay::repl {
+
+// The name of the temporary function an expression input is checked and run as.
+inline constexpr std::string_view kInputFunction = "__repl_input";
+
+struct SessionBinding {
+  std::string name;  // without `%`
+  rt::Value value;
+  std::string type;  // as the checker prints it (re-parsed as the parameter's annotation)
+};
+
+// An expression input checked as the body of the temporary function.
+struct CheckedInput {
+  std::shared_ptr<const FileCheck> check;
+  ModuleText text;
+  const CheckedDefinition* def = nullptr;  // the temporary function
+  std::string type;                        // the body's type
+};
+
+struct Session::Impl {
+  SessionOptions options;
+  const std::atomic<bool>* interrupt = nullptr;
+  SourceManager display;  // what diagnostics point into: inputs, loaded files
+  CheckDatabase db;
+  SessionModule module;   // the accepted definitions
+  std::shared_ptr<const FileCheck> accepted;  // the check of `module` (no errors)
+  std::vector<SessionBinding> bindings;
+  // Each evaluation's check and compiled code, kept while values may refer to them (a
+  // closure bound in the session points into its program's code and its check's AST).
+  struct Generation {
+    std::shared_ptr<const FileCheck> check;
+    std::unique_ptr<rt::Program> program;
+  };
+  std::deque<Generation> generations;
+  std::unordered_map<FileId, FileId> foreign_files;  // database file -> display file
+  std::vector<std::string> loaded_files;
+  int inputs = 0;
+
+  explicit Impl(SessionOptions o);
+
+  // ---- session.cpp
+  std::shared_ptr<const FileCheck> check_text(const ModuleText& text);
+  // Diagnostics of a check in display terms; spans in session-generated text go to
+  // `fallback` (the start of the input).
+  std::vector<Diagnostic> to_display(const std::vector<Diagnostic>& diags, const ModuleText& text,
+                                     Span fallback, bool errors_only);
+  Span display_span(Span s, const ModuleText& text, Span fallback);
+  // Adds the definitions of `file` (a display file) to the module, replacing those of the
+  // same name. `loaded_from` marks items of a `:load`ed file.
+  ExecResult define(FileId file, const std::string& loaded_from);
+  // The temporary function around `expr` (at `origin` in the display sources). For a
+  // binding input, `binds` are the names whose values the function returns.
+  std::string input_function(std::string_view expr, const std::vector<std::string>* binds,
+                             std::vector<Region>* regions, Origin origin) const;
+  // Checks `expr` as an input; on errors fills `result` and returns nullopt.
+  std::optional<CheckedInput> check_input(std::string_view expr, const std::vector<std::string>* binds, Origin origin,
+                                          ExecResult& result);
+  // Runs a checked input; on errors fills `result` and returns nullopt.
+  std::optional<rt::Value> run_input(const CheckedInput& input, Origin origin, ExecResult& result,
+                                     uint64_t* steps = nullptr);
+  ExecResult evaluate(std::string_view expr, InputKind kind, Origin origin);
+  FileId add_input(std::string_view text);
+
+  // ---- session_ide.cpp
+  // The module text with `input` where execution would put it, checked; `base` is where
+  // the input starts in the text.
+  std::shared_ptr<const FileCheck> check_for_ide(std::string_view input, ModuleText* text, uint32_t* base);
+
+  // ---- session_commands.cpp
+  ExecResult command(const CommandLine& c, FileId input);
+  ExecResult load(const std::string& path);
+  ExecResult reload();
+  ExecResult env() const;
+  ExecResult viz(std::string_view name, Span at);
+  ExecResult reset();
+};
+
+// An Error output with one E0110 diagnostic at `span` (may be empty).
+ExecResult session_error(Span span, std::string message, std::string label = "");
+
+}  // namespace relay::repl

@@ -1,0 +1,418 @@
+#include "repl/value_html.h"
+
+#include <algorithm>
+#include <cstring>
+#include <span>
+#include <vector>
+
+#include "interpreter/runtime/print.h"
+#include "lang/syntax/ast.h"
+
+namespace relay::repl {
+
+namespace {
+
+constexpr int64_t kTensorThreshold = 1000;  // more elements than this: summarise (numpy's default)
+constexpr int64_t kEdgeItems = 3;           // shown at each end of a summarised axis
+constexpr int64_t kMaxCells = 5000;         // table cells in one output
+constexpr int64_t kMaxTensorCells = 1000;   // table cells for one tensor
+constexpr int64_t kMaxValues = 2000;        // values (tuple fields, list items...) in one output
+constexpr size_t kMaxItems = 100;           // fields or list elements shown per container
+constexpr size_t kMaxInlineFields = 8;      // `(1, 2, 3)` rather than a list
+constexpr int kMaxDepth = 16;               // nesting shown; deeper values become `…`
+constexpr int64_t kTableCost = 8;           // counted against kMaxCells per table
+
+constexpr const char* kEllipsis = "\u2026";
+constexpr const char* kVerticalEllipsis = "\u22ee";
+constexpr const char* kDiagonalEllipsis = "\u22f1";
+
+// Borders and muted text are translucent versions of the text colour, and no background
+// is set, so the same rules read well on light and dark themes. Jupyter centres tables
+// and stripes rows by default; the two-class selectors override that.
+constexpr const char* kStyle =
+    "<style>"
+    ".relay-value{font-family:var(--jp-code-font-family,ui-monospace,SFMono-Regular,Menlo,Consolas,monospace);"
+    "font-size:var(--jp-code-font-size,13px);line-height:1.45}"
+    ".relay-value .rv-type{font-weight:600;margin:0 0 4px}"
+    ".relay-value .rv-head{opacity:.75;margin:2px 0}"
+    ".relay-value .rv-name{font-weight:600}"
+    ".relay-value .rv-muted,.relay-value .rv-more{opacity:.6}"
+    ".relay-value table.rv-t{border-collapse:collapse;margin:2px 0 6px 0;table-layout:auto;"
+    "font-variant-numeric:tabular-nums}"
+    ".relay-value table.rv-t td,.relay-value table.rv-t th{padding:1px 8px;text-align:right;"
+    "border:1px solid rgba(127,127,127,.3);background:none;white-space:pre}"
+    ".relay-value table.rv-t th{font-weight:normal;opacity:.55;border-color:transparent}"
+    ".relay-value table.rv-t caption{caption-side:top;text-align:left;opacity:.7}"
+    ".relay-value table.rv-t .rv-gap{text-align:center;opacity:.6}"
+    ".relay-value details{margin:1px 0}"
+    ".relay-value summary{cursor:pointer}"
+    ".relay-value ol{margin:1px 0;padding-left:2.6em}"
+    ".relay-value li::marker{opacity:.55}"
+    "</style>";
+
+std::string html_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string with_commas(int64_t n) {
+  std::string digits = std::to_string(n);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0 && digits[i - 1] != '-'; i -= 3) digits.insert(i, ",");
+  return digits;
+}
+
+// `Tensor[(3, 4), float32]`, or `float32` for a 0-d tensor: the type as Relay prints it.
+std::string tensor_type_text(const rt::NDArray& a) {
+  const std::string dtype = dtype_name(a.dtype());
+  if (a.ndim() == 0) return dtype;
+  std::string shape;
+  for (size_t i = 0; i < a.ndim(); ++i) shape += (i ? ", " : "") + std::to_string(a.dim(i));
+  return "Tensor[(" + shape + "), " + dtype + "]";
+}
+
+// The indices an axis shows: all, or the first and last kEdgeItems around a gap (-1).
+std::vector<int64_t> shown_indices(int64_t length, bool summarise) {
+  std::vector<int64_t> out;
+  if (summarise && length > 2 * kEdgeItems) {
+    for (int64_t i = 0; i < kEdgeItems; ++i) out.push_back(i);
+    out.push_back(-1);
+    for (int64_t i = length - kEdgeItems; i < length; ++i) out.push_back(i);
+  } else {
+    for (int64_t i = 0; i < length; ++i) out.push_back(i);
+  }
+  return out;
+}
+
+// Element text as numpy's str() of a scalar of the tensor's dtype (`1.5`, `1e-05`, `True`):
+// each element is copied into a 0-d tensor and printed by the runtime's printer.
+class ElementText {
+ public:
+  explicit ElementText(const rt::NDArray& a)
+      : a_(a), cell_(rt::NDArray::empty({}, a.dtype())), bytes_(rt::dtype_bytes(a.dtype())) {}
+  std::string operator()(int64_t flat_index) const {
+    std::memcpy(cell_.raw(), static_cast<const char*>(a_.raw()) + flat_index * static_cast<int64_t>(bytes_), bytes_);
+    return html_escape(rt::format_tensor(cell_));
+  }
+
+ private:
+  rt::NDArray a_;
+  rt::NDArray cell_;
+  size_t bytes_;
+};
+
+class HtmlWriter {
+ public:
+  std::string top(const rt::Value& v, const std::string& type_text) {
+    out_ = "<div class=\"relay-value\">";
+    out_ += kStyle;
+    if (!type_text.empty()) out_ += "<div class=\"rv-type\">" + html_escape(type_text) + "</div>";
+    if (v.is_tensor()) tensor(v.tensor(), type_text);
+    else value(v, 0);
+    out_ += "</div>";
+    return std::move(out_);
+  }
+
+ private:
+  // ---- tensors ------------------------------------------------------------------------
+
+  // `shown_type`: the header already written above, not repeated.
+  void tensor(const rt::NDArray& a, const std::string& shown_type = {}) {
+    if (!a.defined()) {
+      out_ += "<span class=\"rv-muted\">&lt;undefined&gt;</span>";
+      return;
+    }
+    out_ += "<div class=\"rv-tensor\">";
+    const std::string type = tensor_type_text(a);
+    if (type != shown_type) out_ += "<div class=\"rv-head\">" + html_escape(type) + "</div>";
+    if (a.size() == 0) {
+      out_ += "<div class=\"rv-muted\">(no elements)</div>";
+    } else if (cells_left_ <= 0) {
+      out_ += "<div class=\"rv-more\">" + std::string(kEllipsis) + " (output limit reached)</div>";
+    } else if (a.ndim() == 0) {
+      out_ += "<table class=\"rv-t\"><tr><td>" + ElementText(a)(0) + "</td></tr></table>";
+      --cells_left_;
+    } else {
+      slices(a);
+    }
+    out_ += "</div>";
+  }
+
+  // One table per index of the leading axes (all but the last two), captioned
+  // `[i, j, :, :]`; skipped index ranges show as one `⋮` line.
+  void slices(const rt::NDArray& a) {
+    const size_t rank = a.ndim();
+    const bool summarise = a.size() > std::min(kTensorThreshold, cells_left_);
+    // Summarised, each axis still shows 7 entries: rank 4 would be 7^4 cells. One tensor
+    // gets at most kMaxTensorCells of the output's cells; the slices after that are elided.
+    const int64_t stop_at = cells_left_ - std::min(kMaxTensorCells, cells_left_);
+    const size_t leading = rank > 2 ? rank - 2 : 0;
+    std::vector<std::vector<int64_t>> axes;
+    for (size_t d = 0; d < rank; ++d) axes.push_back(shown_indices(a.dim(d), summarise));
+    const std::vector<int64_t> strides = rt::contiguous_strides(a.shape());
+    const ElementText text(a);
+
+    std::vector<size_t> position(leading, 0);  // an odometer over the leading axes' shown indices
+    bool last_was_gap = false;
+    while (true) {
+      bool gap = false;
+      int64_t offset = 0;
+      std::string caption = "[";
+      for (size_t d = 0; d < leading; ++d) {
+        const int64_t index = axes[d][position[d]];
+        gap |= index < 0;
+        offset += std::max<int64_t>(index, 0) * strides[d];
+        caption += std::to_string(index) + ", ";
+      }
+      if (gap) {
+        if (!last_was_gap) out_ += "<div class=\"rv-more\">" + std::string(kVerticalEllipsis) + "</div>";
+        last_was_gap = true;
+      } else if (cells_left_ <= stop_at) {
+        out_ += "<div class=\"rv-more\">" + std::string(kEllipsis) + " (more slices not shown)</div>";
+        return;
+      } else {
+        last_was_gap = false;
+        matrix(a, text, axes, strides, offset, leading > 0 ? caption + ":, :]" : std::string());
+      }
+      size_t d = leading;  // advance the odometer, last axis fastest
+      while (d > 0 && ++position[d - 1] == axes[d - 1].size()) position[--d] = 0;
+      if (d == 0) return;
+    }
+  }
+
+  // The last two axes from `offset` as rows × columns (a 1-d tensor: one row).
+  void matrix(const rt::NDArray& a, const ElementText& text, const std::vector<std::vector<int64_t>>& axes,
+              const std::vector<int64_t>& strides, int64_t offset, const std::string& caption) {
+    const size_t rank = a.ndim();
+    const std::vector<int64_t>& cols = axes[rank - 1];
+    const std::vector<int64_t> single_row{0};
+    const std::vector<int64_t>& rows = rank >= 2 ? axes[rank - 2] : single_row;
+    const int64_t row_stride = rank >= 2 ? strides[rank - 2] : 0;
+    out_ += "<table class=\"rv-t\">";
+    if (!caption.empty()) out_ += "<caption>" + caption + "</caption>";
+    out_ += "<tr>";
+    if (rank >= 2) out_ += "<th></th>";
+    for (int64_t c : cols) out_ += c < 0 ? "<th class=\"rv-gap\"></th>" : "<th>" + std::to_string(c) + "</th>";
+    out_ += "</tr>";
+    for (int64_t r : rows) {
+      out_ += "<tr>";
+      if (rank >= 2) out_ += r < 0 ? "<th class=\"rv-gap\">" + std::string(kVerticalEllipsis) + "</th>"
+                                   : "<th>" + std::to_string(r) + "</th>";
+      for (int64_t c : cols) {
+        if (r < 0 || c < 0) {
+          const char* mark = r < 0 && c < 0 ? kDiagonalEllipsis : r < 0 ? kVerticalEllipsis : kEllipsis;
+          out_ += std::string("<td class=\"rv-gap\">") + mark + "</td>";
+        } else {
+          out_ += "<td>" + text(offset + r * row_stride + c) + "</td>";
+        }
+      }
+      out_ += "</tr>";
+    }
+    out_ += "</table>";
+    // A table costs about as much markup as a row of cells, whatever it holds: (1000, 1, 1)
+    // is 1,000 tables.
+    cells_left_ -= static_cast<int64_t>(rows.size() * cols.size()) + kTableCost;
+  }
+
+  // ---- other values -------------------------------------------------------------------
+
+  void value(const rt::Value& v, int depth) {
+    if (!v.defined()) {
+      out_ += "<span class=\"rv-muted\">&lt;undefined&gt;</span>";
+      return;
+    }
+    if (--values_left_ < 0 || depth > kMaxDepth) {
+      out_ += "<span class=\"rv-more\">" + std::string(kEllipsis) + "</span>";
+      return;
+    }
+    if (is_inline(v)) {
+      inline_value(v);
+      return;
+    }
+    switch (v.kind()) {
+      case rt::ObjectKind::Tensor: tensor(v.tensor()); break;
+      case rt::ObjectKind::Closure: out_ += "<span class=\"rv-muted\">&lt;closure&gt;</span>"; break;
+      case rt::ObjectKind::Tuple:
+        group("tuple", "(" + std::to_string(v.tuple().fields.size()) + " fields)", v.tuple().fields, depth);
+        break;
+      case rt::ObjectKind::Ctor:
+        if (spine_field(v.ctor()) >= 0) list(v, depth);
+        else group(ctor_name(v.ctor()), {}, v.ctor().fields, depth);
+        break;
+      case rt::ObjectKind::Ref: reference(v, depth); break;
+    }
+  }
+
+  // Collapsible: a summary line, then the fields numbered from 0 like projections.
+  void group(const std::string& name, const std::string& note, const std::vector<rt::Value>& fields, int depth) {
+    out_ += "<details open><summary><span class=\"rv-name\">" + html_escape(name) + "</span>";
+    if (!note.empty()) out_ += " <span class=\"rv-muted\">" + html_escape(note) + "</span>";
+    out_ += "</summary><ol start=\"0\">";
+    const size_t shown = std::min(fields.size(), kMaxItems);
+    for (size_t i = 0; i < shown; ++i) {
+      out_ += "<li>";
+      value(fields[i], depth + 1);
+      out_ += "</li>";
+    }
+    more_items(fields.size() - shown);
+    out_ += "</ol></details>";
+  }
+
+  void more_items(size_t hidden) {
+    if (hidden > 0)
+      out_ += "<li class=\"rv-more\" style=\"list-style:none\">" + std::string(kEllipsis) + " " +
+              with_commas(static_cast<int64_t>(hidden)) + " more</li>";
+  }
+
+  // A chain through one recursive field (Cons's tail) as one flat list of the other
+  // fields, walked with a loop: a 10,000-element list is 10,000 nested values.
+  void list(const rt::Value& head, int depth) {
+    const rt::CtorObj& first = head.ctor();
+    std::vector<const rt::CtorObj*> shown;
+    int64_t length = 0;
+    bool items_empty = true;
+    const rt::Value* node = &head;
+    while (node->is_ctor()) {
+      const rt::CtorObj& c = node->ctor();
+      const int next = spine_field(c);
+      if (next < 0) break;
+      if (shown.size() < kMaxItems) shown.push_back(&c);
+      items_empty &= c.fields.size() == 1;
+      ++length;
+      node = &c.fields[static_cast<size_t>(next)];
+    }
+    out_ += "<details open><summary><span class=\"rv-name\">" + html_escape(ctor_name(first)) + "</span> " +
+            "<span class=\"rv-muted\">\u00d7 " + with_commas(length) + ", then</span> ";
+    value(*node, depth + 1);  // the end of the chain: Nil, Z
+    out_ += "</summary>";
+    if (!items_empty) {
+      out_ += "<ol start=\"0\">";
+      for (const rt::CtorObj* c : shown) {
+        out_ += "<li>";
+        if (c->ctor != first.ctor) out_ += "<span class=\"rv-name\">" + html_escape(ctor_name(*c)) + "</span> ";
+        list_item(*c, depth + 1);
+        out_ += "</li>";
+      }
+      more_items(static_cast<size_t>(length) - shown.size());
+      out_ += "</ol>";
+    }
+    out_ += "</details>";
+  }
+
+  // The fields of one chain link other than the link to the next.
+  void list_item(const rt::CtorObj& c, int depth) {
+    const size_t skip = static_cast<size_t>(spine_field(c));
+    std::vector<rt::Value> rest;
+    for (size_t i = 0; i < c.fields.size(); ++i)
+      if (i != skip) rest.push_back(c.fields[i]);
+    if (rest.size() == 1) value(rest[0], depth);
+    else if (std::all_of(rest.begin(), rest.end(), [&](const rt::Value& f) { return is_inline(f); }))
+      inline_fields(rest);
+    else group("fields", {}, rest, depth);
+  }
+
+  void reference(const rt::Value& v, int depth) {
+    const rt::Object* cell = v.get();
+    if (std::find(open_refs_.begin(), open_refs_.end(), cell) != open_refs_.end()) {
+      out_ += "ref(" + std::string(kEllipsis) + ")";  // the reference contains itself
+      return;
+    }
+    open_refs_.push_back(cell);
+    out_ += "<details open><summary><span class=\"rv-name\">ref</span></summary><ol style=\"list-style:none\"><li>";
+    value(v.ref().value, depth + 1);
+    out_ += "</li></ol></details>";
+    open_refs_.pop_back();
+  }
+
+  // ---- one-line values ----------------------------------------------------------------
+
+  // Scalars, closures, nullary constructors, and small tuples, constructor values and
+  // references of those one level down: `(1, 2.5)`, `Some(3)`, `ref(True)`.
+  bool is_inline(const rt::Value& v) const {
+    if (is_atom(v)) return true;
+    if (v.is_ref()) return is_atom(v.ref().value);
+    const std::vector<rt::Value>* fields = v.is_tuple()  ? &v.tuple().fields
+                                           : v.is_ctor() ? &v.ctor().fields
+                                                         : nullptr;
+    if (!fields || fields->size() > kMaxInlineFields) return false;
+    return std::all_of(fields->begin(), fields->end(), [&](const rt::Value& f) { return is_atom(f); });
+  }
+  static bool is_atom(const rt::Value& v) {
+    if (!v.defined() || v.is_closure()) return true;
+    if (v.is_tensor()) return v.tensor().defined() && v.tensor().ndim() == 0;
+    if (v.is_ctor()) return v.ctor().fields.empty();
+    if (v.is_tuple()) return v.tuple().fields.empty();
+    return false;
+  }
+
+  void inline_value(const rt::Value& v) {
+    if (!v.defined()) {
+      out_ += "<span class=\"rv-muted\">&lt;undefined&gt;</span>";
+    } else if (v.is_closure()) {
+      out_ += "<span class=\"rv-muted\">&lt;closure&gt;</span>";
+    } else if (v.is_tensor()) {
+      out_ += ElementText(v.tensor())(0);
+    } else if (v.is_tuple()) {
+      inline_fields(v.tuple().fields);
+      if (v.tuple().fields.size() == 1) out_.insert(out_.size() - 1, ",");  // `(1,)`
+    } else if (v.is_ctor()) {
+      out_ += "<span class=\"rv-name\">" + html_escape(ctor_name(v.ctor())) + "</span>";
+      if (!v.ctor().fields.empty()) inline_fields(v.ctor().fields);
+    } else {
+      out_ += "ref";
+      inline_fields({v.ref().value});
+    }
+  }
+
+  void inline_fields(const std::vector<rt::Value>& fields) {
+    out_ += "(";
+    for (size_t i = 0; i < fields.size(); ++i) {
+      if (i) out_ += ", ";
+      inline_value(fields[i]);
+    }
+    out_ += ")";
+  }
+
+  // ---- constructors -------------------------------------------------------------------
+
+  static std::string ctor_name(const rt::CtorObj& c) { return c.ctor ? std::string(c.ctor->name) : "<constructor>"; }
+
+  // The field that continues a list-like value (Cons's tail, S's predecessor), or -1: the
+  // only field declared with the constructor's own type. A constructor without its
+  // declaration (no owner) is never list-like; its nesting is bounded by kMaxDepth.
+  static int spine_field(const rt::CtorObj& c) {
+    const CtorDef* def = c.ctor;
+    if (!def || !def->owner || def->fields.size() != c.fields.size()) return -1;
+    int found = -1;
+    for (size_t i = 0; i < def->fields.size(); ++i) {
+      const Type* t = def->fields[i];
+      if (!t || t->kind != TypeKind::Named || static_cast<const NamedType*>(t)->adt != def->owner) continue;
+      if (found >= 0) return -1;  // two recursive fields: a tree, not a list
+      found = static_cast<int>(i);
+    }
+    return found >= 0 && c.fields[static_cast<size_t>(found)].is_ctor() ? found : -1;
+  }
+
+  std::string out_;
+  int64_t cells_left_ = kMaxCells;
+  int64_t values_left_ = kMaxValues;
+  std::vector<const rt::Object*> open_refs_;
+};
+
+}  // namespace
+
+std::string value_html(const rt::Value& v, const std::string& type_text) {
+  return HtmlWriter().top(v, type_text);
+}
+
+}  // namespace relay::repl

@@ -1,0 +1,29 @@
+// A run-time value as HTML, for the Jupyter kernel's `text/html` output.
+//
+// Tensors are tables (a matrix per pair of trailing axes, with row and column indices),
+// summarised like numpy when large: over 1,000 elements, each axis longer than 6 shows
+// its first and last 3 entries around a `…` cell. Elements read as numpy prints a scalar
+// of that dtype (runtime/print.h). Tuples and constructor values nest as collapsible
+// lists, or inline, `(1, 2.5)`, when every field is a scalar. A list-like value (a chain
+// of `Cons`) is shown flat, its first 100 elements and a count of the rest. References
+// and closures are text.
+//
+// The output is bounded whatever the value: about 5,000 cells and 2,000 values in all,
+// and nesting deeper than 16 levels is elided, so a huge or deep value costs kilobytes,
+// not megabytes, and no recursion proportional to its size.
+//
+// The styles are inline and scoped to `.relay-value`; colours derive from the text
+// colour, so light and dark notebook themes both work.
+#pragma once
+
+#include <string>
+
+#include "interpreter/value.h"
+
+namespace relay::repl {
+
+// `type_text` is the value's Relay type as printed (empty when unknown); it heads the
+// output.
+std::string value_html(const rt::Value& v, const std::string& type_text);
+
+}  // namespace relay::repl

@@ -1,0 +1,245 @@
+// repl/value_html: run-time values as HTML for notebooks. Tensor headers and cells,
+// numpy-style summarisation with bounded output, escaping, nested tuples and constructor
+// values, references, closures, long lists and very deep values.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "interpreter/value.h"
+#include "lang/syntax/frontend.h"
+#include "repl/value_html.h"
+#include "tests/support/module_lookup.h"
+
+using relay::DataType;
+using relay::repl::value_html;
+using relay::rt::make_ref;
+using relay::rt::make_tuple;
+using relay::rt::NDArray;
+using relay::rt::Value;
+
+namespace {
+
+class FakeClosure final : public relay::rt::Object {
+ public:
+  FakeClosure() : Object(relay::rt::ObjectKind::Closure) {}
+};
+
+Value i32(int64_t v) { return NDArray::scalar_int(v, DataType::int_(32)); }
+Value f32(double v) { return NDArray::scalar(v, DataType::float_(32)); }
+
+// A float32 tensor holding 0, 1, 2, ... in row-major order.
+NDArray iota(const relay::rt::Shape& shape) {
+  NDArray a = NDArray::empty(shape, DataType::float_(32));
+  for (int64_t i = 0; i < a.size(); ++i) a.set_double(i, static_cast<double>(i));
+  return a;
+}
+
+size_t count(const std::string& text, const std::string& part) {
+  size_t n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size())) ++n;
+  return n;
+}
+
+// The prelude's List and Option constructors: with their declarations, as the
+// interpreter builds them.
+struct Prelude {
+  relay::SourceManager sources;
+  std::shared_ptr<const relay::Module> module = relay::load_prelude(sources);
+  const relay::CtorDef* ctor(std::string_view type, std::string_view name) const {
+    const relay::TypeDef* t = relay::testing::find_type_def(*module, type);
+    if (!t) FAIL("no type " << std::string(type));
+    for (const relay::CtorDef* c : t->ctors)
+      if (c->name == name) return c;
+    FAIL("no constructor " << std::string(name));
+    return nullptr;
+  }
+  Value make(std::string_view type, std::string_view name, std::vector<Value> fields) const {
+    const relay::CtorDef* c = ctor(type, name);
+    return Value(make_ref<relay::rt::CtorObj>(c, c->tag, std::move(fields)));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("value html: a matrix has a header and a cell per element", "[repl][html]") {
+  NDArray m = iota({3, 4});
+  m.set_double(5, 0.25);
+  const std::string html = value_html(m, "");
+  INFO(html);
+  CHECK(html.rfind("<div class=\"relay-value\"><style>", 0) == 0);
+  CHECK(html.find(".relay-value ") != std::string::npos);  // the styles are scoped
+  CHECK(count(html, "Tensor[(3, 4), float32]") == 1);
+  CHECK(count(html, "<td>") == 12);
+  CHECK(count(html, "<tr>") == 4);  // column indices, then 3 rows
+  CHECK(html.find("<td>0.0</td><td>1.0</td><td>2.0</td><td>3.0</td>") != std::string::npos);
+  CHECK(html.find("<td>0.25</td>") != std::string::npos);
+  CHECK(html.find("<td>11.0</td>") != std::string::npos);
+  CHECK(html.find("\u2026") == std::string::npos);  // small: nothing summarised
+
+  // The type given by the caller heads the output; the same text is not repeated.
+  const std::string typed = value_html(m, "Tensor[(3, 4), float32]");
+  CHECK(count(typed, "Tensor[(3, 4), float32]") == 1);
+  CHECK(typed.find("<div class=\"rv-type\">Tensor[(3, 4), float32]</div>") != std::string::npos);
+  // A symbolic type leaves the tensor's own shape visible too.
+  const std::string symbolic = value_html(m, "Tensor[(?, 4), float32]");
+  CHECK(symbolic.find("Tensor[(?, 4), float32]") != std::string::npos);
+  CHECK(symbolic.find("Tensor[(3, 4), float32]") != std::string::npos);
+}
+
+TEST_CASE("value html: scalars, vectors, higher ranks and empty tensors", "[repl][html]") {
+  const std::string scalar = value_html(i32(7), "int32");
+  CHECK(scalar.find("<td>7</td>") != std::string::npos);
+  CHECK(count(scalar, "int32") == 1);
+  CHECK(value_html(NDArray::scalar_int(1, DataType::bool_()), "").find("<td>True</td>") != std::string::npos);
+  // Elements read as numpy prints a scalar of the dtype.
+  const std::string small = value_html(f32(1e-5), "");
+  CHECK(small.find("<td>1e-05</td>") != std::string::npos);
+
+  NDArray v = NDArray::empty({3}, DataType::int_(64));
+  for (int i = 0; i < 3; ++i) v.set_int(i, -i * 1000);
+  const std::string row = value_html(v, "");
+  CHECK(row.find("Tensor[(3), int64]") != std::string::npos);
+  CHECK(count(row, "<tr>") == 2);  // indices, then the one row
+  CHECK(row.find("<td>0</td><td>-1000</td><td>-2000</td>") != std::string::npos);
+
+  const std::string cube = value_html(iota({2, 3, 4}), "");
+  CHECK(cube.find("<caption>[0, :, :]</caption>") != std::string::npos);
+  CHECK(cube.find("<caption>[1, :, :]</caption>") != std::string::npos);
+  CHECK(count(cube, "<table") == 2);
+  CHECK(count(cube, "<td>") == 24);
+  CHECK(cube.find("<td>23.0</td>") != std::string::npos);
+
+  const std::string empty = value_html(NDArray::empty({0, 3}, DataType::float_(32)), "");
+  CHECK(empty.find("Tensor[(0, 3), float32]") != std::string::npos);
+  CHECK(empty.find("<td") == std::string::npos);
+}
+
+TEST_CASE("value html: large tensors are summarised like numpy", "[repl][html]") {
+  const std::string html = value_html(iota({100, 100}), "");
+  INFO(html.substr(0, 4000));
+  CHECK(html.find("Tensor[(100, 100), float32]") != std::string::npos);
+  // The first and last 3 rows and columns around gaps: 7 x 7 cells.
+  CHECK(count(html, "<td") == 49);
+  CHECK(html.find("<td class=\"rv-gap\">\u2026</td>") != std::string::npos);
+  CHECK(html.find("<td class=\"rv-gap\">\u22ee</td>") != std::string::npos);
+  CHECK(html.find("<td>0.0</td><td>1.0</td><td>2.0</td><td class=\"rv-gap\">\u2026</td>"
+                  "<td>97.0</td><td>98.0</td><td>99.0</td>") != std::string::npos);
+  CHECK(html.find("<th>99</th>") != std::string::npos);  // row and column indices stay true
+  CHECK(html.find("<td>9999.0</td>") != std::string::npos);
+  CHECK(html.find("<td>5050.0</td>") == std::string::npos);
+  CHECK(html.size() < 8000);
+
+  // Rank 4: slices of the leading axes are summarised too, and one tensor's cells capped.
+  const std::string big = value_html(iota({10, 10, 10, 10}), "");
+  CHECK(big.find("<caption>[0, 0, :, :]</caption>") != std::string::npos);
+  CHECK(big.find("<caption>[5, 0, :, :]</caption>") == std::string::npos);
+  CHECK(count(big, "<td") <= 1100);
+  CHECK(big.size() < 100000);
+
+  // A long vector: summarised by element count, not by shape.
+  const std::string vec = value_html(iota({1000000}), "");
+  CHECK(count(vec, "<td") == 7);
+  CHECK(vec.find("<td>999999.0</td>") != std::string::npos);
+}
+
+TEST_CASE("value html: text is escaped", "[repl][html]") {
+  const std::string html = value_html(i32(1), "<T & \"q\" 'x'>");
+  CHECK(html.find("&lt;T &amp; &quot;q&quot; &#39;x&#39;&gt;") != std::string::npos);
+  CHECK(html.find("<T") == std::string::npos);
+
+  relay::CtorDef weird;
+  weird.name = "A<b>&";
+  const Value v(make_ref<relay::rt::CtorObj>(&weird, 0, std::vector<Value>{i32(1)}));
+  const std::string ctor = value_html(v, "");
+  CHECK(ctor.find("A&lt;b&gt;&amp;") != std::string::npos);
+  CHECK(ctor.find("A<b>") == std::string::npos);
+}
+
+TEST_CASE("value html: tuples, constructors, references and closures", "[repl][html]") {
+  const Prelude p;
+  CHECK(value_html(make_tuple({i32(1), f32(2.5)}), "(int32, float32)").find(">(1, 2.5)<") != std::string::npos);
+  CHECK(value_html(make_tuple({i32(1)}), "").find(">(1,)<") != std::string::npos);
+  CHECK(value_html(make_tuple({}), "").find(">()<") != std::string::npos);
+  CHECK(value_html(p.make("Option", "Some", {i32(3)}), "").find("<span class=\"rv-name\">Some</span>(3)") !=
+        std::string::npos);
+  CHECK(value_html(Value(make_ref<relay::rt::RefObj>(i32(3))), "").find("ref(3)") != std::string::npos);
+  CHECK(value_html(Value(make_ref<FakeClosure>()), "").find("&lt;closure&gt;") != std::string::npos);
+
+  // A tuple holding a matrix nests: a collapsible group, the matrix's table inside it,
+  // and a small tuple inline.
+  NDArray m = NDArray::empty({2, 2}, DataType::int_(32));
+  for (int i = 0; i < 4; ++i) m.set_int(i, i + 1);
+  const Value none = p.make("Option", "None", {});
+  const std::string nested = value_html(make_tuple({m, make_tuple({i32(1), i32(2)}), none}), "");
+  INFO(nested);
+  CHECK(nested.find("<details open><summary><span class=\"rv-name\">tuple</span>") != std::string::npos);
+  CHECK(nested.find("(3 fields)") != std::string::npos);
+  CHECK(nested.find("<ol start=\"0\"><li><div class=\"rv-tensor\">") != std::string::npos);
+  CHECK(nested.find("Tensor[(2, 2), int32]") != std::string::npos);
+  CHECK(nested.find("<td>4</td>") != std::string::npos);
+  CHECK(nested.find("<li>(1, 2)</li>") != std::string::npos);
+  CHECK(nested.find("<li><span class=\"rv-name\">None</span></li>") != std::string::npos);
+
+  // A reference that contains itself.
+  auto r = make_ref<relay::rt::RefObj>(make_tuple({}));
+  r->value = make_tuple({Value(r), m});
+  CHECK(value_html(Value(r), "").find("ref(\u2026)") != std::string::npos);
+  r->value = make_tuple({});  // break the cycle so the objects are freed
+}
+
+TEST_CASE("value html: long lists are flat and summarised", "[repl][html]") {
+  const Prelude p;
+  constexpr int kLength = 10000;
+  Value list = p.make("List", "Nil", {});
+  for (int i = kLength - 1; i >= 0; --i) list = p.make("List", "Cons", {i32(i), list});
+  const std::string html = value_html(list, "List[int32]");
+  INFO(html.substr(0, 3000));
+  CHECK(html.find("<span class=\"rv-name\">Cons</span> <span class=\"rv-muted\">\u00d7 10,000, then</span> "
+                  "<span class=\"rv-name\">Nil</span>") != std::string::npos);
+  CHECK(html.find("<li>0</li><li>1</li><li>2</li>") != std::string::npos);
+  CHECK(html.find("<li>99</li>") != std::string::npos);
+  CHECK(html.find("<li>100</li>") == std::string::npos);
+  CHECK(html.find("\u2026 9,900 more") != std::string::npos);
+  CHECK(html.size() < 20000);
+
+  // A short list is one line.
+  const Value two = p.make("List", "Cons", {i32(1), p.make("List", "Cons", {i32(2), p.make("List", "Nil", {})})});
+  CHECK(value_html(two, "").find("\u00d7 2, then") != std::string::npos);
+  const Value one = p.make("List", "Cons", {i32(1), p.make("List", "Nil", {})});
+  CHECK(value_html(one, "").find("<span class=\"rv-name\">Cons</span>(1, <span class=\"rv-name\">Nil</span>)") !=
+        std::string::npos);
+
+  // A list of tensors: each element's table, within the output's cell budget.
+  Value tensors = p.make("List", "Nil", {});
+  for (int i = 0; i < 300; ++i) tensors = p.make("List", "Cons", {iota({10, 10}), tensors});
+  const std::string many = value_html(tensors, "");
+  CHECK(many.find("\u00d7 300, then") != std::string::npos);
+  CHECK(count(many, "<td") <= 5200);
+  CHECK(many.find("output limit reached") != std::string::npos);
+}
+
+TEST_CASE("value html: very deep values are elided, not recursed into", "[repl][html]") {
+  Value deep = i32(0);
+  for (int i = 0; i < 100000; ++i) deep = make_tuple({deep, Value(make_ref<FakeClosure>())});
+  const std::string html = value_html(deep, "");
+  CHECK(html.find("<span class=\"rv-more\">\u2026</span>") != std::string::npos);
+  CHECK(html.size() < 20000);
+
+  // Constructors without their declarations are never flattened, but stay bounded.
+  relay::CtorDef cons, nil;
+  cons.name = "Cons";
+  nil.name = "Nil";
+  Value list(make_ref<relay::rt::CtorObj>(&nil, 0, std::vector<Value>{}));
+  for (int i = 0; i < 100000; ++i)
+    list = Value(make_ref<relay::rt::CtorObj>(&cons, 1, std::vector<Value>{i32(i), list}));
+  CHECK(value_html(list, "").size() < 20000);
+
+  // Wide and deep: 50 fields at each of 4 levels is 6 million values; the output stops
+  // at its value budget.
+  Value wide = i32(1);
+  for (int level = 0; level < 4; ++level) wide = make_tuple(std::vector<Value>(50, wide));
+  const std::string w = value_html(wide, "");
+  CHECK(w.size() < 400000);
+  CHECK(w.find("\u2026") != std::string::npos);
+}
