@@ -24,7 +24,7 @@ namespace relay::cli {
 namespace {
 
 std::atomic<bool> g_interrupted{false};
-extern "C" void on_sigint(int) { g_interrupted.store(true); }
+extern "C" void on_run_sigint(int) { g_interrupted.store(true); }
 
 void run_usage(FILE* out) {
   std::fprintf(out,
@@ -178,7 +178,7 @@ int cmd_run(const Args& args) {
   rt::NumericsChecker numerics;
   if (check_numerics) machine.add_observer(&numerics);
   struct sigaction sa {}, old {};
-  sa.sa_handler = on_sigint;
+  sa.sa_handler = on_run_sigint;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, &old);
   rt::Value result;

@@ -95,7 +95,17 @@ FileId Session::Impl::add_input(std::string_view text) {
 
 Span Session::Impl::display_span(Span s, const ModuleText& text, Span fallback) {
   s = db.to_file_span(s);
-  if (accepted && s.file == accepted->file) return text.to_origin(s).value_or(fallback);
+  if (accepted && s.file == accepted->file) {
+    if (auto origin = text.to_origin(s)) return *origin;
+    // Past the end of the input (the closing text the session added): an error there is
+    // about what the input is missing at its end.
+    if (!text.regions.empty() && s.begin >= text.tail_begin && s.begin >= text.regions.back().end) {
+      const Region& last = text.regions.back();
+      uint32_t end = last.origin.offset + (last.end - last.begin);
+      return Span{last.origin.file, end, end};
+    }
+    return fallback;
+  }
   auto it = foreign_files.find(s.file);
   if (it == foreign_files.end()) {
     // A file of the checker's own (the prelude): shown from a copy in the display sources.
@@ -205,7 +215,7 @@ ExecResult Session::Impl::define(FileId file, const std::string& loaded_from) {
         if (d.kind == Definition::Func && "@" + std::string(d.func->name) == replaced.front()) at = d.func->name_span;
       Diagnostic why = make_diagnostic(DiagKind::RedefinitionBreaks, at,
                                        {join(replaced, ", "), join({broken.begin(), broken.end()}, ", ")});
-      why.note("the errors above are in the definitions that depend on it; the session is unchanged");
+      why.note("the errors below are in the definitions that depend on it; the session is unchanged");
       o.diagnostics.insert(o.diagnostics.begin(), std::move(why));
     }
     result.outputs.push_back(std::move(o));
@@ -412,10 +422,8 @@ ExecResult Session::execute(std::string_view input) {
 
 std::string Session::render(const std::vector<Diagnostic>& diagnostics, bool color) const {
   std::string out;
-  for (const auto& d : diagnostics) {
-    if (!out.empty()) out += "\n";
-    out += render_diagnostic(d, impl_->display, RenderOptions{color});
-  }
+  // A blank line after each diagnostic, as the command line prints them.
+  for (const auto& d : diagnostics) out += render_diagnostic(d, impl_->display, RenderOptions{color}) + "\n";
   return out;
 }
 

@@ -71,7 +71,7 @@ std::string Session::help_text() {
     std::snprintf(line, sizeof line, "  %-30s %s\n", head.c_str(), c.summary);
     s += line;
   }
-  s += "Commands may be shortened to any unique prefix (`:t`, `:q`).";
+  s += "Commands may be shortened to a unique prefix; `:t` is `:type` and `:q` is `:quit`.";
   return s;
 }
 
@@ -89,9 +89,11 @@ ExecResult Session::Impl::command(const CommandLine& c, FileId input) {
   Span whole{input, 0, static_cast<uint32_t>(src.text.size())};
   Span arg_span{input, c.arg_offset, c.arg_offset + static_cast<uint32_t>(c.arg.size())};
   // Unique prefixes: `:t` is `:type`, `:re` is ambiguous (`:reload`, `:reset`).
+  // The one-letter forms GHCi users type; other prefixes must be unique.
+  std::string wanted = c.name == "t" ? "type" : c.name == "q" ? "quit" : c.name;
   std::vector<const CommandInfo*> matches;
   for (const auto& info : kCommands) {
-    if (c.name == info.name) {
+    if (wanted == info.name) {
       matches = {&info};
       break;
     }
@@ -114,6 +116,16 @@ ExecResult Session::Impl::command(const CommandLine& c, FileId input) {
                          std::string("usage: :") + name + " " + matches.front()->args);
   Origin origin{input, c.arg_offset};
 
+  if (name == "type" && c.arg.starts_with("@")) {
+    // A global's own type, as inferred from its body: as a value in an expression it
+    // would have only its annotated type (a call sees only annotations).
+    for (const auto& d : accepted->definitions)
+      if ("@" + std::string(d.def->name) == c.arg && d.types) {
+        ExecResult r;
+        r.outputs.push_back(text_output(type_to_string(d.types->type)));
+        return r;
+      }
+  }
   if (name == "type" || name == "ir" || name == "time") {
     ExecResult result;
     auto in = check_input(c.arg, nullptr, origin, result);

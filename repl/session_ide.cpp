@@ -66,10 +66,11 @@ ide::CompletionItem plain_item(std::string label, ide::CompletionKind kind, std:
 
 CompletenessResult Session::is_complete(std::string_view input) const {
   InputKind kind = classify(input);
-  if (kind == InputKind::Empty || kind == InputKind::Command) return {};
+  if (kind == InputKind::Command) return {};
   BracketScan scan = scan_brackets(input);
-  if (scan.unmatched_close) return {Completeness::Invalid, ""};
   if (scan.open_string || scan.open_comment) return {Completeness::Incomplete, ""};
+  if (kind == InputKind::Empty) return {};
+  if (scan.unmatched_close) return {Completeness::Invalid, ""};
   if (scan.depth > 0) return {Completeness::Incomplete, std::string(2 * scan.depth, ' ')};
   // Balanced: it is incomplete when the first syntax error is at its very end (`1 +`,
   // `def @f(%x)` before its body), invalid when an error comes earlier.
@@ -173,11 +174,13 @@ std::optional<Inspection> Session::inspect(std::string_view input, uint32_t curs
   ModuleText text;
   uint32_t base = 0;
   auto check = impl_->check_for_ide(expr, &text, &base);
-  // The position just before the cursor when the cursor ends a word (`nn.dense|`).
-  uint32_t at = base + (cursor - shift);
-  auto hover = ide::hover_at(*check, at);
-  if (!hover && at > base) hover = ide::hover_at(*check, at - 1);
-  if (!hover) return std::nullopt;
+  // A cursor right after a word (`nn.dense|(`) asks about that word, as Jupyter sends it.
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };
+  uint32_t local = cursor - shift;
+  if (local > 0 && word_char(expr[local - 1]) && (local == expr.size() || !word_char(expr[local]))) --local;
+  auto hover = ide::hover_at(*check, base + local);
+  // Only what lies inside the input: not the session's function around it.
+  if (!hover || hover->begin < base || hover->end > base + expr.size()) return std::nullopt;
   Inspection out;
   out.markdown = hover->markdown;
   // Plain text: the markdown without its code fences.

@@ -18,6 +18,8 @@ checked text):
     // exit: N              the expected exit status (required)
     // flags: --error-format=json   extra arguments placed before the path (optional)
     // command: run         run `relay run` instead of `relay check` (optional)
+    // command: repl        pipe the case into `relay repl` as a script; its transcript
+                            (stdout and stderr interleaved) is NAME.stdout
     // interrupt-after: S   send SIGINT S seconds after starting (optional; `run` cases)
 
 With RELAY_BLESS=1 the expected files are rewritten from the actual output, and the
@@ -90,16 +92,25 @@ def parse_directives(data):
 
 
 def run_case(relay, source_dir, rel_path, flags, options):
-    cmd = [relay, options["command"], "--color=never"] + flags + [rel_path]
     env = dict(os.environ)
     env.pop("RELAY_BLESS", None)
     env["NO_COLOR"] = "1"
-    p = subprocess.Popen(cmd, cwd=source_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    if options["command"] == "repl":
+        # A REPL script: the case is standard input, and the transcript (results and
+        # diagnostics, interleaved as a user sees them) is the expected stdout.
+        cmd = [relay, "repl", "--color=never"] + flags
+        with open(os.path.join(source_dir, rel_path), "rb") as stdin:
+            p = subprocess.Popen(cmd, cwd=source_dir, stdin=stdin, stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT, env=env)
+    else:
+        cmd = [relay, options["command"], "--color=never"] + flags + [rel_path]
+        p = subprocess.Popen(cmd, cwd=source_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     try:
         if options["interrupt-after"] is not None:
             time.sleep(options["interrupt-after"])
             p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=TIMEOUT_S)
+        err = err or b""
     except subprocess.TimeoutExpired:
         p.kill()
         p.communicate()
