@@ -79,7 +79,10 @@ bool edited_later(const nlohmann::json& params, const std::vector<nlohmann::json
 
 void Server::handle(const json& msg, const std::vector<json>& later) {
   if (!msg.is_object() || !msg.contains("method") || !msg["method"].is_string()) {
-    if (msg.is_object() && msg.contains("id") && !msg.contains("method")) return;  // a response to us: ignored
+    if (msg.is_object() && msg.contains("id") && !msg.contains("method")) {  // a response to our request
+      on_client_response(msg);
+      return;
+    }
     respond_error(msg.is_object() && msg.contains("id") ? msg["id"] : json(), kInvalidRequest,
                   "not a JSON-RPC request or notification");
     return;
@@ -196,7 +199,8 @@ void Server::dispatch_notification(const std::string& method, const json& params
                           {"params", {{"uri", uri}, {"diagnostics", json::array()}}}}
                          .dump());
   }
-  // initialized, $/cancelRequest (handled when batching), $/setTrace, didSave: nothing to do.
+  if (method == "initialized" && work_done_progress_) request_progress_token();
+  // $/cancelRequest (handled when batching), $/setTrace, didSave: nothing to do.
 }
 
 Document& Server::document(const json& params) {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <functional>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -67,6 +68,13 @@ class Server {
   std::map<std::string, std::shared_ptr<const FileCheck>> last_good_;  // by uri
   uint64_t tokens_serial_ = 0, progress_serial_ = 0;
   bool work_done_progress_ = false;  // the client advertised window.workDoneProgress
+  // Work-done progress tokens: LSP 3.17 lets a server use a token it created only once
+  // the client has answered `window/workDoneProgress/create`. The server is busy (and
+  // reads nothing) while it checks, so it asks for the next token ahead of time.
+  void request_progress_token();
+  void on_client_response(const json& msg);
+  std::map<std::string, std::string> pending_tokens_;  // request id -> token
+  std::deque<std::string> ready_tokens_;               // confirmed by the client
   // ---- end of editing features ----
 
   Document& document(const json& params);  // throws for an unknown document

@@ -9,6 +9,26 @@
 
 namespace relay::lsp {
 
+void Server::request_progress_token() {
+  std::string token = "relay-check-" + std::to_string(++progress_serial_);
+  std::string id = "create-" + token;
+  pending_tokens_[id] = token;
+  transport_.write(json{{"jsonrpc", "2.0"},
+                        {"id", id},
+                        {"method", "window/workDoneProgress/create"},
+                        {"params", {{"token", token}}}}
+                       .dump());
+}
+
+void Server::on_client_response(const json& msg) {
+  if (!msg["id"].is_string()) return;
+  auto it = pending_tokens_.find(msg["id"].get<std::string>());
+  if (it == pending_tokens_.end()) return;
+  // A refused token (an error response) is dropped; progress is then not reported.
+  if (!msg.contains("error")) ready_tokens_.push_back(it->second);
+  pending_tokens_.erase(it);
+}
+
 std::shared_ptr<const FileCheck> Server::check_with_progress(const Document& doc) {
   using clock = std::chrono::steady_clock;
   std::string token;
@@ -16,17 +36,12 @@ std::shared_ptr<const FileCheck> Server::check_with_progress(const Document& doc
   const auto start = clock::now();
   if (work_done_progress_) {
     // The database calls the hook before each definition it infers: once the check has
-    // run for 200 ms, announce it. A cached check never calls it and reports nothing.
-    // The token is used right after `create` is sent, without waiting for its answer
-    // (the server is single-threaded and the check is under way); clients accept that.
+    // run for 200 ms, announce it with a token the client has confirmed. A cached check
+    // never calls it and reports nothing.
     db_.set_progress_hook([&] {
-      if (!token.empty() || clock::now() - start < std::chrono::milliseconds(200)) return;
-      token = "relay-check-" + std::to_string(++progress_serial_);
-      transport_.write(json{{"jsonrpc", "2.0"},
-                            {"id", token},
-                            {"method", "window/workDoneProgress/create"},
-                            {"params", {{"token", token}}}}
-                           .dump());
+      if (!token.empty() || ready_tokens_.empty() || clock::now() - start < std::chrono::milliseconds(200)) return;
+      token = ready_tokens_.front();
+      ready_tokens_.pop_front();
       transport_.write(json{{"jsonrpc", "2.0"},
                             {"method", "$/progress"},
                             {"params",
@@ -38,11 +53,13 @@ std::shared_ptr<const FileCheck> Server::check_with_progress(const Document& doc
   }
   auto r = db_.check(doc.path);
   if (work_done_progress_) db_.set_progress_hook(nullptr);
-  if (!token.empty())
+  if (!token.empty()) {
     transport_.write(json{{"jsonrpc", "2.0"},
                           {"method", "$/progress"},
                           {"params", {{"token", token}, {"value", {{"kind", "end"}}}}}}
                          .dump());
+    request_progress_token();  // a token ends with its progress: ask for the next one
+  }
   if (r && r->error_count() == 0) last_good_[doc.uri] = r;
   return r;
 }

@@ -20,6 +20,9 @@ namespace relay {
 class Arena {
  public:
   Arena() = default;
+  // `first_chunk`: the size of the first block; later blocks double. Small arenas (the
+  // types of one definition) start small so that thousands of them stay cheap.
+  explicit Arena(size_t first_chunk) : first_chunk_(first_chunk) {}
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
   Arena(Arena&&) = default;
@@ -67,7 +70,7 @@ class Arena {
 
  private:
   void grow(size_t at_least) {
-    size_t size = chunks_.empty() ? kFirstChunk : std::min(last_size_ * 2, kMaxChunk);
+    size_t size = chunks_.empty() ? first_chunk_ : std::min(last_size_ * 2, kMaxChunk);
     if (size < at_least) size = at_least;
     chunks_.emplace_back(new char[size]);
     cur_ = chunks_.back().get();
@@ -76,8 +79,9 @@ class Arena {
     reserved_ += size;
   }
 
-  static constexpr size_t kFirstChunk = 16 * 1024;
+  static constexpr size_t kDefaultFirstChunk = 4 * 1024;
   static constexpr size_t kMaxChunk = 4 * 1024 * 1024;
+  size_t first_chunk_ = kDefaultFirstChunk;
   std::vector<std::unique_ptr<char[]>> chunks_;
   char* cur_ = nullptr;
   char* end_ = nullptr;

@@ -63,8 +63,14 @@ class Resolver {
     }
   }
 
+  template <class Map>
+  static auto indexed(const Map& map, std::string_view name) -> typename Map::mapped_type {
+    auto it = map.find(name);
+    return it == map.end() ? nullptr : it->second;
+  }
   FuncDef* find_global(std::string_view name) {
     if (auto it = globals_.find(name); it != globals_.end()) return it->second;
+    if (opts_.index) return indexed(opts_.index->globals, name);
     for (const Module* imp : opts_.imports)
       for (const auto& d : imp->defs)
         if (d.kind == Definition::Func && d.func->name == name) return d.func;
@@ -72,6 +78,7 @@ class Resolver {
   }
   TypeDef* find_type(std::string_view name) {
     if (auto it = types_.find(name); it != types_.end()) return it->second;
+    if (opts_.index) return indexed(opts_.index->types, name);
     for (const Module* imp : opts_.imports)
       for (const auto& d : imp->defs)
         if (d.kind == Definition::Type && d.type->name == name) return d.type;
@@ -79,6 +86,7 @@ class Resolver {
   }
   CtorDef* find_ctor(std::string_view name) {
     if (auto it = ctors_.find(name); it != ctors_.end()) return it->second;
+    if (opts_.index) return indexed(opts_.index->ctors, name);
     for (const Module* imp : opts_.imports)
       for (const auto& d : imp->defs)
         if (d.kind == Definition::Type)
@@ -546,6 +554,17 @@ class Resolver {
 
 void resolve_names(Module& module, DiagnosticBag& diags, const ResolveOptions& options) {
   Resolver(module, diags, options).run();
+}
+
+void ImportIndex::add(const Module& m) {
+  for (const auto& d : m.defs) {
+    if (d.kind == Definition::Func) {
+      if (!d.func->name.empty()) globals.emplace(d.func->name, d.func);
+      continue;
+    }
+    types.emplace(d.type->name, d.type);
+    for (CtorDef* c : d.type->ctors) ctors.emplace(c->name, c);
+  }
 }
 
 }  // namespace relay

@@ -7,14 +7,33 @@
 // diagnostic with a "did you mean" suggestion and a machine-applicable fix.
 #pragma once
 
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
 #include "lang/base/diagnostic.h"
 #include "lang/syntax/ast.h"
 
 namespace relay {
 
+// Name tables over a set of modules, built once and shared by many resolutions: the
+// checking database resolves each chunk of a file against all the others, and scanning
+// every import for every name made that quadratic in the file's size.
+struct ImportIndex {
+  std::unordered_map<std::string_view, FuncDef*> globals;
+  std::unordered_map<std::string_view, TypeDef*> types;
+  std::unordered_map<std::string_view, CtorDef*> ctors;
+  // Adds `m`'s definitions; a name already present keeps its first definition (the
+  // order of `ResolveOptions::imports`).
+  void add(const Module& m);
+};
+
 struct ResolveOptions {
   // Modules whose global definitions are visible too (the prelude when imported).
   std::vector<const Module*> imports;
+  // When set, names are looked up here instead of by scanning `imports` (it must index
+  // the same modules; they are still used for did-you-mean suggestions).
+  const ImportIndex* index = nullptr;
   // Report unused `let` variables (W0002).
   bool warn_unused = true;
 };

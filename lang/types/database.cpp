@@ -294,13 +294,34 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
     std::lock_guard<std::mutex> lock(inputs_mutex_);
     auto it = inputs_.find(path);
     if (it == inputs_.end()) return nullptr;
-    text = it->second.first;
     rev = it->second.second;
+    // An unchanged file answers from the cache without copying its text (every LSP
+    // request asks for the current check).
+    auto known = files_.find(path);
+    if (known != files_.end() && known->second->last && known->second->checked_revision == rev)
+      return known->second->last;
+    // The text moves into the file's SourceFile: keeping a second copy here would cost
+    // as much memory as the file again (the language server holds a third).
+    text = std::move(it->second.first);
+    it->second.first.clear();
   }
   auto& slot = files_[path];
   if (!slot) slot = std::make_unique<FileState>();
   FileState& st = *slot;
-  if (st.last && st.checked_revision == rev) return st.last;
+  // A check given up for a newer revision of another file must find this text again.
+  struct RestoreText {
+    CheckDatabase* db;
+    const std::string& path;
+    uint64_t rev;
+    const FileState& st;
+    bool done = false;
+    ~RestoreText() {
+      if (done || st.file == UINT32_MAX) return;
+      std::lock_guard<std::mutex> lock(db->inputs_mutex_);
+      auto it = db->inputs_.find(path);
+      if (it != db->inputs_.end() && it->second.second == rev) it->second.first = std::string(db->sources_.get(st.file).text);
+    }
+  } restore{this, path, rev, st};
   const uint64_t started = revision_.load();
   auto cancelled = [&] { return revision_.load() != started; };
 
@@ -354,9 +375,19 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
   std::shared_ptr<Metadata> metadata;
   for (auto& c : chunks)
     if (c->module->metadata) metadata = c->module->metadata;
+  // One name index over the prelude and every chunk serves each chunk's resolution (a
+  // chunk's own names are found in its own tables first).
+  ImportIndex index;
+  bool any_unresolved = false;
+  for (auto& c : chunks) any_unresolved |= !c->resolved;
+  if (any_unresolved) {
+    if (env.prelude) index.add(*env.prelude);
+    for (const Module* m : modules) index.add(*m);
+  }
   for (auto& c : chunks) {
     if (c->resolved) continue;
     ResolveOptions opts;
+    opts.index = &index;
     if (env.prelude) opts.imports.push_back(env.prelude.get());
     for (const Module* m : modules)
       if (m != c->module.get()) opts.imports.push_back(m);
@@ -452,6 +483,7 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
   result->diagnostics = std::move(sorted.items());
   st.checked_revision = rev;
   st.last = result;
+  restore.done = true;
   return result;
 }
 

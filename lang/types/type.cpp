@@ -10,7 +10,7 @@ namespace {
 constexpr size_t kDimChunk = 4096;
 }
 
-TypeArena::TypeArena() {
+TypeArena::TypeArena() : nodes_(1024) {
   unit_ = nodes_.make<TupleTy>();
   error_ = nodes_.make<ErrorTy>();
 }

@@ -386,6 +386,28 @@ def test_quick_fix_for_a_misspelt_name():
     shutdown(c)
 
 
+def test_quick_fix_annotates_a_callees_result():
+    # A call sees only its callee's annotations (E0072); the callee's body was inferred,
+    # so the fix writes that type as its annotation.
+    text = ('#[version = "0.0.5"]\n'
+            'def @f(%x: Tensor[(2, 3), float32]) {\n  nn.relu(%x)\n}\n'
+            'def @main(%y: Tensor[(2, 3), float32]) {\n  add(@f(%y), %y)\n}\n')
+    c, _ = start()
+    open_doc(c, text)
+    diags = c.diagnostics(URI)
+    bad = [d for d in diags if d.get("code") == "E0072"]
+    assert len(bad) == 1, diags
+    r = c.request("textDocument/codeAction", {"textDocument": {"uri": URI}, "range": bad[0]["range"],
+                                              "context": {"diagnostics": [bad[0]]}})["result"]
+    assert r and r[0]["isPreferred"] is True, r
+    assert r[0]["title"] == "annotate the result of `@f` with its inferred type `Tensor[(2, 3), float32]`", r[0]
+    fixed = apply_edits(text, r[0]["edit"]["changes"][URI])
+    assert "def @f(%x: Tensor[(2, 3), float32]) -> Tensor[(2, 3), float32] {" in fixed, fixed
+    change(c, fixed, 2)
+    assert c.diagnostics(URI, version=2) == []
+    shutdown(c)
+
+
 # ---- range formatting -------------------------------------------------------------------
 
 def test_range_formatting():
@@ -412,15 +434,29 @@ def test_work_done_progress_around_a_long_check():
         defs.append("def @f%d(%%x: Tensor[(2, 2), float32]) {\n%s\n  %%9\n}" % (i, body))
     text = "\n\n".join(defs) + "\n"
     c, _ = start({"window": {"workDoneProgress": True}})
-    open_doc(c, text)
+    # The server asks for a token once initialized, and uses it only after our answer
+    # (LSP 3.17): here the answer comes before the long check starts.
     create = c.wait_notification("window/workDoneProgress/create", timeout=60)
     token = create["params"]["token"]
+    assert not [m for m in c.notifications if m.get("method") == "$/progress"]
     c.send({"jsonrpc": "2.0", "id": create["id"], "result": None})
+    open_doc(c, text)
     begin = c.wait_notification("$/progress", lambda m: m["params"]["value"]["kind"] == "begin", timeout=60)
     end = c.wait_notification("$/progress", lambda m: m["params"]["value"]["kind"] == "end", timeout=60)
     assert begin["params"]["token"] == token == end["params"]["token"]
     assert begin["params"]["value"]["title"] == "Checking", begin
     assert c.diagnostics(URI, timeout=60) == []
+    # A token is used once: after `end` the server asks for a new one.
+    again = c.wait_notification("window/workDoneProgress/create",
+                                lambda m: m["params"]["token"] != token, timeout=60)
+    assert again["id"] != create["id"]
+    shutdown(c)
+    # A client that never answers `create` gets no progress (and the check still runs).
+    c, _ = start({"window": {"workDoneProgress": True}})
+    c.wait_notification("window/workDoneProgress/create", timeout=60)
+    open_doc(c, text)
+    assert c.diagnostics(URI, timeout=60) == []
+    assert not [m for m in c.notifications if m.get("method") == "$/progress"]
     shutdown(c)
     # Without the client capability: no progress.
     c, _ = start()
