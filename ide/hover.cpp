@@ -28,7 +28,9 @@ std::string describe(const Expr* e, const InferredTypes& types) {
     if (!ref->ctor->owner->doc.empty()) text += "\n\n" + std::string(ref->ctor->owner->doc);
     return text;
   }
-  return t ? code_block(type_to_string(t)) : "";
+  // An expression that did not check (an unknown name) has the error type: saying
+  // `<error>` tells nothing the diagnostic does not.
+  return t && t->kind != TyKind::Error ? code_block(type_to_string(t)) : "";
 }
 
 }  // namespace
