@@ -5,6 +5,7 @@
 
 #include <map>
 #include <optional>
+#include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -20,6 +21,20 @@ struct Document {
   std::string path;  // the file name used in the checking database
   std::string text;
   int64_t version = 0;
+
+  // The line index of `text`, built on first use after each change: every request
+  // converts positions, and rebuilding it per request cost more than a hover itself.
+  const LineIndex& lines() const {
+    if (!lines_cache) lines_cache = std::make_shared<const LineIndex>(text);
+    return *lines_cache;
+  }
+  void set_text(std::string t) {
+    text = std::move(t);
+    lines_cache.reset();
+  }
+
+ private:
+  mutable std::shared_ptr<const LineIndex> lines_cache;
 };
 
 // Byte offset of an LSP position in `text` (clamped to the line's end and the text).

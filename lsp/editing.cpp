@@ -48,7 +48,7 @@ int lsp_kind(ide::CompletionKind k) {
 json completion_json(const FileCheck& check, const FileCheck* last_good, const Document& doc, uint32_t offset,
                      PositionEncoding enc) {
   const ide::CompletionResult r = ide::complete(check, last_good, doc.text, offset);
-  LineIndex lines(doc.text);
+  const LineIndex& lines = doc.lines();
   const json range = range_of(doc.text, lines, r.replace_begin, r.replace_end, enc);
   json items = json::array();
   for (const ide::CompletionItem& it : r.items) {
@@ -129,7 +129,7 @@ json semantic_tokens_edits(const std::vector<uint32_t>& before, const std::vecto
 }
 
 json inlay_hints_json(const FileCheck& check, const Document& doc, const json& range, PositionEncoding enc) {
-  LineIndex lines(doc.text);
+  const LineIndex& lines = doc.lines();
   const uint32_t b = offset_of(doc.text, lines, range.at("start"), enc);
   const uint32_t e = offset_of(doc.text, lines, range.at("end"), enc);
   json out = json::array();
@@ -149,7 +149,7 @@ json code_actions_json(const FileCheck& check, const Document& doc, const json& 
       if (k == "quickfix" || k == "") wanted = true;
     if (!wanted) return json::array();
   }
-  LineIndex lines(doc.text);
+  const LineIndex& lines = doc.lines();
   const uint32_t b = offset_of(doc.text, lines, params.at("range").at("start"), enc);
   const uint32_t e = offset_of(doc.text, lines, params.at("range").at("end"), enc);
   // The published form of each diagnostic, to link an action to it (diagnostics_json
@@ -179,7 +179,7 @@ json range_formatting_json(const Document& doc, const json& range, PositionEncod
   const uint32_t last = range.at("end").at("line").get<uint32_t>();
   auto edit = ide::format_range(doc.path, doc.text, first, last);
   if (!edit) return json::array();
-  LineIndex lines(doc.text);
+  const LineIndex& lines = doc.lines();
   return json::array({{{"range", range_of(doc.text, lines, edit->begin, edit->end, enc)}, {"newText", edit->text}}});
 }
 

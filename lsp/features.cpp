@@ -73,7 +73,7 @@ json hover_json(const FileCheck& check, const Document& doc, const LineIndex& li
 json formatting_json(const Document& doc, PositionEncoding enc) {
   const std::optional<std::string> formatted = ide::format_document(doc.path, doc.text);
   if (!formatted || *formatted == doc.text) return json::array();
-  const LineIndex lines(doc.text);
+  const LineIndex& lines = doc.lines();
   return json::array({{{"range", range_of(doc.text, lines, 0, static_cast<uint32_t>(doc.text.size()), enc)},
                        {"newText", *formatted}}});
 }

@@ -30,7 +30,7 @@ const Prelude& prelude() {
 struct Converter {
   const Document& doc;
   PositionEncoding enc;
-  LineIndex lines{doc.text};
+  const LineIndex& lines = doc.lines();
   json range(ide::Range r) const { return range_of(doc.text, lines, r.begin, r.end, enc); }
   json location(const ide::Location& l) const {
     if (l.in_prelude)

@@ -172,7 +172,7 @@ void Server::dispatch_notification(const std::string& method, const json& params
     Document d;
     d.uri = td.at("uri").get<std::string>();
     d.path = path_of_uri(d.uri);
-    d.text = td.at("text").get<std::string>();
+    d.set_text(td.at("text").get<std::string>());
     d.version = td.value("version", 0);
     db_.set_file(d.path, d.text);
     dirty_.insert(d.uri);
@@ -182,7 +182,7 @@ void Server::dispatch_notification(const std::string& method, const json& params
     std::string text = d.text;
     for (const json& change : params.at("contentChanges"))
       if (!apply_change(text, change, encoding_)) return;  // malformed: keep the last good text
-    d.text = std::move(text);
+    d.set_text(std::move(text));
     d.version = params.at("textDocument").value("version", d.version);
     db_.set_file(d.path, d.text);
     dirty_.insert(d.uri);
@@ -264,7 +264,7 @@ void Server::publish_diagnostics(const std::string& uri) {
 Server::json Server::hover(const json& params) {
   const Document& doc = document(params);
   auto r = check(doc);
-  LineIndex lines(doc.text);
+  const LineIndex& lines = doc.lines();
   return hover_json(*r, doc, lines, offset_of(doc.text, lines, params.at("position"), encoding_), encoding_);
 }
 

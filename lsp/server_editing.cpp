@@ -68,7 +68,7 @@ Server::json Server::completion(const json& params) {
   const Document& doc = document(params);
   auto r = check(doc);
   auto good = last_good_.find(doc.uri);
-  LineIndex lines(doc.text);
+  const LineIndex& lines = doc.lines();
   return completion_json(*r, good == last_good_.end() ? nullptr : good->second.get(), doc,
                          offset_of(doc.text, lines, params.at("position"), encoding_), encoding_);
 }
@@ -86,7 +86,7 @@ Server::json Server::completion_resolve(const json& params) {
 Server::json Server::signature_help(const json& params) {
   const Document& doc = document(params);
   auto r = check(doc);
-  LineIndex lines(doc.text);
+  const LineIndex& lines = doc.lines();
   return signature_help_json(*r, doc, offset_of(doc.text, lines, params.at("position"), encoding_));
 }
 

@@ -11,7 +11,7 @@ std::optional<Server::json> Server::navigation_request(const std::string& method
   auto at = [&](auto&& answer) -> json {
     const Document& doc = document(params);
     auto r = check(doc);
-    LineIndex lines(doc.text);
+    const LineIndex& lines = doc.lines();
     return answer(*r, doc, offset_of(doc.text, lines, params.at("position"), encoding_));
   };
   if (method == "textDocument/definition")

@@ -44,6 +44,8 @@ step() {
 skip() { summary+=("$(printf 'SKIP  %-34s         (%s)' "$1" "$2")"); failed=1; }
 
 export ASAN_OPTIONS="detect_leaks=1"
+# Graphviz and its font libraries keep one-time state until exit (tests/lsan.supp).
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 
 if step "setup (Debian packages)" setup scripts/setup.sh --no-build; then
