@@ -1,5 +1,6 @@
 #include "jupyter-kernel/completion_matches.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_set>
 
@@ -29,6 +30,11 @@ CompletionMatches completion_matches(const ide::CompletionResult& result, std::s
   CompletionMatches out{nlohmann::json::array(), nlohmann::json::object()};
   const size_t start = code_points_before(code, result.replace_begin);
   const size_t end = code_points_before(code, result.replace_end);
+  // The engine leaves filtering to the editor, as LSP clients filter; Jupyter frontends
+  // show the matches as given, so only those that extend what was typed are kept.
+  const std::string_view typed =
+      code.substr(std::min<size_t>(result.replace_begin, code.size()),
+                  result.replace_end > result.replace_begin ? result.replace_end - result.replace_begin : 0);
   nlohmann::json types = nlohmann::json::array();
   std::unordered_set<std::string> seen;
   for (const ide::CompletionItem& item : result.items) {
@@ -36,7 +42,7 @@ CompletionMatches completion_matches(const ide::CompletionResult& result, std::s
     // the cell; a snippet's `${1:x}` placeholders would be typed literally, so then the
     // label is used.
     const std::string& text = (!item.snippet && !item.insert_text.empty()) ? item.insert_text : item.label;
-    if (!seen.insert(text).second) continue;
+    if (!std::string_view(text).starts_with(typed) || !seen.insert(text).second) continue;
     out.matches.push_back(text);
     types.push_back({{"start", start},
                      {"end", end},

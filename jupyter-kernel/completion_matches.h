@@ -11,7 +11,7 @@
 namespace relay::kernel {
 
 struct CompletionMatches {
-  nlohmann::json matches;   // strings, in the engine's order, without duplicates
+  nlohmann::json matches;   // strings extending the typed word, in the engine's order, once each
   nlohmann::json metadata;  // {"_jupyter_types_experimental": [...]}
 };
 

@@ -3,6 +3,7 @@
 #include <exception>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "jupyter-kernel/code_points.h"
 #include "jupyter-kernel/completion_matches.h"
@@ -18,6 +19,12 @@ namespace {
 size_t cursor_byte(const std::string& code, int cursor_pos) {
   if (cursor_pos < 0) return code.size();
   return byte_offset_of_code_point(code, static_cast<size_t>(cursor_pos));
+}
+
+// xeus 2.4.1's create_error_reply defines its parameters as (evalue, ename), the
+// reverse of its declaration, so its replies come out swapped; build them here.
+nl::json error_reply(const std::string& ename, const std::string& evalue, const std::vector<std::string>& traceback) {
+  return {{"status", "error"}, {"ename", ename}, {"evalue", evalue}, {"traceback", traceback}};
 }
 
 constexpr std::string_view kQuitInKernel =
@@ -56,7 +63,8 @@ nl::json RelayInterpreter::publish(int execution_counter, const repl::ExecResult
   for (const repl::Output& out : result.outputs) {
     switch (out.kind) {
       case repl::Output::Kind::Text:
-        if (!silent) publish_stream("stdout", out.text.ends_with('\n') ? out.text : out.text + "\n");
+        if (!silent && !out.text.empty())
+          publish_stream("stdout", out.text.ends_with('\n') ? out.text : out.text + "\n");
         break;
       case repl::Output::Kind::Value:
         if (!silent) publish_execution_result(execution_counter, value_bundle(out), nl::json::object());
@@ -86,13 +94,13 @@ nl::json RelayInterpreter::publish(int execution_counter, const repl::ExecResult
                               result.interrupted ? "interrupted" : "the input failed", {}};
     if (!silent) publish_execution_error(first_error->ename, first_error->evalue, first_error->traceback);
   }
-  return xeus::create_error_reply(first_error->ename, first_error->evalue, first_error->traceback);
+  return error_reply(first_error->ename, first_error->evalue, first_error->traceback);
 }
 
 nl::json RelayInterpreter::internal_error(const std::string& what, bool publish_it) {
   const std::string evalue = "internal error in the Relay kernel: " + what;
   if (publish_it) publish_execution_error("InternalError", evalue, {evalue});
-  return xeus::create_error_reply("InternalError", evalue, nl::json::array({evalue}));
+  return error_reply("InternalError", evalue, {evalue});
 }
 
 nl::json RelayInterpreter::complete_request_impl(const std::string& code, int cursor_pos) {

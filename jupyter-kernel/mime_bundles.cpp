@@ -6,8 +6,7 @@ namespace relay::kernel {
 
 std::string value_plain_text(const repl::Output& value) {
   if (value.type.empty()) return value.text;
-  const bool one_line = value.text.find('\n') == std::string::npos;
-  return value.text + (one_line ? " : " : "\n: ") + value.type;
+  return value.text + "\n: " + value.type;
 }
 
 nlohmann::json value_bundle(const repl::Output& value) {

@@ -11,8 +11,7 @@
 
 namespace relay::kernel {
 
-// `text/plain` of a value: its printout, then its type after `: ` (on the same line
-// when the printout is one line, on the next otherwise), as the terminal REPL shows it.
+// `text/plain` of a value: its printout, then a line `: TYPE`, as `relay repl` shows it.
 std::string value_plain_text(const repl::Output& value);
 
 // A Value output: `text/plain` and `text/html` (a table with a shape/dtype header).

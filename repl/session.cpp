@@ -61,6 +61,35 @@ std::map<std::string, std::set<std::string>> callees(const FileCheck& check) {
   return out;
 }
 
+// Whether `t` can be written as a result annotation: complete (no unknowns) and free
+// of type parameters (which the definition would have to declare).
+bool annotatable(Ty t) {
+  if (!t) return false;
+  switch (t->kind) {
+    case TyKind::Tensor:
+      return is_ground(t);
+    case TyKind::Tuple:
+      for (Ty f : static_cast<const TupleTy*>(t)->fields)
+        if (!annotatable(f)) return false;
+      return true;
+    case TyKind::Func: {
+      auto* f = static_cast<const FuncTy*>(t);
+      if (!f->type_params.empty() || !annotatable(f->ret)) return false;
+      for (Ty p : f->params)
+        if (!annotatable(p)) return false;
+      return true;
+    }
+    case TyKind::Adt:
+      for (Ty a : static_cast<const AdtTy*>(t)->args)
+        if (!annotatable(a)) return false;
+      return true;
+    case TyKind::Ref:
+      return annotatable(static_cast<const RefTy*>(t)->value);
+    default:
+      return false;  // type parameters, unknowns, errors
+  }
+}
+
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   std::string s;
   for (size_t i = 0; i < parts.size(); ++i) s += (i ? std::string(sep) : "") + parts[i];
@@ -128,6 +157,11 @@ std::vector<Diagnostic> Session::Impl::to_display(const std::vector<Diagnostic>&
       // A secondary label inside text the session wrote would point at nothing the
       // user can see: leave it out.
       if (generated && i > 0) continue;
+      // The primary one past the input's end is about the closing text the session
+      // added: what was found there is the end of the input.
+      if (generated && i == 0 && s.begin >= text.tail_begin)
+        for (size_t at; (at = m.message.find("found `}`")) != std::string::npos;)
+          m.message.replace(at, 9, "found the end of the input");
       Label l = d.labels[i];
       l.span = display_span(l.span, text, fallback);
       m.labels.push_back(std::move(l));
@@ -188,10 +222,32 @@ ExecResult Session::Impl::define(FileId file, const std::string& loaded_from) {
     item.text = std::string(src.text.substr(start, span.end - start));
     item.origin = Origin{file, start};
     item.loaded_from = loaded_from;
+    if (is_func && d.func->fn && !d.func->fn->ret_type && d.func->fn->body) {
+      uint32_t brace = d.func->fn->body->span.begin;
+      while (brace > start && src.text[brace] != '{') --brace;
+      if (src.text[brace] == '{') item.body_brace = brace - start;
+    }
     (candidate.put(std::move(item)) ? replaced : added).push_back(name);
   }
-  ModuleText text = candidate.build();
-  auto check = check_text(text);
+  // What calls a (re)defined function, directly or not, may infer a new result type:
+  // its added annotation is worked out again.
+  std::set<std::string> changed(seen.begin(), seen.end());
+  auto calls = callees(*accepted);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [caller, called] : calls)
+      if (!changed.count(caller))
+        for (const auto& c : called)
+          if (changed.count(c)) {
+            changed.insert(caller);
+            grew = true;
+            break;
+          }
+  }
+  for (auto& item : candidate.items())
+    if (changed.count(item.name)) item.annotation.clear();
+  ModuleText text;
+  auto check = annotate_and_check(candidate, &text);
   if (check->error_count() > 0) {
     result.ok = false;
     Output o;
@@ -264,6 +320,39 @@ ExecResult Session::Impl::define(FileId file, const std::string& loaded_from) {
   if (!report.empty()) report.pop_back();
   result.outputs.push_back(Output{Output::Kind::Text, report, {}, "", "", "", {}});
   return result;
+}
+
+std::shared_ptr<const FileCheck> Session::Impl::annotate_and_check(SessionModule& m, ModuleText* text) {
+  // Each round annotates at least one more function (a callee before its callers), so
+  // the rounds are bounded by the module's size; the cap only guards against surprises.
+  for (int round = 0;; ++round) {
+    *text = m.build();
+    auto check = check_text(*text);
+    if (round == 64) return check;
+    std::set<std::string> broken;  // functions with errors inside: not annotated from those
+    for (const Diagnostic& d : check->diagnostics) {
+      if (!is_error(d)) continue;
+      Span s = db.to_file_span(d.primary().span);
+      for (const auto& def : check->definitions) {
+        Span ds = db.to_file_span(def.def->span);
+        if (s.file == ds.file && s.begin >= ds.begin && s.begin <= ds.end) broken.insert(std::string(def.def->name));
+      }
+    }
+    bool added = false;
+    for (auto& item : m.items()) {
+      if (!item.body_brace || !item.annotation.empty()) continue;
+      for (const auto& d : check->definitions) {
+        if ("@" + std::string(d.def->name) != item.name || !d.types || broken.count(std::string(d.def->name))) continue;
+        Ty t = d.types->type;
+        if (!t || t->kind != TyKind::Func) continue;
+        Ty ret = static_cast<const FuncTy*>(t)->ret;
+        if (!annotatable(ret)) continue;
+        item.annotation = "-> " + type_to_string(ret) + " ";
+        added = true;
+      }
+    }
+    if (!added) return check;
+  }
 }
 
 std::string Session::Impl::input_function(std::string_view expr, const std::vector<std::string>* binds,

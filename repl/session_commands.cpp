@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "interpreter/value_print.h"
+#include "lang/syntax/frontend.h"
 #include "lang/syntax/printer.h"
 #include "repl/dataflow_graph.h"
 #include "repl/graphviz_render.h"
@@ -49,6 +50,22 @@ std::string format_duration(double ms) {
   else if (ms < 1000) std::snprintf(buf, sizeof buf, "%.2f ms", ms);
   else std::snprintf(buf, sizeof buf, "%.3f s", ms / 1000);
   return buf;
+}
+
+// `fn [A, B](fn (A, B) -> B, B, List[A]) -> B` from a fully annotated definition.
+std::string declared_signature(const FuncDef& def) {
+  const FunctionExpr& fn = *def.fn;
+  std::string s = "fn ";
+  if (!fn.type_params.empty()) {
+    s += "[";
+    for (size_t i = 0; i < fn.type_params.size(); ++i) s += (i ? ", " : "") + std::string(fn.type_params[i]->name);
+    s += "]";
+  }
+  s += "(";
+  for (size_t i = 0; i < fn.params.size(); ++i)
+    s += (i ? ", " : "") + (fn.params[i]->annotation ? print_type(fn.params[i]->annotation) : std::string("_"));
+  s += ") -> " + (fn.ret_type ? print_type(fn.ret_type) : std::string("_"));
+  return s;
 }
 
 Output text_output(std::string text) {
@@ -117,14 +134,20 @@ ExecResult Session::Impl::command(const CommandLine& c, FileId input) {
   Origin origin{input, c.arg_offset};
 
   if (name == "type" && c.arg.starts_with("@")) {
-    // A global's own type, as inferred from its body: as a value in an expression it
-    // would have only its annotated type (a call sees only annotations).
+    // A global's own type: a session function's as inferred from its body, a prelude
+    // function's as declared (polymorphic: as a value it would need its type arguments).
+    ExecResult r;
     for (const auto& d : accepted->definitions)
       if ("@" + std::string(d.def->name) == c.arg && d.types) {
-        ExecResult r;
         r.outputs.push_back(text_output(type_to_string(d.types->type)));
         return r;
       }
+    if (auto prelude = load_prelude(db.sources()))
+      for (const Definition& d : prelude->defs)
+        if (d.kind == Definition::Func && "@" + std::string(d.func->name) == c.arg) {
+          r.outputs.push_back(text_output(declared_signature(*d.func)));
+          return r;
+        }
   }
   if (name == "type" || name == "ir" || name == "time") {
     ExecResult result;

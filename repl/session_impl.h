@@ -60,6 +60,9 @@ struct Session::Impl {
   std::vector<Diagnostic> to_display(const std::vector<Diagnostic>& diags, const ModuleText& text,
                                      Span fallback, bool errors_only);
   Span display_span(Span s, const ModuleText& text, Span fallback);
+  // Checks `m`, adding the inferred return annotation of each function written without
+  // one (SessionItem::annotation), round by round until no more can be added.
+  std::shared_ptr<const FileCheck> annotate_and_check(SessionModule& m, ModuleText* text);
   // Adds the definitions of `file` (a display file) to the module, replacing those of the
   // same name. `loaded_from` marks items of a `:load`ed file.
   ExecResult define(FileId file, const std::string& loaded_from);

@@ -33,12 +33,24 @@ ModuleText SessionModule::build(std::string_view tail, const std::vector<Region>
     // A blank line between items: the checker cuts the module at lines that start a
     // definition, so each item is its own chunk and re-checks on its own.
     m.text += "\n";
+    // With an added return annotation, the item is two regions around it: a span in the
+    // annotation maps to nothing the user wrote.
+    uint32_t split = item.annotation.empty() ? static_cast<uint32_t>(item.text.size()) : item.body_brace;
     Region r;
     r.begin = static_cast<uint32_t>(m.text.size());
-    m.text += item.text;
+    m.text.append(item.text, 0, split);
     r.end = static_cast<uint32_t>(m.text.size());
     r.origin = item.origin;
     m.regions.push_back(r);
+    if (!item.annotation.empty()) {
+      m.text += item.annotation;
+      Region rest;
+      rest.begin = static_cast<uint32_t>(m.text.size());
+      m.text.append(item.text, split);
+      rest.end = static_cast<uint32_t>(m.text.size());
+      rest.origin = Origin{item.origin.file, item.origin.offset + split};
+      m.regions.push_back(rest);
+    }
     m.text += "\n";
   }
   m.text += "\n";

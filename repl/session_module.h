@@ -29,6 +29,11 @@ struct SessionItem {
   std::string text;       // as written, with its `///` doc lines
   Origin origin;
   std::string loaded_from;  // the path for items from `:load`, else empty
+  // A function written without a return type: where its body's `{` is in `text`, and
+  // the annotation the session adds there once the result type is inferred (`-> T `),
+  // so that later inputs can call it (a call sees only its callee's annotations).
+  uint32_t body_brace = 0;
+  std::string annotation;
 };
 
 // A contiguous piece of the module text and where it came from.
@@ -53,6 +58,7 @@ struct ModuleText {
 class SessionModule {
  public:
   const std::vector<SessionItem>& items() const { return items_; }
+  std::vector<SessionItem>& items() { return items_; }
   const SessionItem* find(std::string_view name) const;
   // Adds `item`, or replaces the item of the same name. Returns true when it replaced.
   bool put(SessionItem item);

@@ -239,3 +239,31 @@ TEST_CASE("session: :reset forgets everything; :quit asks to leave", "[session]"
   CHECK_FALSE(s.execute("%a").ok);
   CHECK(s.execute(":q").quit);
 }
+
+TEST_CASE("session: functions without a return annotation can be called", "[session]") {
+  // The session adds each unannotated function's inferred result type as its
+  // annotation, callees before callers, so later inputs and other definitions call them.
+  Session s;
+  REQUIRE(s.execute("def @inner(%x: Tensor[(2), float32]) { add(%x, %x) }").ok);
+  REQUIRE(s.execute("def @outer(%x: Tensor[(2), float32]) { @inner(@inner(%x)) }").ok);
+  auto r = s.execute("@outer(ones(shape=[2], dtype=\"float32\"))");
+  REQUIRE(r.ok);
+  CHECK(r.outputs[0].text == "[4. 4.]");
+  // A new result type flows to the callers, whose annotations are worked out again.
+  r = s.execute("def @inner(%x: Tensor[(2), float32]) { (%x, %x) }");
+  CHECK_FALSE(r.ok);  // @outer passes a tuple to @inner: broken, refused
+  CHECK(r.outputs[0].diagnostics.at(0).code() == "E0111");
+  REQUIRE(s.execute("def @outer(%x: Tensor[(2), float32]) { @inner(%x) }").ok);
+  r = s.execute("def @inner(%x: Tensor[(2), float32]) { (%x, %x) }");
+  REQUIRE(r.ok);
+  CHECK(text_of(r).find("re-checked @outer: fn (Tensor[(2), float32]) -> (Tensor[(2), float32], Tensor[(2), "
+                        "float32])") != std::string::npos);
+  r = s.execute("@outer(ones(shape=[2], dtype=\"float32\")).1");
+  REQUIRE(r.ok);
+  CHECK(r.outputs[0].type == "Tensor[(2), float32]");
+  // A diagnostic inside such a function still points at what the user wrote.
+  r = s.execute("def @bad(%x: Tensor[(2), float32]) { add(%x, %nope) }");
+  REQUIRE_FALSE(r.ok);
+  const Diagnostic& d = r.outputs[0].diagnostics.at(0);
+  CHECK(s.sources().get(d.primary().span.file).text.substr(d.primary().span.begin, 5) == "%nope");
+}

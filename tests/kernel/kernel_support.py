@@ -1,0 +1,120 @@
+"""Shared by the kernel tests, the notebook runner and bench/interactive: a private
+Jupyter environment in a temporary directory, the kernelspec installed into it by
+`relay jupyter --install`, and a helper that runs one cell and collects what it
+published.
+
+Everything Jupyter-related is imported lazily, after `isolated_jupyter()` has pointed
+JUPYTER_PATH and friends at the temporary directory, so no user or system kernelspec,
+config or runtime file takes part.
+"""
+import os
+import subprocess
+import tempfile
+import time
+
+SKIP = 77  # CTest's SKIP_RETURN_CODE for these tests
+
+
+def have_jupyter_client():
+    try:
+        import jupyter_client  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+def isolated_jupyter(root=None):
+    """Points every Jupyter directory at a fresh temporary tree; returns its root."""
+    root = root or tempfile.mkdtemp(prefix="relay-jupyter-")
+    for var, sub in (("JUPYTER_DATA_DIR", "data"), ("JUPYTER_CONFIG_DIR", "config"),
+                     ("JUPYTER_RUNTIME_DIR", "runtime"), ("IPYTHONDIR", "ipython")):
+        os.makedirs(os.path.join(root, sub), exist_ok=True)
+        os.environ[var] = os.path.join(root, sub)
+    os.environ["JUPYTER_PATH"] = os.path.join(root, "prefix", "share", "jupyter")
+    os.environ.pop("JUPYTER_CONFIG_PATH", None)
+    return root
+
+
+def install_kernelspec(relay, root):
+    """`relay jupyter --install --prefix ROOT/prefix`, which JUPYTER_PATH points at;
+    returns the kernelspec directory."""
+    prefix = os.path.join(root, "prefix")
+    r = subprocess.run([relay, "jupyter", "--install", "--prefix", prefix], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    spec = os.path.join(prefix, "share", "jupyter", "kernels", "relay")
+    assert spec in r.stdout, r.stdout
+    return spec
+
+
+def start_kernel(startup_timeout=30):
+    """A KernelManager and a ready BlockingKernelClient for the kernelspec `relay`."""
+    from jupyter_client.manager import start_new_kernel
+    return start_new_kernel(kernel_name="relay", startup_timeout=startup_timeout)
+
+
+class Cell:
+    """What one execute_request produced: the reply's content and the iopub messages
+    (msg_type, content, header) it caused, in order, without status messages."""
+
+    def __init__(self, reply, messages):
+        self.reply = reply
+        self.messages = messages
+
+    def of_type(self, msg_type):
+        return [c for t, c, _ in self.messages if t == msg_type]
+
+    def one(self, msg_type):
+        found = self.of_type(msg_type)
+        assert len(found) == 1, (msg_type, self.messages)
+        return found[0]
+
+    def stdout(self):
+        return "".join(c["text"] for c in self.of_type("stream") if c["name"] == "stdout")
+
+    def __repr__(self):
+        return "Cell(reply=%r, messages=%r)" % (self.reply, self.messages)
+
+
+def collect(kc, msg_id, timeout=30):
+    """The iopub messages of request `msg_id` up to its `idle` status, then its reply."""
+    messages = []
+    deadline = time.monotonic() + timeout
+    while True:
+        m = kc.get_iopub_msg(timeout=max(0.1, deadline - time.monotonic()))
+        if m["parent_header"].get("msg_id") != msg_id:
+            continue
+        t, c = m["msg_type"], m["content"]
+        if t == "status":
+            if c["execution_state"] == "idle":
+                break
+            continue
+        messages.append((t, c, m["header"]))
+    while True:
+        r = kc.get_shell_msg(timeout=max(0.1, deadline - time.monotonic()))
+        if r["parent_header"].get("msg_id") == msg_id:
+            return Cell(r["content"], messages)
+
+
+def execute(kc, code, timeout=30, **kwargs):
+    return collect(kc, kc.execute(code, **kwargs), timeout)
+
+
+def run_tests(namespace, argv):
+    """Runs every test_* function of `namespace` in definition order, or those named in
+    argv[2:]; prints `N passed, M failed`; returns the exit status."""
+    import traceback
+    names = argv[2:]
+    tests = [(n, f) for n, f in namespace.items() if n.startswith("test_") and callable(f)]
+    selected = [(n, f) for n, f in tests if not names or n in names]
+    failed = 0
+    for name, f in selected:
+        start = time.monotonic()
+        try:
+            f()
+            print("ok   %s (%.2f s)" % (name, time.monotonic() - start), flush=True)
+        except Exception:
+            failed += 1
+            print("FAIL " + name, flush=True)
+            traceback.print_exc()
+    print("%d passed, %d failed" % (len(selected) - failed, failed))
+    return 1 if failed else 0

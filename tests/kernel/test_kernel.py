@@ -1,0 +1,544 @@
+#!/usr/bin/python3
+"""Tests of the Jupyter kernel (`relay kernel`) through jupyter_client, as Jupyter
+itself drives it: the kernelspec is installed by `relay jupyter --install` into a
+temporary Jupyter tree, the kernel is started from it, and every message type the
+kernel answers is checked, interrupt, restart, shutdown and the HMAC check included.
+
+Usage: test_kernel.py RELAY_BINARY [TEST_NAME...]   (Debian's /usr/bin/python3)
+Exit status 77 (skipped) when jupyter_client is not installed.
+"""
+import datetime
+import json
+import os
+import queue
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kernel_support import (SKIP, execute, collect, have_jupyter_client, install_kernelspec,  # noqa: E402
+                            isolated_jupyter, run_tests, start_kernel)
+
+RELAY = None
+ROOT = None
+SPEC_DIR = None
+_shared = None
+
+# Globals are called through their declared signatures (reference §2.4), so @f
+# declares its result type.
+F_DEF = "def @f(%x: Tensor[(3), float32]) -> Tensor[(3), float32] { add(%x, %x) }"
+LOOP_DEF = ("def @loop(%i: int32, %n: int32) -> int32 { "
+            "if (%i >= %n) { %i } else { @loop(%i + 1, %n) } }")
+
+
+def kernel():
+    """The kernel most tests share (started on first use): it is one session, so later
+    tests may rely on what earlier ones defined only through `ensure`."""
+    global _shared
+    if _shared is None:
+        _shared = start_kernel()
+    return _shared
+
+
+def ensure(kc, code):
+    cell = execute(kc, code)
+    assert cell.reply["status"] == "ok", cell
+    return cell
+
+
+def png_size(path):
+    with open(path, "rb") as f:
+        data = f.read(24)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
+    assert data[12:16] == b"IHDR", path
+    return struct.unpack(">II", data[16:24])
+
+
+# ---- the kernelspec ----------------------------------------------------------------
+
+def test_kernelspec_contents():
+    with open(os.path.join(SPEC_DIR, "kernel.json")) as f:
+        spec = json.load(f)
+    assert spec["argv"] == [os.path.realpath(RELAY), "kernel", "-f", "{connection_file}"], spec
+    assert os.path.isabs(spec["argv"][0])
+    assert spec["language"] == "relay" and spec["display_name"] == "Relay", spec
+    assert spec["interrupt_mode"] == "signal", spec
+    assert png_size(os.path.join(SPEC_DIR, "logo-32x32.png")) == (32, 32)
+    assert png_size(os.path.join(SPEC_DIR, "logo-64x64.png")) == (64, 64)
+    with open(os.path.join(SPEC_DIR, "logo-svg.svg")) as f:
+        assert f.read().lstrip().startswith("<svg"), "logo-svg.svg is not SVG"
+    # Jupyter itself finds it, through JUPYTER_PATH.
+    from jupyter_client.kernelspec import KernelSpecManager
+    found = KernelSpecManager().get_kernel_spec("relay")
+    assert found.resource_dir == SPEC_DIR and found.interrupt_mode == "signal", found.to_dict()
+
+
+def test_install_locations():
+    tmp = tempfile.mkdtemp(prefix="spec-", dir=ROOT)
+    env = dict(os.environ, JUPYTER_DATA_DIR=os.path.join(tmp, "userdata"))
+    # --user honours JUPYTER_DATA_DIR, as jupyter_core does; it is also the default.
+    for args in (["--user"], []):
+        r = subprocess.run([RELAY, "jupyter", "--install"] + args, env=env, capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        assert os.path.isfile(os.path.join(tmp, "userdata", "kernels", "relay", "kernel.json")), r.stdout
+    # Without JUPYTER_DATA_DIR: XDG_DATA_HOME/jupyter.
+    env2 = dict(os.environ, XDG_DATA_HOME=os.path.join(tmp, "xdg"))
+    env2.pop("JUPYTER_DATA_DIR")
+    r = subprocess.run([RELAY, "jupyter", "--install", "--user"], env=env2, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert os.path.isfile(os.path.join(tmp, "xdg", "jupyter", "kernels", "relay", "kernel.json"))
+    # --sys-prefix asks the Python that runs `jupyter` (its #! line) for sys.prefix. A
+    # stand-in `jupyter` whose interpreter reports a temporary prefix shows that path.
+    bindir = os.path.join(tmp, "bin")
+    os.makedirs(bindir)
+    fake_python = os.path.join(bindir, "fakepython")
+    with open(fake_python, "w") as f:
+        f.write("#!/bin/sh\n[ \"$1\" = -c ] && echo %s\n" % os.path.join(tmp, "venv"))
+    with open(os.path.join(bindir, "jupyter"), "w") as f:
+        f.write("#!%s\n" % fake_python)
+    os.chmod(fake_python, 0o755)
+    env3 = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"])
+    r = subprocess.run([RELAY, "jupyter", "--install", "--sys-prefix"], env=env3, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert os.path.isfile(os.path.join(tmp, "venv", "share", "jupyter", "kernels", "relay", "kernel.json")), r.stdout
+    # A relative --prefix is made absolute against the working directory.
+    r = subprocess.run([RELAY, "jupyter", "--install", "--prefix=rel"], cwd=tmp, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert os.path.isfile(os.path.join(tmp, "rel", "share", "jupyter", "kernels", "relay", "logo-64x64.png"))
+
+
+def test_cli_usage_errors():
+    def run(*args):
+        return subprocess.run([RELAY] + list(args), capture_output=True, text=True)
+    r = run("jupyter", "--help")
+    assert r.returncode == 0 and "--sys-prefix" in r.stdout, r
+    r = run("kernel", "--help")
+    assert r.returncode == 0 and "-f CONNECTION_FILE" in r.stdout, r
+    assert run("jupyter").returncode == 2                      # nothing to do
+    assert run("jupyter", "--install", "--user", "--prefix", "/tmp/x").returncode == 2
+    assert run("jupyter", "--install", "--prefix").returncode == 2
+    assert run("jupyter", "--bogus").returncode == 2
+    assert run("kernel").returncode == 2                       # no connection file
+    r = run("kernel", "-f", "/nonexistent/connection.json")
+    assert r.returncode == 1 and "cannot read connection file" in r.stderr, r
+    tmp = tempfile.mkdtemp(prefix="conn-", dir=ROOT)
+    bad = os.path.join(tmp, "bad.json")
+    with open(bad, "w") as f:
+        f.write("{not json")
+    r = run("kernel", "-f", bad)
+    assert r.returncode == 1 and "not a JSON object" in r.stderr, r
+    # No key: anyone who can reach the ports could run code. Refused.
+    nokey = os.path.join(tmp, "nokey.json")
+    with open(nokey, "w") as f:
+        json.dump({"transport": "tcp", "ip": "127.0.0.1", "shell_port": 0, "iopub_port": 0, "stdin_port": 0,
+                   "control_port": 0, "hb_port": 0, "key": "", "signature_scheme": "hmac-sha256"}, f)
+    r = run("kernel", "-f", nokey)
+    assert r.returncode == 1 and "no signing key" in r.stderr, r
+
+
+# ---- requests ------------------------------------------------------------------------
+
+def test_kernel_info():
+    km, kc = kernel()
+    msg_id = kc.kernel_info()
+    reply = kc.get_shell_msg(timeout=10)
+    assert reply["parent_header"]["msg_id"] == msg_id
+    c = reply["content"]
+    assert c["status"] == "ok" and c["implementation"] == "relay", c
+    assert c["protocol_version"].startswith("5."), c
+    li = c["language_info"]
+    assert li["name"] == "relay" and li["version"] == "0.0.5", li
+    assert li["mimetype"] == "text/x-relay" and li["file_extension"] == ".relay", li
+    assert li["pygments_lexer"] and li["codemirror_mode"], li
+    assert ":help" in c["banner"], c
+
+
+def test_definitions_and_bindings_print_as_stream():
+    km, kc = kernel()
+    cell = execute(kc, F_DEF)
+    assert cell.reply["status"] == "ok", cell
+    assert "defined @f: fn (Tensor[(3), float32]) -> Tensor[(3), float32]" in cell.stdout(), cell
+    assert not cell.of_type("execute_result"), cell
+    cell = execute(kc, 'let %w = ones(shape=[3, 3], dtype="float32");')
+    assert cell.reply["status"] == "ok", cell
+    assert "%w: Tensor[(3, 3), float32]" in cell.stdout(), cell
+
+
+def test_value_is_execute_result_with_text_and_html():
+    km, kc = kernel()
+    ensure(kc, F_DEF)
+    cell = execute(kc, '@f(ones(shape=[3], dtype="float32"))')
+    assert cell.reply["status"] == "ok", cell
+    result = cell.one("execute_result")
+    assert result["execution_count"] == cell.reply["execution_count"], cell
+    data = result["data"]
+    assert data["text/plain"] == "[2. 2. 2.]\n: Tensor[(3), float32]", data["text/plain"]
+    html = data["text/html"]
+    assert "<table" in html and "float32" in html and "(3)" in html, html
+    # Counting goes on: the next input has the next number.
+    again = execute(kc, "1")
+    assert again.reply["execution_count"] == cell.reply["execution_count"] + 1
+
+
+def test_large_tensor_html_is_summarised():
+    km, kc = kernel()
+    cell = execute(kc, 'cumsum(ones(shape=[200, 300], dtype="float32"), axis=1)')
+    assert cell.reply["status"] == "ok", cell
+    data = cell.one("execute_result")["data"]
+    assert "300." in data["text/html"] and "\u2026" in data["text/html"], data["text/html"][:2000]
+    # 60,000 elements, but a summary: a few kilobytes, not one cell per element.
+    assert len(data["text/html"]) < 50_000, len(data["text/html"])
+    assert "..." in data["text/plain"], data["text/plain"]
+
+
+def test_tuples_and_adt_values_nest():
+    km, kc = kernel()
+    cell = execute(kc, '(Cons(1, Cons(2, Nil)), (ones(shape=[2], dtype="float32"), 3))')
+    assert cell.reply["status"] == "ok", cell
+    data = cell.one("execute_result")["data"]
+    assert data["text/plain"].endswith(": (List[int32], (Tensor[(2), float32], int32))"), data["text/plain"]
+    html = data["text/html"]
+    assert "Cons" in html and "<table" in html, html
+
+
+def test_viz_is_display_data_with_svg():
+    km, kc = kernel()
+    ensure(kc, F_DEF)
+    cell = execute(kc, ":viz f")
+    assert cell.reply["status"] == "ok", cell
+    shown = cell.one("display_data")
+    svg = shown["data"]["image/svg+xml"]
+    assert "<svg" in svg and "add" in svg, svg[:500]
+    assert "@f" in shown["data"]["text/plain"], shown
+    assert not cell.of_type("execute_result")
+
+
+def test_commands_print_as_stream():
+    km, kc = kernel()
+    ensure(kc, F_DEF)
+    ensure(kc, 'let %w = ones(shape=[3, 3], dtype="float32");')
+    cell = execute(kc, ":type add(%w, %w)")
+    assert cell.reply["status"] == "ok", cell
+    assert cell.stdout().strip() == "Tensor[(3, 3), float32]", cell
+    env = execute(kc, ":env").stdout()
+    assert "%w: Tensor[(3, 3), float32]" in env and "@f: fn" in env, env
+
+
+def test_error_reply_carries_the_rendered_diagnostic():
+    km, kc = kernel()
+    ensure(kc, 'let %w = ones(shape=[3, 3], dtype="float32");')
+    cell = execute(kc, "@nosuch(%w)")
+    reply = cell.reply
+    assert reply["status"] == "error", cell
+    assert reply["ename"] == "E0042", reply
+    assert "@nosuch" in reply["evalue"], reply
+    err = cell.one("error")
+    assert (err["ename"], err["evalue"], err["traceback"]) == (reply["ename"], reply["evalue"], reply["traceback"])
+    text = "\n".join(err["traceback"])
+    assert "\x1b[" in text, "the traceback is coloured"
+    assert "error[E0042]" in text and "<input" in text and "@nosuch(%w)" in text, text
+    assert not cell.of_type("execute_result")
+    # A failed input changes nothing: the binding it would have replaced is intact.
+    failed = execute(kc, "let %w = nosuchop(1);")
+    assert failed.reply["status"] == "error", failed
+    still = execute(kc, "%w")
+    assert still.one("execute_result")["data"]["text/plain"].endswith(": Tensor[(3, 3), float32]"), still
+
+
+def test_syntax_error_reply():
+    km, kc = kernel()
+    cell = execute(kc, "def @broken(%x: int32) { %x + }")
+    assert cell.reply["status"] == "error", cell
+    assert cell.reply["ename"].startswith("E0"), cell.reply
+    assert cell.reply["traceback"], cell.reply
+
+
+def test_quit_does_not_stop_the_kernel():
+    km, kc = kernel()
+    cell = execute(kc, ":quit")
+    assert cell.reply["status"] == "ok", cell
+    assert "notebook" in cell.stdout(), cell
+    time.sleep(0.2)
+    assert km.is_alive()
+    assert execute(kc, "1 + 1").one("execute_result")["data"]["text/plain"] == "2\n: int32"
+
+
+def test_silent_execution_publishes_nothing():
+    km, kc = kernel()
+    before = execute(kc, "0").reply["execution_count"]
+    cell = execute(kc, "let %quiet = 5;", silent=True)
+    assert cell.reply["status"] == "ok", cell
+    assert cell.messages == [], cell.messages
+    # It ran (the binding exists) but did not count as an execution.
+    after = execute(kc, "%quiet")
+    assert after.one("execute_result")["data"]["text/plain"] == "5\n: int32", after
+    assert after.reply["execution_count"] == before + 1, (before, after.reply)
+
+
+def test_complete_converts_code_points():
+    km, kc = kernel()
+    kc.complete("nn.de", 5)
+    r = kc.get_shell_msg(timeout=10)["content"]
+    assert r["status"] == "ok" and "nn.dense" in r["matches"], r
+    assert (r["cursor_start"], r["cursor_end"]) == (0, 5), r
+    assert all(m.startswith("nn.de") for m in r["matches"]), r["matches"]
+    types = r["metadata"]["_jupyter_types_experimental"]
+    assert {"start": 0, "end": 5, "text": "nn.dense"}.items() <= next(t for t in types if t["text"] == "nn.dense").items()
+    # Non-ASCII text before the word: positions are code points, not UTF-8 bytes.
+    code = "/* h\u00e9llo \u2192 \U0001F600 */ nn.de"
+    assert len(code.encode()) != len(code)
+    kc.complete(code, len(code))
+    r = kc.get_shell_msg(timeout=10)["content"]
+    assert "nn.dense" in r["matches"], r
+    assert (r["cursor_start"], r["cursor_end"]) == (len(code) - 5, len(code)), r
+    # A cursor inside a word: the end is the cursor, not the end of the word.
+    code = "/* \u00e9 */ nn.dexyz"
+    cursor = code.index("xyz")
+    kc.complete(code, cursor)
+    r = kc.get_shell_msg(timeout=10)["content"]
+    assert (r["cursor_start"], r["cursor_end"]) == (cursor - 5, cursor), r
+    assert "nn.dense" in r["matches"], r
+    # Bindings and commands complete too.
+    ensure(kc, "let %alpha = 1;")
+    kc.complete("%al", 3)
+    r = kc.get_shell_msg(timeout=10)["content"]
+    assert r["matches"][:1] == ["%alpha"] and r["cursor_start"] == 0, r
+    kc.complete(":ty", 3)
+    r = kc.get_shell_msg(timeout=10)["content"]
+    assert ":type" in r["matches"], r
+
+
+def test_inspect_converts_code_points():
+    km, kc = kernel()
+    ensure(kc, F_DEF)
+    code = "/* \u00e9\u00e9\u00e9 */ @f"
+    kc.inspect(code, code.index("f"))
+    r = kc.get_shell_msg(timeout=10)["content"]
+    assert r["status"] == "ok" and r["found"], r
+    assert "fn (Tensor[(3), float32]) -> Tensor[(3), float32]" in r["data"]["text/plain"], r
+    assert "```" in r["data"]["text/markdown"], r
+    kc.inspect("nn.dense(%a, %b)", 4)
+    r = kc.get_shell_msg(timeout=10)["content"]
+    assert r["found"] and "units" in r["data"]["text/plain"], r
+
+
+def test_inspect_finds_nothing_where_there_is_nothing():
+    km, kc = kernel()
+    ensure(kc, 'let %w = ones(shape=[3, 3], dtype="float32");')
+    # Blank space and an unknown name: nothing to show (not the session's own wrapper
+    # function around the input, not an `<error>` type).
+    for code, cursor in (("   ", 1), ("zzz", 1)):
+        kc.inspect(code, cursor)
+        r = kc.get_shell_msg(timeout=10)["content"]
+        assert r["status"] == "ok" and not r["found"], (code, r)
+
+
+def test_is_complete():
+    km, kc = kernel()
+    for code, status in (("1 + 2", "complete"), ("def @h(%x: int32) {", "incomplete"),
+                         ("let %q = 1;", "complete"), (")", "invalid")):
+        kc.is_complete(code)
+        r = kc.get_shell_msg(timeout=10)["content"]
+        assert r["status"] == status, (code, r)
+        if status == "incomplete":
+            assert r["indent"] == "  ", r
+
+
+# ---- interrupt -------------------------------------------------------------------------
+
+def wait_until_running(kc, msg_id, timeout=10):
+    """Waits for the request's execute_input, i.e. until the kernel is working on it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        m = kc.get_iopub_msg(timeout=max(0.1, deadline - time.monotonic()))
+        if m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "execute_input":
+            return
+
+
+def interrupt_once(km, kc):
+    """Starts the long loop, interrupts it once it runs; returns (latency, wall) in
+    seconds: from sending SIGINT to the kernel's timestamp on the `error` it publishes
+    (the kernel's reaction, free of this client's scheduling noise), and to the reply
+    arriving here."""
+    # 100 million iterations: far longer than this test waits (minutes).
+    msg_id = kc.execute("@loop(0, 100000000)")
+    wait_until_running(kc, msg_id)
+    time.sleep(0.5)  # well into the evaluation, past type checking
+    sent = datetime.datetime.now(datetime.timezone.utc)
+    t0 = time.monotonic()
+    km.interrupt_kernel()
+    cell = collect(kc, msg_id, timeout=10)
+    wall = time.monotonic() - t0
+    assert cell.reply["status"] == "error", cell
+    assert cell.reply["ename"] == "Interrupted", cell.reply
+    err = cell.one("error")
+    assert "interrupted" in "\n".join(err["traceback"]), err
+    latency = (err_header_date(cell) - sent).total_seconds()
+    print("    interrupt: error published %.1f ms after SIGINT (reply seen after %.1f ms)"
+          % (latency * 1000, wall * 1000))
+    return latency, wall
+
+
+def test_interrupt_stops_a_long_evaluation_and_keeps_state():
+    km, kc = kernel()
+    ensure(kc, LOOP_DEF)
+    ensure(kc, "let %keep = 42;")
+    # The bound is the issue's 100 ms. On a loaded 2-core machine the kernel can be
+    # descheduled for longer than that now and then, so up to three tries count; a
+    # kernel that does not react to interrupts misses all three (or hangs).
+    latencies = []
+    for _ in range(3):
+        latency, wall = interrupt_once(km, kc)
+        assert wall < 5.0, wall
+        latencies.append(latency)
+        if latency < 0.100:
+            break
+    assert min(latencies) < 0.100, latencies
+    assert km.is_alive()
+    # Same session: the binding and the definition are still there.
+    cell = execute(kc, "%keep")
+    assert cell.one("execute_result")["data"]["text/plain"] == "42\n: int32", cell
+    cell = execute(kc, "@loop(0, 1000)")
+    assert cell.one("execute_result")["data"]["text/plain"] == "1000\n: int32", cell
+
+
+def err_header_date(cell):
+    for t, _, header in cell.messages:
+        if t == "error":
+            date = header["date"]
+            if isinstance(date, str):
+                date = datetime.datetime.fromisoformat(date.replace("Z", "+00:00"))
+            return date
+    raise AssertionError("no error message")
+
+
+def test_interrupt_while_idle_is_harmless():
+    km, kc = kernel()
+    ensure(kc, LOOP_DEF)
+    km.interrupt_kernel()
+    time.sleep(0.3)
+    assert km.is_alive()
+    # The interrupt that arrived while idle does not stop the next input.
+    cell = execute(kc, "@loop(0, 200000)")
+    assert cell.reply["status"] == "ok", cell
+    assert cell.one("execute_result")["data"]["text/plain"] == "200000\n: int32"
+
+
+# ---- security --------------------------------------------------------------------------
+
+def test_listens_only_on_the_connection_address():
+    km, kc = kernel()
+    info = km.get_connection_info()
+    assert info["ip"] == "127.0.0.1", info
+    ports = {info[k] for k in ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")}
+    pid = km.provisioner.process.pid
+    inodes = set()
+    for fd in os.listdir("/proc/%d/fd" % pid):
+        try:
+            target = os.readlink("/proc/%d/fd/%s" % (pid, fd))
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:["):-1])
+    listening = set()
+    for table, width in (("/proc/net/tcp", 8), ("/proc/net/tcp6", 32)):
+        with open(table) as f:
+            next(f)
+            for line in f:
+                fields = line.split()
+                local, state, inode = fields[1], fields[3], fields[9]
+                if state != "0A" or inode not in inodes:  # 0A: LISTEN
+                    continue
+                addr, port = local.split(":")
+                if width == 8:
+                    ip = ".".join(str(b) for b in reversed(bytes.fromhex(addr)))
+                else:
+                    ip = "v6:" + addr
+                listening.add((ip, int(port, 16)))
+    assert listening == {("127.0.0.1", p) for p in ports}, (listening, ports)
+
+
+def test_wrong_signature_is_rejected():
+    km, kc = kernel()
+    from jupyter_client import BlockingKernelClient
+    ensure(kc, "let %safe = 1;")
+    for key in (b"not-the-right-key", b""):
+        bad = BlockingKernelClient()
+        bad.load_connection_info(km.get_connection_info())
+        bad.session.key = key  # b"": unsigned messages
+        bad.start_channels()
+        try:
+            msg_id = bad.execute("let %safe = 666;")
+            try:
+                r = bad.get_shell_msg(timeout=3)
+                raise AssertionError("a message signed with key %r got a reply: %r" % (key, r))
+            except queue.Empty:
+                pass
+        finally:
+            bad.stop_channels()
+        # Nothing ran: no iopub traffic for it, and the binding is unchanged.
+        while True:
+            try:
+                m = kc.get_iopub_msg(timeout=0.2)
+            except queue.Empty:
+                break
+            assert m["parent_header"].get("msg_id") != msg_id, m
+        cell = execute(kc, "%safe")
+        assert cell.one("execute_result")["data"]["text/plain"] == "1\n: int32", cell
+    assert km.is_alive()
+
+
+# ---- restart and shutdown (own kernels) ---------------------------------------------------
+
+def test_restart_gives_a_fresh_session():
+    km, kc = start_kernel()
+    try:
+        ensure(kc, "let %before = 7;")
+        old = km.provisioner.process
+        km.restart_kernel(now=False)
+        assert old.wait(timeout=10) == 0, "the old kernel exits cleanly on shutdown"
+        kc.wait_for_ready(timeout=30)
+        cell = execute(kc, "%before")
+        assert cell.reply["status"] == "error" and cell.reply["ename"] == "E0040", cell.reply
+        assert execute(kc, "2 * 3").one("execute_result")["data"]["text/plain"] == "6\n: int32"
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def test_shutdown_is_clean():
+    km, kc = start_kernel()
+    ensure(kc, LOOP_DEF)
+    process = km.provisioner.process
+    t0 = time.monotonic()
+    # jupyter_client sends SIGINT (interrupt_mode signal), then shutdown_request, then
+    # waits; a kernel that had to be killed would have a negative return code.
+    km.shutdown_kernel(now=False)
+    kc.stop_channels()
+    assert process.wait(timeout=10) == 0, process.returncode
+    assert time.monotonic() - t0 < 4.0, "the kernel did not exit before jupyter_client gave up"
+
+
+def main(argv):
+    global RELAY, ROOT, SPEC_DIR
+    if not have_jupyter_client():
+        print("skipped: jupyter_client is not installed for %s" % sys.executable)
+        return SKIP
+    RELAY = os.path.abspath(argv[1])
+    ROOT = isolated_jupyter()
+    SPEC_DIR = install_kernelspec(RELAY, ROOT)
+    try:
+        return run_tests(globals(), argv)
+    finally:
+        if _shared is not None:
+            km, kc = _shared
+            kc.stop_channels()
+            km.shutdown_kernel(now=True)
+        shutil.rmtree(ROOT, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
