@@ -49,6 +49,9 @@ class Terminal:
                 self.out += data
 
     def send(self, data):
+        # libedit prints the prompt, then puts the terminal in raw mode, flushing what was
+        # typed before: a person never types within that millisecond, a test must wait.
+        time.sleep(0.15)
         os.write(self.fd, data.encode() if isinstance(data, str) else data)
 
     def wait_exit(self, timeout=20):
