@@ -9,6 +9,7 @@
 #include "interpreter/value.h"
 #include "lang/syntax/frontend.h"
 #include "repl/value_html.h"
+#include "tests/support/test_values.h"
 #include "tests/support/module_lookup.h"
 
 using relay::DataType;
@@ -17,16 +18,12 @@ using relay::rt::make_ref;
 using relay::rt::make_tuple;
 using relay::rt::NDArray;
 using relay::rt::Value;
+using relay::test::f32;
+using relay::test::FakeClosure;
+using relay::test::i32;
 
 namespace {
 
-class FakeClosure final : public relay::rt::Object {
- public:
-  FakeClosure() : Object(relay::rt::ObjectKind::Closure) {}
-};
-
-Value i32(int64_t v) { return NDArray::scalar_int(v, DataType::int_(32)); }
-Value f32(double v) { return NDArray::scalar(v, DataType::float_(32)); }
 
 // A float32 tensor holding 0, 1, 2, ... in row-major order.
 NDArray iota(const relay::rt::Shape& shape) {

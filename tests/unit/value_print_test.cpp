@@ -5,6 +5,7 @@
 #include <string>
 
 #include "interpreter/value_print.h"
+#include "tests/support/test_values.h"
 #include "lang/syntax/ast.h"
 
 using relay::DataType;
@@ -12,15 +13,12 @@ using relay::rt::make_ref;
 using relay::rt::make_tuple;
 using relay::rt::NDArray;
 using relay::rt::Value;
+using relay::test::f32;
+using relay::test::FakeClosure;
+using relay::test::i32;
 
 namespace {
 
-class FakeClosure final : public relay::rt::Object {
- public:
-  FakeClosure() : Object(relay::rt::ObjectKind::Closure) {}
-};
-
-Value i32(int64_t v) { return NDArray::scalar_int(v, DataType::int_(32)); }
 
 Value matrix() {
   NDArray m = NDArray::empty({2, 2}, DataType::int_(32));
