@@ -98,12 +98,22 @@ std::vector<uint32_t> semantic_tokens_data(const FileCheck& check, const Documen
   const std::string& text = check.source->text;
   const LineIndex& lines = check.source->lines;
   (void)doc;
+  // Tokens come in text order: a cursor counts each column on from the previous token.
+  Utf16Cursor cursor(text, lines);
+  auto position = [&](uint32_t offset) -> std::pair<uint32_t, uint32_t> {
+    if (enc == PositionEncoding::Utf16) {
+      auto p = cursor.at(offset);
+      return {p.line0, p.column16};
+    }
+    LineCol lc = lines.lookup(std::min<uint32_t>(offset, static_cast<uint32_t>(text.size())));
+    return {lc.line - 1, lc.column - 1};
+  };
   std::vector<uint32_t> data;
   data.reserve(tokens.size() * 5);
   uint32_t prev_line = 0, prev_col = 0;
   for (const ide::SemanticToken& t : tokens) {
-    const json b = position_of(text, lines, t.begin, enc), e = position_of(text, lines, t.end, enc);
-    const uint32_t line = b["line"], col = b["character"], end_col = e["character"];
+    const auto [line, col] = position(t.begin);
+    const uint32_t end_col = position(t.end).second;
     data.push_back(line - prev_line);
     data.push_back(line == prev_line ? col - prev_col : col);
     data.push_back(end_col - col);

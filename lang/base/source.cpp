@@ -58,6 +58,24 @@ uint32_t LineIndex::utf16_column(std::string_view text, uint32_t offset) const {
   return col;
 }
 
+Utf16Cursor::Position Utf16Cursor::at(uint32_t offset) {
+  if (offset > text_.size()) offset = static_cast<uint32_t>(text_.size());
+  if (!valid_ || offset < offset_ || offset >= line_end_) {
+    LineCol lc = lines_.lookup(offset);
+    line0_ = lc.line - 1;
+    offset_ = lines_.line_start(lc.line);
+    column_ = 0;
+    line_end_ = lc.line < lines_.line_count() ? lines_.line_start(lc.line + 1) : UINT32_MAX;
+    valid_ = true;
+  }
+  while (offset_ < offset) {
+    uint32_t n = 1;
+    column_ += utf16_units(static_cast<unsigned char>(text_[offset_]), &n);
+    offset_ += n;
+  }
+  return {line0_, column_};
+}
+
 uint32_t LineIndex::offset_of_utf16(std::string_view text, uint32_t line0, uint32_t col16) const {
   if (line0 >= starts_.size()) return static_cast<uint32_t>(text.size());
   uint32_t i = starts_[line0];

@@ -56,6 +56,27 @@ class LineIndex {
   std::vector<uint32_t> starts_;
 };
 
+// 0-based lines and UTF-16 columns of offsets visited in increasing order, each counted
+// on from the previous offset on the same line instead of from the line's start: the
+// language server converts every token of a file for semantic tokens, and on long lines
+// counting from the start each time was quadratic.
+class Utf16Cursor {
+ public:
+  Utf16Cursor(std::string_view text, const LineIndex& lines) : text_(text), lines_(lines) {}
+  struct Position {
+    uint32_t line0, column16;
+  };
+  // Any offset is accepted; going backwards or to another line costs one lookup.
+  Position at(uint32_t offset);
+
+ private:
+  std::string_view text_;
+  const LineIndex& lines_;
+  uint32_t line0_ = 0, offset_ = 0, column_ = 0;
+  uint32_t line_end_ = 0;  // the next line's start: offsets before it are on line0_
+  bool valid_ = false;
+};
+
 struct SourceFile {
   FileId id = 0;
   std::string name;  // as given by the user (path or a pseudo name like "<stdin>")

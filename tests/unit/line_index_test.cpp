@@ -1,0 +1,71 @@
+// LineIndex's UTF-16 conversions (what the language server speaks by default) and the
+// Utf16Cursor that semantic tokens use: on text with 1-, 2-, 3- and 4-byte characters
+// (the last two UTF-16 units), every offset converts and converts back, and the cursor
+// agrees with the index whether it is walked forwards, backwards or at random.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "lang/base/source.h"
+
+using relay::LineIndex;
+using relay::Utf16Cursor;
+
+namespace {
+
+// Offsets where a character starts (and the end of the text).
+std::vector<uint32_t> char_starts(const std::string& text) {
+  std::vector<uint32_t> out;
+  for (uint32_t i = 0; i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) out.push_back(i);
+  out.push_back(static_cast<uint32_t>(text.size()));
+  return out;
+}
+
+const std::string kText =
+    "def @f(%x: float32) {\n"
+    "  // é ü — 中文 and 😀 twice: 😀\n"
+    "\n"
+    "  %x /* ∑ */\n"
+    "}";
+
+}  // namespace
+
+TEST_CASE("line index: UTF-16 columns of multi-byte text", "[source]") {
+  LineIndex lines(kText);
+  uint32_t emoji = static_cast<uint32_t>(kText.find("😀"));
+  // Line 2 (0-based 1): `  // é ü — 中文 and ` is 18 UTF-16 units before the emoji.
+  CHECK(lines.utf16_column(kText, emoji) == 18);
+  CHECK(lines.utf16_column(kText, emoji + 4) == 20);  // the emoji is a surrogate pair
+  for (uint32_t offset : char_starts(kText)) {
+    relay::LineCol lc = lines.lookup(offset);
+    uint32_t col = lines.utf16_column(kText, offset);
+    CHECK(lines.offset_of_utf16(kText, lc.line - 1, col) == offset);
+  }
+}
+
+TEST_CASE("line index: the cursor agrees with utf16_column in any order", "[source]") {
+  LineIndex lines(kText);
+  std::vector<uint32_t> offsets = char_starts(kText);
+  auto expect = [&](uint32_t offset, Utf16Cursor::Position p) {
+    INFO("offset " << offset);
+    CHECK(p.line0 == lines.lookup(offset).line - 1);
+    CHECK(p.column16 == lines.utf16_column(kText, offset));
+  };
+  Utf16Cursor forward(kText, lines);
+  for (uint32_t o : offsets) expect(o, forward.at(o));
+  Utf16Cursor backward(kText, lines);
+  for (auto it = offsets.rbegin(); it != offsets.rend(); ++it) expect(*it, backward.at(*it));
+  std::mt19937 rng(7);
+  Utf16Cursor random(kText, lines);
+  for (int i = 0; i < 500; ++i) {
+    uint32_t o = offsets[rng() % offsets.size()];
+    expect(o, random.at(o));
+  }
+  // Past the end clamps to the end.
+  Utf16Cursor past(kText, lines);
+  auto p = past.at(static_cast<uint32_t>(kText.size()) + 10);
+  CHECK(p.line0 == lines.lookup(static_cast<uint32_t>(kText.size())).line - 1);
+}
