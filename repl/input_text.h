@@ -32,8 +32,8 @@ struct BracketScan {
 BracketScan scan_brackets(std::string_view input);
 
 // The variables bound by a Binding input, in order: `let %a = 1; let %b = 2;` -> {a, b}.
-// A binding written with a pattern (`let (%a, %b) = ...;`) yields nullopt: only plain
-// variables can stay in the session.
+// nullopt when a `let` is not followed by a variable (Relay's `let` binds one variable;
+// the parser reports anything else).
 std::optional<std::vector<std::string>> binding_names(std::string_view input);
 
 struct CommandLine {

@@ -449,13 +449,10 @@ std::optional<rt::Value> Session::Impl::run_input(const CheckedInput& in, Origin
 ExecResult Session::Impl::evaluate(std::string_view expr, InputKind kind, Origin origin) {
   ExecResult result;
   std::optional<std::vector<std::string>> binds;
-  if (kind == InputKind::Binding) {
-    binds = binding_names(expr);
-    if (!binds)
-      return session_error(Span{origin.file, origin.offset, origin.offset + static_cast<uint32_t>(expr.size())},
-                           "only `let %name = ...;` bindings can stay in the session",
-                           "bind a plain variable, then take it apart in a later input");
-  }
+  // A binding input's variables stay in the session. Relay's `let` binds one variable;
+  // anything else in its place is left to the parser to report (with an empty list the
+  // function returns `()`, so the report is not followed by a missing-result error).
+  if (kind == InputKind::Binding) binds = binding_names(expr).value_or(std::vector<std::string>{});
   auto in = check_input(expr, binds ? &*binds : nullptr, origin, result);
   if (!in) return result;
   auto value = run_input(*in, origin, result);
