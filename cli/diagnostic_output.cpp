@@ -2,11 +2,9 @@
 
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -90,23 +88,7 @@ bool read_source_file(const std::string& path, std::string* text, std::string* e
     *text = ss.str();
     return true;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = "cannot read `" + path + "`: " + std::strerror(errno);
-    return false;
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) {
-    *error = "cannot read `" + path + "`: read error";
-    return false;
-  }
-  *text = ss.str();
-  if (text->size() >= 0xFFFFFFF0u) {
-    *error = "`" + path + "` is larger than 4 GiB, which this toolchain does not read";
-    return false;
-  }
-  return true;
+  return read_text_file(path, text, error);
 }
 
 }  // namespace relay::cli

@@ -33,7 +33,7 @@ int Server::run() {
       batch.push_back(std::move(msg));
     } while (batch.size() < 4096 && transport_.has_pending());
     for (size_t i = 0; i < batch.size() && !exit_; ++i)
-      handle(batch[i], std::vector<json>(batch.begin() + static_cast<std::ptrdiff_t>(i) + 1, batch.end()));
+      handle(batch[i], std::span<const json>(batch).subspan(i + 1));
     for (const std::string& uri : dirty_)
       if (docs_.count(uri)) publish_diagnostics(uri);
     dirty_.clear();
@@ -56,7 +56,7 @@ namespace {
 
 // Whether a later message in the batch cancels request `id` or edits the document it is
 // about.
-bool cancelled_later(const nlohmann::json& id, const std::vector<nlohmann::json>& later) {
+bool cancelled_later(const nlohmann::json& id, std::span<const nlohmann::json> later) {
   for (const auto& m : later)
     if (m.is_object() && m.value("method", "") == "$/cancelRequest" && m.contains("params") &&
         m["params"].is_object() && m["params"].contains("id") && m["params"]["id"] == id)
@@ -64,7 +64,7 @@ bool cancelled_later(const nlohmann::json& id, const std::vector<nlohmann::json>
   return false;
 }
 
-bool edited_later(const nlohmann::json& params, const std::vector<nlohmann::json>& later) {
+bool edited_later(const nlohmann::json& params, std::span<const nlohmann::json> later) {
   if (!params.is_object() || !params.contains("textDocument") || !params["textDocument"].is_object()) return false;
   const auto& uri = params["textDocument"].value("uri", nlohmann::json());
   for (const auto& m : later)
@@ -77,7 +77,7 @@ bool edited_later(const nlohmann::json& params, const std::vector<nlohmann::json
 
 }  // namespace
 
-void Server::handle(const json& msg, const std::vector<json>& later) {
+void Server::handle(const json& msg, std::span<const json> later) {
   if (!msg.is_object() || !msg.contains("method") || !msg["method"].is_string()) {
     if (msg.is_object() && msg.contains("id") && !msg.contains("method")) {  // a response to our request
       on_client_response(msg);

@@ -9,12 +9,13 @@
 // answer ContentModified instead of a stale result.
 #pragma once
 
-#include <functional>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,8 @@ class Server {
 
  private:
   using json = nlohmann::json;
-  void handle(const json& msg, const std::vector<json>& later);
+  // `later`: the rest of the batch (a later cancel or edit overtakes this message).
+  void handle(const json& msg, std::span<const json> later);
   json dispatch_request(const std::string& method, const json& params);
   void dispatch_notification(const std::string& method, const json& params);
   void respond(const json& id, json result);

@@ -10,6 +10,7 @@
 #include "interpreter/value_print.h"
 #include "lang/base/render.h"
 #include "lang/syntax/parser.h"
+#include "ide/context.h"
 #include "lang/syntax/walk.h"
 #include "repl/session_impl.h"
 
@@ -41,14 +42,6 @@ uint32_t item_start(std::string_view text, uint32_t def_begin) {
   return start;
 }
 
-std::map<std::string, std::string> global_type_map(const FileCheck* check) {
-  std::map<std::string, std::string> types;
-  if (!check) return types;
-  for (const auto& d : check->definitions)
-    if (d.def->name != kInputFunction && d.types) types["@" + std::string(d.def->name)] = type_to_string(d.types->type);
-  return types;
-}
-
 // The globals each definition of `check` calls (by name).
 std::map<std::string, std::set<std::string>> callees(const FileCheck& check) {
   std::map<std::string, std::set<std::string>> out;
@@ -67,7 +60,9 @@ bool annotatable(Ty t) {
   if (!t) return false;
   switch (t->kind) {
     case TyKind::Tensor:
-      return is_ground(t);
+      for (const Dim& d : static_cast<const TensorTy*>(t)->shape)
+        if (dim_has_hole(d)) return false;  // a size inference did not find
+      return true;
     case TyKind::Tuple:
       for (Ty f : static_cast<const TupleTy*>(t)->fields)
         if (!annotatable(f)) return false;
@@ -90,6 +85,14 @@ bool annotatable(Ty t) {
   }
 }
 
+// The name of the definition of `check` whose text holds real-file offset `offset`
+// (empty when none).
+std::string definition_holding(const FileCheck& check, uint32_t offset) {
+  const CheckedDefinition* d = ide::definition_at(check, offset);
+  if (!d || offset < d->chunk_offset + d->def->span.begin || offset > d->chunk_offset + d->def->span.end) return "";
+  return std::string(d->def->name);
+}
+
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   std::string s;
   for (size_t i = 0; i < parts.size(); ++i) s += (i ? std::string(sep) : "") + parts[i];
@@ -98,13 +101,17 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
 
 }  // namespace
 
+std::map<std::string, std::string> global_type_map(const FileCheck& check) {
+  std::map<std::string, std::string> types;
+  for (const auto& d : check.definitions)
+    if (d.def->name != kInputFunction && d.types) types["@" + std::string(d.def->name)] = type_to_string(d.types->type);
+  return types;
+}
+
 ExecResult session_error(Span span, std::string message, std::string label) {
   ExecResult r;
   r.ok = false;
-  Output o;
-  o.kind = Output::Kind::Error;
-  o.diagnostics.push_back(make_diagnostic(DiagKind::SessionCommand, span, {std::move(message), std::move(label)}));
-  r.outputs.push_back(std::move(o));
+  r.outputs.push_back(error_output({make_diagnostic(DiagKind::SessionCommand, span, {std::move(message), std::move(label)})}));
   return r;
 }
 
@@ -115,6 +122,18 @@ std::shared_ptr<const FileCheck> Session::Impl::check_text(const ModuleText& tex
   auto check = db.check(kSessionPath);
   // One thread sets and checks, so no newer revision can overtake this one.
   if (!check) throw std::logic_error("session check was cancelled");
+  for (const CheckedDefinition& d : check->definitions) {
+    if (chunk_regions.count(d.chunk_file)) continue;  // a chunk's text, so its regions, never change
+    uint32_t begin = d.chunk_offset;
+    uint32_t end = begin + static_cast<uint32_t>(db.sources().get(d.chunk_file).text.size());
+    ModuleText& mine = chunk_regions[d.chunk_file];
+    for (const Region& r : text.regions)
+      if (r.end > begin && r.begin < end) {
+        uint32_t from = std::max(r.begin, begin);
+        mine.regions.push_back(Region{from - begin, std::min(r.end, end) - begin,
+                                      Origin{r.origin.file, r.origin.offset + (from - r.begin)}});
+      }
+  }
   return check;
 }
 
@@ -123,7 +142,8 @@ FileId Session::Impl::add_input(std::string_view text) {
 }
 
 Span Session::Impl::display_span(Span s, const ModuleText& text, Span fallback) {
-  s = db.to_file_span(s);
+  if (auto chunk = chunk_regions.find(s.file); chunk != chunk_regions.end())
+    return chunk->second.to_origin(s).value_or(fallback);
   if (accepted && s.file == accepted->file) {
     if (auto origin = text.to_origin(s)) return *origin;
     // Past the end of the input (the closing text the session added): an error there is
@@ -195,7 +215,7 @@ ExecResult Session::Impl::define(FileId file, const std::string& loaded_from) {
     for (const auto& d : diags.items())
       if (is_error(d)) errors.push_back(d);
     result.ok = false;
-    result.outputs.push_back(Output{Output::Kind::Error, "", {}, "", "", "", std::move(errors)});
+    result.outputs.push_back(error_output(std::move(errors)));
     return result;
   }
   if (parsed->metadata)
@@ -206,6 +226,7 @@ ExecResult Session::Impl::define(FileId file, const std::string& loaded_from) {
   SessionModule candidate = module;
   std::vector<std::string> added, replaced;
   std::set<std::string> seen;
+  std::map<std::string, Span> name_spans;  // of this input's definitions
   for (const Definition& d : parsed->defs) {
     bool is_func = d.kind == Definition::Func;
     std::string name = is_func ? "@" + std::string(d.func->name) : std::string(d.type->name);
@@ -213,9 +234,10 @@ ExecResult Session::Impl::define(FileId file, const std::string& loaded_from) {
     if (is_func && d.func->name == kInputFunction)
       return session_error(d.func->name_span, "`@" + std::string(kInputFunction) + "` is reserved by the session",
                            "choose another name");
+    Span name_span = is_func ? d.func->name_span : d.type->name_span;
     if (!seen.insert(name).second)
-      return session_error(is_func ? d.func->name_span : d.type->name_span,
-                           "`" + name + "` is defined more than once in this input", "defined again here");
+      return session_error(name_span, "`" + name + "` is defined more than once in this input", "defined again here");
+    name_spans[name] = name_span;
     SessionItem item;
     item.name = name;
     uint32_t start = item_start(src.text, span.begin);
@@ -250,38 +272,28 @@ ExecResult Session::Impl::define(FileId file, const std::string& loaded_from) {
   auto check = annotate_and_check(candidate, &text);
   if (check->error_count() > 0) {
     result.ok = false;
-    Output o;
-    o.kind = Output::Kind::Error;
-    o.diagnostics = to_display(check->diagnostics, text, Span{file, 0, 0}, true);
+    Output o = error_output(to_display(check->diagnostics, text, Span{file, 0, 0}, true));
     // Errors inside definitions this input did not write: a redefinition broke them.
     std::set<std::string> broken;
     for (const Diagnostic& d : check->diagnostics) {
-      if (!is_error(d)) continue;
-      Span s = db.to_file_span(d.primary().span);
-      if (s.file != check->file) continue;
-      for (const auto& def : check->definitions) {
-        Span ds = db.to_file_span(def.def->span);
-        std::string name = "@" + std::string(def.def->name);
-        if (s.begin >= ds.begin && s.begin <= ds.end && !seen.count(name)) broken.insert(name);
-      }
+      if (!is_error(d) || d.primary().span.file != check->file) continue;
+      std::string holder = definition_holding(*check, d.primary().span.begin);
+      if (!holder.empty() && !seen.count("@" + holder)) broken.insert("@" + holder);
     }
     if (!broken.empty() && !replaced.empty()) {
-      Span at = Span{file, 0, 0};
-      for (const Definition& d : parsed->defs)
-        if (d.kind == Definition::Func && "@" + std::string(d.func->name) == replaced.front()) at = d.func->name_span;
+      Span at = name_spans[replaced.front()];
       Diagnostic why = make_diagnostic(DiagKind::RedefinitionBreaks, at,
                                        {join(replaced, ", "), join({broken.begin(), broken.end()}, ", ")});
       why.note("the errors below are in the definitions that depend on it; the session is unchanged");
       o.diagnostics.insert(o.diagnostics.begin(), std::move(why));
     }
     result.outputs.push_back(std::move(o));
-    check_text(module.build());
     return result;
   }
 
   // Accepted: report what was defined, and what changed elsewhere.
-  auto before = global_type_map(accepted.get());
-  auto after = global_type_map(check.get());
+  auto before = global_type_map(*accepted);
+  auto after = global_type_map(*check);
   std::string report;
   for (const Definition& d : parsed->defs) {
     if (d.kind == Definition::Type) {
@@ -318,7 +330,7 @@ ExecResult Session::Impl::define(FileId file, const std::string& loaded_from) {
   module = std::move(candidate);
   accepted = check;
   if (!report.empty()) report.pop_back();
-  result.outputs.push_back(Output{Output::Kind::Text, report, {}, "", "", "", {}});
+  result.outputs.push_back(text_output(report));
   return result;
 }
 
@@ -330,26 +342,22 @@ std::shared_ptr<const FileCheck> Session::Impl::annotate_and_check(SessionModule
     auto check = check_text(*text);
     if (round == 64) return check;
     std::set<std::string> broken;  // functions with errors inside: not annotated from those
-    for (const Diagnostic& d : check->diagnostics) {
-      if (!is_error(d)) continue;
-      Span s = db.to_file_span(d.primary().span);
-      for (const auto& def : check->definitions) {
-        Span ds = db.to_file_span(def.def->span);
-        if (s.file == ds.file && s.begin >= ds.begin && s.begin <= ds.end) broken.insert(std::string(def.def->name));
-      }
-    }
+    for (const Diagnostic& d : check->diagnostics)
+      if (is_error(d) && d.primary().span.file == check->file)
+        broken.insert(definition_holding(*check, d.primary().span.begin));
+    std::unordered_map<std::string, const CheckedDefinition*> by_name;
+    for (const auto& d : check->definitions) by_name.emplace("@" + std::string(d.def->name), &d);
     bool added = false;
     for (auto& item : m.items()) {
       if (!item.body_brace || !item.annotation.empty()) continue;
-      for (const auto& d : check->definitions) {
-        if ("@" + std::string(d.def->name) != item.name || !d.types || broken.count(std::string(d.def->name))) continue;
-        Ty t = d.types->type;
-        if (!t || t->kind != TyKind::Func) continue;
-        Ty ret = static_cast<const FuncTy*>(t)->ret;
-        if (!annotatable(ret)) continue;
-        item.annotation = "-> " + type_to_string(ret) + " ";
-        added = true;
-      }
+      auto it = by_name.find(item.name);
+      if (it == by_name.end() || !it->second->types || broken.count(item.name.substr(1))) continue;
+      Ty t = it->second->types->type;
+      if (!t || t->kind != TyKind::Func) continue;
+      Ty ret = static_cast<const FuncTy*>(t)->ret;
+      if (!annotatable(ret)) continue;
+      item.annotation = "-> " + type_to_string(ret) + " ";
+      added = true;
     }
     if (!added) return check;
   }
@@ -392,9 +400,7 @@ std::optional<CheckedInput> Session::Impl::check_input(std::string_view expr, co
   Span fallback{origin.file, origin.offset, origin.offset};
   if (in.check->error_count() > 0) {
     result.ok = false;
-    result.outputs.push_back(Output{Output::Kind::Error, "", {}, "", "", "",
-                                    to_display(in.check->diagnostics, in.text, fallback, true)});
-    check_text(module.build());
+    result.outputs.push_back(error_output(to_display(in.check->diagnostics, in.text, fallback, true)));
     return std::nullopt;
   }
   for (const auto& d : in.check->definitions)
@@ -431,17 +437,16 @@ std::optional<rt::Value> Session::Impl::run_input(const CheckedInput& in, Origin
   } catch (const rt::EvalError& e) {
     result.ok = false;
     result.interrupted = e.interrupted;
-    Diagnostic d = rt::run_error_diagnostic(e, options.check_numerics ? &numerics : nullptr, display,
+    // The input's own function is the session's device: its stack frame is the input.
+    rt::EvalError shown = e;
+    for (rt::StackEntry& frame : shown.stack)
+      if (frame.function == "@" + std::string(kInputFunction)) frame.function = "<input>";
+    Diagnostic d = rt::run_error_diagnostic(shown, options.check_numerics ? &numerics : nullptr, display,
                                             [&](Span s) { return display_span(s, in.text, fallback); });
-    // The input's own function is the session's device: call it what the user sees.
-    for (std::string& note : d.notes)
-      for (size_t at; (at = note.find("@" + std::string(kInputFunction))) != std::string::npos;)
-        note.replace(at, kInputFunction.size() + 1, "<input>");
-    result.outputs.push_back(Output{Output::Kind::Error, "", {}, "", "", "", {std::move(d)}});
+    result.outputs.push_back(error_output({std::move(d)}));
   } catch (const std::exception& e) {
     result.ok = false;
-    result.outputs.push_back(Output{Output::Kind::Error, "", {}, "", "", "",
-                                    {make_diagnostic(DiagKind::RuntimeFailure, fallback, {e.what()})}});
+    result.outputs.push_back(error_output({make_diagnostic(DiagKind::RuntimeFailure, fallback, {e.what()})}));
   }
   return std::nullopt;
 }
@@ -456,10 +461,9 @@ ExecResult Session::Impl::evaluate(std::string_view expr, InputKind kind, Origin
   auto in = check_input(expr, binds ? &*binds : nullptr, origin, result);
   if (!in) return result;
   auto value = run_input(*in, origin, result);
-  check_text(module.build());
   if (!value) return result;
   if (!binds) {
-    result.outputs.push_back(Output{Output::Kind::Value, rt::format_value(*value), *value, in->type, "", "", {}});
+    result.outputs.push_back(value_output(*value, in->type));
     return result;
   }
   // Each bound name keeps its value and type; a name bound again replaces the old one.
@@ -482,7 +486,7 @@ ExecResult Session::Impl::evaluate(std::string_view expr, InputKind kind, Origin
     bindings.push_back(SessionBinding{name, v, field_types[i]});
     report += (i ? "\n%" : "%") + name + ": " + field_types[i];
   }
-  result.outputs.push_back(Output{Output::Kind::Text, report, {}, "", "", "", {}});
+  result.outputs.push_back(text_output(report));
   return result;
 }
 

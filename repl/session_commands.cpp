@@ -1,8 +1,6 @@
 // The session's commands (`:help` lists them).
 #include <chrono>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "interpreter/value_print.h"
 #include "lang/syntax/frontend.h"
@@ -35,14 +33,6 @@ const CommandInfo kCommands[] = {
     {"quit", "", "leave the session"},
 };
 
-std::optional<std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return s.str();
-}
 
 std::string format_duration(double ms) {
   char buf[64];
@@ -68,11 +58,6 @@ std::string declared_signature(const FuncDef& def) {
   return s;
 }
 
-Output text_output(std::string text) {
-  Output o;
-  o.text = std::move(text);
-  return o;
-}
 
 }  // namespace
 
@@ -154,12 +139,10 @@ ExecResult Session::Impl::command(const CommandLine& c, FileId input) {
     auto in = check_input(c.arg, nullptr, origin, result);
     if (!in) return result;
     if (name == "type") {
-      check_text(module.build());
       result.outputs.push_back(text_output(in->type));
       return result;
     }
     if (name == "ir") {
-      check_text(module.build());
       const InferredTypes& types = *in->def->types;
       PrintOptions po;
       po.comments = false;
@@ -167,25 +150,7 @@ ExecResult Session::Impl::command(const CommandLine& c, FileId input) {
         Ty t = types.type_of(e);
         return t ? type_to_string(t) : std::string();
       };
-      const Expr* body = in->def->def->fn->body;
-      std::string ir = print_expr(body, po);
-      while (!ir.empty() && ir.back() == '\n') ir.pop_back();
-      // A block prints in parentheses, one binding per indented line; as the whole body
-      // of the input it reads better without them, the way TVM prints a function body.
-      if (ir.starts_with("(\n") && ir.ends_with("\n)")) {
-        std::string lines = ir.substr(2, ir.size() - 4), out;
-        size_t at = 0;
-        while (at <= lines.size()) {
-          size_t nl = lines.find('\n', at);
-          std::string line = lines.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
-          out += (line.starts_with("  ") ? line.substr(2) : line) + "\n";
-          if (nl == std::string::npos) break;
-          at = nl + 1;
-        }
-        out.pop_back();
-        ir = out;
-      }
-      if (body->kind != ExprKind::Block) ir += " /* ty=" + in->type + " */";
+      std::string ir = print_body(in->def->def->fn->body, po);
       result.outputs.push_back(text_output(ir));
       return result;
     }
@@ -193,9 +158,8 @@ ExecResult Session::Impl::command(const CommandLine& c, FileId input) {
     auto start = std::chrono::steady_clock::now();
     auto value = run_input(*in, origin, result, &steps);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    check_text(module.build());
     if (!value) return result;
-    result.outputs.push_back(Output{Output::Kind::Value, rt::format_value(*value), *value, in->type, "", "", {}});
+    result.outputs.push_back(value_output(*value, in->type));
     result.outputs.push_back(text_output("time: " + format_duration(ms) + " (" + std::to_string(steps) +
                                          " evaluation steps)"));
     return result;
@@ -203,10 +167,10 @@ ExecResult Session::Impl::command(const CommandLine& c, FileId input) {
   if (name == "viz") return viz(c.arg, arg_span);
   if (name == "env") return env();
   if (name == "load") {
-    std::string path(c.arg);
-    auto text = read_file(path);
-    if (!text) return session_error(arg_span, "cannot read `" + path + "`", "no such file, or not readable");
-    FileId file = display.add(path, std::move(*text));
+    std::string path(c.arg), text, error;
+    if (!read_text_file(path, &text, &error))
+      return session_error(arg_span, "cannot read `" + path + "`", "no such file, or not readable");
+    FileId file = display.add(path, std::move(text));
     ExecResult r = define(file, path);
     if (r.ok && std::find(loaded_files.begin(), loaded_files.end(), path) == loaded_files.end())
       loaded_files.push_back(path);
@@ -216,9 +180,10 @@ ExecResult Session::Impl::command(const CommandLine& c, FileId input) {
     if (loaded_files.empty()) return session_error(whole, "nothing to reload", "no file was loaded with `:load`");
     ExecResult all;
     for (const auto& path : loaded_files) {
-      auto text = read_file(path);
-      if (!text) return session_error(whole, "cannot read `" + path + "` again", "it was loaded earlier");
-      ExecResult r = define(display.add(path, std::move(*text)), path);
+      std::string text, error;
+      if (!read_text_file(path, &text, &error))
+        return session_error(whole, "cannot read `" + path + "` again", "it was loaded earlier");
+      ExecResult r = define(display.add(path, std::move(text)), path);
       for (auto& o : r.outputs) all.outputs.push_back(std::move(o));
       if (!r.ok) {
         all.ok = false;
@@ -255,14 +220,14 @@ ExecResult Session::Impl::command(const CommandLine& c, FileId input) {
 ExecResult Session::Impl::env() const {
   std::string s;
   for (const auto& b : bindings) s += "%" + b.name + ": " + b.type + "\n";
+  const auto types = global_type_map(*accepted);
   for (const auto& item : module.items()) {
     if (item.name[0] != '@') {
       s += "type " + item.name + "\n";
       continue;
     }
-    std::string type = "_";
-    for (const auto& d : accepted->definitions)
-      if ("@" + std::string(d.def->name) == item.name && d.types) type = type_to_string(d.types->type);
+    auto it = types.find(item.name);
+    const std::string type = it == types.end() ? "_" : it->second;
     s += item.name + ": " + type + (item.loaded_from.empty() ? "" : "  (from " + item.loaded_from + ")") + "\n";
   }
   if (s.empty()) s = "(the session is empty)\n";

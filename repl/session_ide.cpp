@@ -11,14 +11,14 @@ namespace relay::repl {
 
 namespace {
 
-// The first syntax error of `text`, or nullopt when it parses.
-std::optional<uint32_t> first_syntax_error(const std::string& text, bool module) {
+// The first syntax error of module text `text`, or nullopt when it parses.
+std::optional<uint32_t> first_syntax_error(const std::string& text) {
   SourceManager sm;
   FileId id = sm.add("<input>", text);
   DiagnosticBag diags;
   ParseOptions po;
   po.require_version = false;
-  auto m = module ? parse_module(sm.get(id), diags, po) : parse_expression(sm.get(id), diags);
+  parse_module(sm.get(id), diags, po);
   std::optional<uint32_t> first;
   for (const auto& d : diags.items())
     if (d.severity == Severity::Error && (!first || d.primary().span.begin < *first)) first = d.primary().span.begin;
@@ -85,7 +85,7 @@ CompletenessResult Session::is_complete(std::string_view input) const {
     text = impl_->input_function(input, binds ? &*binds : nullptr, &regions, Origin{});
     base = regions.front().begin;
   }
-  auto error = first_syntax_error(text, true);
+  auto error = first_syntax_error(text);
   if (!error) return {};
   if (*error >= base + trimmed_end(input)) return {Completeness::Incomplete, ""};
   return {Completeness::Invalid, ""};

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <unordered_map>
 
 #include "interpreter/eval/program.h"
+#include "interpreter/value_print.h"
 #include "lang/types/database.h"
 #include "repl/input_text.h"
 #include "repl/session.h"
@@ -48,6 +50,10 @@ struct Session::Impl {
   };
   std::deque<Generation> generations;
   std::unordered_map<FileId, FileId> foreign_files;  // database file -> display file
+  // Each definition chunk's regions (chunk-relative), recorded when it was checked: a span
+  // in a definition's AST is in its chunk, and a closure bound by an earlier input runs
+  // code whose chunk the database may since have released.
+  std::unordered_map<FileId, ModuleText> chunk_regions;
   std::vector<std::string> loaded_files;
   int inputs = 0;
 
@@ -95,5 +101,28 @@ struct Session::Impl {
 
 // An Error output with one E0110 diagnostic at `span` (may be empty).
 ExecResult session_error(Span span, std::string message, std::string label = "");
+
+inline Output text_output(std::string text) {
+  Output o;
+  o.text = std::move(text);
+  return o;
+}
+inline Output error_output(std::vector<Diagnostic> diagnostics) {
+  Output o;
+  o.kind = Output::Kind::Error;
+  o.diagnostics = std::move(diagnostics);
+  return o;
+}
+inline Output value_output(rt::Value value, std::string type) {
+  Output o;
+  o.kind = Output::Kind::Value;
+  o.text = rt::format_value(value);
+  o.value = std::move(value);
+  o.type = std::move(type);
+  return o;
+}
+
+// `@name` -> its type as the checker prints it, for the session's own functions.
+std::map<std::string, std::string> global_type_map(const FileCheck& check);
 
 }  // namespace relay::repl

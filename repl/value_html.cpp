@@ -1,7 +1,6 @@
 #include "repl/value_html.h"
 
 #include <algorithm>
-#include <cstring>
 #include <span>
 #include <vector>
 
@@ -12,8 +11,9 @@ namespace relay::repl {
 
 namespace {
 
-constexpr int64_t kTensorThreshold = 1000;  // more elements than this: summarise (numpy's default)
-constexpr int64_t kEdgeItems = 3;           // shown at each end of a summarised axis
+// Summarised as numpy's str() summarises (its default print options).
+const int64_t kTensorThreshold = rt::PrintOptions{}.threshold;
+const int64_t kEdgeItems = rt::PrintOptions{}.edgeitems;
 constexpr int64_t kMaxCells = 5000;         // table cells in one output
 constexpr int64_t kMaxTensorCells = 1000;   // table cells for one tensor
 constexpr int64_t kMaxValues = 2000;        // values (tuple fields, list items...) in one output
@@ -94,22 +94,10 @@ std::vector<int64_t> shown_indices(int64_t length, bool summarise) {
   return out;
 }
 
-// Element text as numpy's str() of a scalar of the tensor's dtype (`1.5`, `1e-05`, `True`):
-// each element is copied into a 0-d tensor and printed by the runtime's printer.
-class ElementText {
- public:
-  explicit ElementText(const rt::NDArray& a)
-      : a_(a), cell_(rt::NDArray::empty({}, a.dtype())), bytes_(rt::dtype_bytes(a.dtype())) {}
-  std::string operator()(int64_t flat_index) const {
-    std::memcpy(cell_.raw(), static_cast<const char*>(a_.raw()) + flat_index * static_cast<int64_t>(bytes_), bytes_);
-    return html_escape(rt::format_tensor(cell_));
-  }
-
- private:
-  rt::NDArray a_;
-  rt::NDArray cell_;
-  size_t bytes_;
-};
+// Element text as numpy's str() of a scalar of the tensor's dtype, HTML-escaped.
+std::string element_text(const rt::NDArray& a, int64_t flat_index) {
+  return html_escape(rt::format_element(a, flat_index));
+}
 
 class HtmlWriter {
  public:
@@ -140,7 +128,7 @@ class HtmlWriter {
     } else if (cells_left_ <= 0) {
       out_ += "<div class=\"rv-more\">" + std::string(kEllipsis) + " (output limit reached)</div>";
     } else if (a.ndim() == 0) {
-      out_ += "<table class=\"rv-t\"><tr><td>" + ElementText(a)(0) + "</td></tr></table>";
+      out_ += "<table class=\"rv-t\"><tr><td>" + element_text(a, 0) + "</td></tr></table>";
       --cells_left_;
     } else {
       slices(a);
@@ -160,7 +148,6 @@ class HtmlWriter {
     std::vector<std::vector<int64_t>> axes;
     for (size_t d = 0; d < rank; ++d) axes.push_back(shown_indices(a.dim(d), summarise));
     const std::vector<int64_t> strides = rt::contiguous_strides(a.shape());
-    const ElementText text(a);
 
     std::vector<size_t> position(leading, 0);  // an odometer over the leading axes' shown indices
     bool last_was_gap = false;
@@ -182,7 +169,7 @@ class HtmlWriter {
         return;
       } else {
         last_was_gap = false;
-        matrix(a, text, axes, strides, offset, leading > 0 ? caption + ":, :]" : std::string());
+        matrix(a, axes, strides, offset, leading > 0 ? caption + ":, :]" : std::string());
       }
       size_t d = leading;  // advance the odometer, last axis fastest
       while (d > 0 && ++position[d - 1] == axes[d - 1].size()) position[--d] = 0;
@@ -191,7 +178,7 @@ class HtmlWriter {
   }
 
   // The last two axes from `offset` as rows × columns (a 1-d tensor: one row).
-  void matrix(const rt::NDArray& a, const ElementText& text, const std::vector<std::vector<int64_t>>& axes,
+  void matrix(const rt::NDArray& a, const std::vector<std::vector<int64_t>>& axes,
               const std::vector<int64_t>& strides, int64_t offset, const std::string& caption) {
     const size_t rank = a.ndim();
     const std::vector<int64_t>& cols = axes[rank - 1];
@@ -213,7 +200,7 @@ class HtmlWriter {
           const char* mark = r < 0 && c < 0 ? kDiagonalEllipsis : r < 0 ? kVerticalEllipsis : kEllipsis;
           out_ += std::string("<td class=\"rv-gap\">") + mark + "</td>";
         } else {
-          out_ += "<td>" + text(offset + r * row_stride + c) + "</td>";
+          out_ += "<td>" + element_text(a, offset + r * row_stride + c) + "</td>";
         }
       }
       out_ += "</tr>";
@@ -361,7 +348,7 @@ class HtmlWriter {
     } else if (v.is_closure()) {
       out_ += "<span class=\"rv-muted\">&lt;closure&gt;</span>";
     } else if (v.is_tensor()) {
-      out_ += ElementText(v.tensor())(0);
+      out_ += element_text(v.tensor(), 0);
     } else if (v.is_tuple()) {
       inline_fields(v.tuple().fields);
       if (v.tuple().fields.size() == 1) out_.insert(out_.size() - 1, ",");  // `(1,)`

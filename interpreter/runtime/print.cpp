@@ -181,12 +181,12 @@ ElementFn element_formatter(const NDArray& a, const std::vector<int64_t>& sample
 
 // str() of a numpy scalar: floats use the shortest digits, positional between 1e-4
 // and 1e16 (`1.0`, `0.001`), scientific otherwise (`1e-05`, `1.5e+16`).
-std::string scalar_str(const NDArray& a) {
+std::string scalar_str(const NDArray& a, int64_t i) {
   const DataType t = a.dtype();
-  if (t.is_bool()) return a.data<bool>()[0] ? "True" : "False";
-  if (!t.is_float()) return int_string(a, 0);
-  const FloatParts p = float_parts(a, 0);
-  const double v = std::abs(a.get_double(0));
+  if (t.is_bool()) return a.data<bool>()[i] ? "True" : "False";
+  if (!t.is_float()) return int_string(a, i);
+  const FloatParts p = float_parts(a, i);
+  const double v = std::abs(a.get_double(i));
   FloatFormat f;
   if (v == 0 || (1e-4 <= v && v < 1e16)) {
     f.trim = Trim::LeaveOneZero;
@@ -309,10 +309,12 @@ std::string opaque(const NDArray& a) {
 
 }  // namespace
 
+std::string format_element(const NDArray& a, int64_t flat_index) { return scalar_str(a, flat_index); }
+
 std::string format_tensor(const NDArray& a, const PrintOptions& o) {
   if (!a.defined()) return "<undefined>";
   if (too_many_dims(a)) return opaque(a);
-  if (a.ndim() == 0) return scalar_str(a);
+  if (a.ndim() == 0) return scalar_str(a, 0);
   if (a.size() == 0) return "[]";
   return array2string(a, o, o.linewidth, " ", 0);
 }

@@ -27,5 +27,8 @@ struct PrintOptions {
 
 std::string format_tensor(const NDArray& a, const PrintOptions& options = {});
 std::string format_tensor_repr(const NDArray& a, const PrintOptions& options = {});
+// One element (row-major `flat_index`) as numpy's str() of a scalar of the tensor's dtype:
+// `1.5`, `1e-05`, `True`.
+std::string format_element(const NDArray& a, int64_t flat_index);
 
 }  // namespace relay::rt

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace relay {
@@ -129,6 +132,26 @@ const SourceFile& SourceManager::get(FileId id) const {
   // The owner of a shared file keeps it alive while its spans are in use.
   if (auto file = slot.borrowed.lock()) return *file;
   throw std::out_of_range("source file " + std::to_string(id) + " was released");
+}
+
+bool read_text_file(const std::string& path, std::string* text, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = "cannot read `" + path + "`: " + std::strerror(errno);
+    return false;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) {
+    *error = "cannot read `" + path + "`: read error";
+    return false;
+  }
+  *text = ss.str();
+  if (text->size() >= 0xFFFFFFF0u) {
+    *error = "`" + path + "` is larger than 4 GiB, which this toolchain does not read";
+    return false;
+  }
+  return true;
 }
 
 }  // namespace relay

@@ -122,4 +122,8 @@ class SourceManager {
   uint64_t serial_;
 };
 
+// Reads a whole file. False with `error` set ("cannot read `PATH`: ...") when it cannot
+// be read, or when it is 4 GiB or more (spans are 32-bit offsets).
+bool read_text_file(const std::string& path, std::string* text, std::string* error);
+
 }  // namespace relay

@@ -217,6 +217,14 @@ std::string print_expr(const Expr* expr, const PrintOptions& options, const Sour
   return s;
 }
 
+std::string print_body(const Expr* body, const PrintOptions& options) {
+  Printer p(options, nullptr, nullptr);
+  p.top_body(body);
+  std::string s = p.take();
+  while (!s.empty() && s.back() == '\n') s.pop_back();
+  return s;
+}
+
 namespace {
 std::string finish(Printer& p) {
   std::string s = p.take();

@@ -43,6 +43,10 @@ std::string print_expr(const Expr* expr, const PrintOptions& options = {},
                        const SourceFile* file = nullptr,
                        const std::vector<Comment>* comments = nullptr);
 
+// Prints a function body as its lines, without braces: each binding on a line of its own,
+// then the result (what `relay repl`'s `:ir` shows).
+std::string print_body(const Expr* body, const PrintOptions& options = {});
+
 // Prints a type on one line, e.g. `Tensor[(1, 10), float32]`, `fn (int32) -> int32`.
 std::string print_type(const Type* type);
 

@@ -236,6 +236,7 @@ void Printer::block_lines(const Expr* e) {
     return;
   }
   expr(e, Ctx::Item);
+  type_comment(e);
   out_.end_stmt();
 }
 

@@ -311,6 +311,11 @@ class Printer {
     out_.end_stmt();
   }
 
+  void top_body(const Expr* e) {
+    body(e);
+    out_.end_stmt();
+  }
+
   void top_type(const Type* t) { type(t); }
   void top_dim(const DimExpr* d) { dim(d); }
   void top_pattern(const Pattern* p) { pattern(p); }

@@ -267,3 +267,19 @@ TEST_CASE("session: functions without a return annotation can be called", "[sess
   const Diagnostic& d = r.outputs[0].diagnostics.at(0);
   CHECK(s.sources().get(d.primary().span.file).text.substr(d.primary().span.begin, 5) == "%nope");
 }
+
+TEST_CASE("session: a run-time error in a closure bound earlier points into its input", "[session]") {
+  // The closure's code is in the chunk of the input that bound it, which later checks no
+  // longer hold; its spans still map back to that input.
+  Session s;
+  REQUIRE(s.execute("let %f = fn (%x: Tensor[(2), float32]) { take(%x, 5, mode=\"fast\") };").ok);
+  REQUIRE(s.execute("def @g(%x: float32) -> float32 { %x }").ok);
+  REQUIRE(s.execute("@g(1f)").ok);
+  auto r = s.execute("%f(ones(shape=[2], dtype=\"float32\"))");
+  REQUIRE_FALSE(r.ok);
+  const Diagnostic& d = r.outputs.at(0).diagnostics.at(0);
+  CHECK(d.code() == "E0100");
+  const SourceFile& f = s.sources().get(d.primary().span.file);
+  CHECK(f.name == "<input 1>");
+  CHECK(f.text.substr(d.primary().span.begin, 5) == "take(");
+}
