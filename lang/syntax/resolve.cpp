@@ -18,7 +18,12 @@ const std::vector<std::string_view> kScalarTypeNames = {
 class Resolver {
  public:
   Resolver(Module& m, DiagnosticBag& diags, const ResolveOptions& opts)
-      : m_(m), diags_(diags), opts_(opts) {}
+      : m_(m), diags_(diags), opts_(opts), index_(opts.index) {
+    if (!index_) {  // no shared index: one over the imports (the prelude), for this module
+      for (const Module* imp : opts.imports) own_index_.add(*imp);
+      index_ = &own_index_;
+    }
+  }
 
   void run() {
     collect_definitions();
@@ -63,37 +68,18 @@ class Resolver {
     }
   }
 
-  template <class Map>
-  static auto indexed(const Map& map, std::string_view name) -> typename Map::mapped_type {
-    auto it = map.find(name);
-    return it == map.end() ? nullptr : it->second;
+  // Names are this module's own first, then the imports'.
+  template <class Own, class Imported>
+  static auto lookup(const Own& own, const Imported& imported, std::string_view name) ->
+      typename Imported::mapped_type {
+    if (auto it = own.find(name); it != own.end()) return it->second;
+    auto it = imported.find(name);
+    return it == imported.end() ? nullptr : it->second;
   }
-  FuncDef* find_global(std::string_view name) {
-    if (auto it = globals_.find(name); it != globals_.end()) return it->second;
-    if (opts_.index) return indexed(opts_.index->globals, name);
-    for (const Module* imp : opts_.imports)
-      for (const auto& d : imp->defs)
-        if (d.kind == Definition::Func && d.func->name == name) return d.func;
-    return nullptr;
-  }
-  TypeDef* find_type(std::string_view name) {
-    if (auto it = types_.find(name); it != types_.end()) return it->second;
-    if (opts_.index) return indexed(opts_.index->types, name);
-    for (const Module* imp : opts_.imports)
-      for (const auto& d : imp->defs)
-        if (d.kind == Definition::Type && d.type->name == name) return d.type;
-    return nullptr;
-  }
-  CtorDef* find_ctor(std::string_view name) {
-    if (auto it = ctors_.find(name); it != ctors_.end()) return it->second;
-    if (opts_.index) return indexed(opts_.index->ctors, name);
-    for (const Module* imp : opts_.imports)
-      for (const auto& d : imp->defs)
-        if (d.kind == Definition::Type)
-          for (CtorDef* c : d.type->ctors)
-            if (c->name == name) return c;
-    return nullptr;
-  }
+  FuncDef* find_global(std::string_view name) { return lookup(globals_, index_->globals, name); }
+  TypeDef* find_type(std::string_view name) { return lookup(types_, index_->types, name); }
+  CtorDef* find_ctor(std::string_view name) { return lookup(ctors_, index_->ctors, name); }
+  // Every imported definition (for did-you-mean suggestions, after a lookup failed).
   template <class F>
   void for_each_import_def(F f) {
     for (const Module* imp : opts_.imports)
@@ -539,6 +525,8 @@ class Resolver {
   Module& m_;
   DiagnosticBag& diags_;
   const ResolveOptions& opts_;
+  const ImportIndex* index_;  // opts_.index, or own_index_
+  ImportIndex own_index_;
   std::unordered_map<std::string_view, FuncDef*> globals_;
   std::unordered_map<std::string_view, TypeDef*> types_;
   std::unordered_map<std::string_view, CtorDef*> ctors_;

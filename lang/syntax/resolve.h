@@ -31,8 +31,8 @@ struct ImportIndex {
 struct ResolveOptions {
   // Modules whose global definitions are visible too (the prelude when imported).
   std::vector<const Module*> imports;
-  // When set, names are looked up here instead of by scanning `imports` (it must index
-  // the same modules; they are still used for did-you-mean suggestions).
+  // The names of `imports`, when the caller shares one index among many resolutions;
+  // otherwise the resolver builds its own. `imports` still give did-you-mean candidates.
   const ImportIndex* index = nullptr;
   // Report unused `let` variables (W0002).
   bool warn_unused = true;

@@ -141,6 +141,7 @@ struct CheckDatabase::FileState {
   uint64_t env_key = 0;
   std::shared_ptr<DbEnvironment> env;
   uint64_t checked_revision = UINT64_MAX;
+  uint64_t source_revision = UINT64_MAX;  // the revision whose text `file` holds
   std::shared_ptr<const FileCheck> last;
 };
 
@@ -290,6 +291,7 @@ std::vector<DbForeignLabel> CheckDatabase::foreign_labels(const InferredTypes& t
 std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
   std::string text;
   uint64_t rev;
+  bool text_in_sources = false;
   {
     std::lock_guard<std::mutex> lock(inputs_mutex_);
     auto it = inputs_.find(path);
@@ -301,35 +303,29 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
     if (known != files_.end() && known->second->last && known->second->checked_revision == rev)
       return known->second->last;
     // The text moves into the file's SourceFile: keeping a second copy here would cost
-    // as much memory as the file again (the language server holds a third).
-    text = std::move(it->second.first);
-    it->second.first.clear();
+    // as much memory as the file again (the language server holds a third). A check of
+    // this revision that was given up (for a newer revision of another file) moved it
+    // there already.
+    text_in_sources = known != files_.end() && known->second->source_revision == rev;
+    if (!text_in_sources) {
+      text = std::move(it->second.first);
+      it->second.first.clear();
+    }
   }
   auto& slot = files_[path];
   if (!slot) slot = std::make_unique<FileState>();
   FileState& st = *slot;
-  // A check given up for a newer revision of another file must find this text again.
-  struct RestoreText {
-    CheckDatabase* db;
-    const std::string& path;
-    uint64_t rev;
-    const FileState& st;
-    bool done = false;
-    ~RestoreText() {
-      if (done || st.file == UINT32_MAX) return;
-      std::lock_guard<std::mutex> lock(db->inputs_mutex_);
-      auto it = db->inputs_.find(path);
-      if (it != db->inputs_.end() && it->second.second == rev) it->second.first = std::string(db->sources_.get(st.file).text);
-    }
-  } restore{this, path, rev, st};
   const uint64_t started = revision_.load();
   auto cancelled = [&] { return revision_.load() != started; };
 
   // The new text replaces the file's text under its one id; the previous text stays
   // alive (in `previous` and in older FileChecks) for as long as it is used.
   std::shared_ptr<const SourceFile> previous = st.source;
-  if (st.file == UINT32_MAX) st.file = sources_.add(path, std::move(text));
-  else sources_.replace(st.file, std::move(text));
+  if (!text_in_sources) {
+    if (st.file == UINT32_MAX) st.file = sources_.add(path, std::move(text));
+    else sources_.replace(st.file, std::move(text));
+    st.source_revision = rev;
+  }
   const FileId file = st.file;
   std::shared_ptr<const SourceFile> source = sources_.share(file);
   std::string_view current = source->text;
@@ -376,21 +372,20 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
   for (auto& c : chunks)
     if (c->module->metadata) metadata = c->module->metadata;
   // One name index over the prelude and every chunk serves each chunk's resolution (a
-  // chunk's own names are found in its own tables first).
-  ImportIndex index;
+  // chunk's own names are found in its own tables first); the same import list gives
+  // did-you-mean candidates.
+  ResolveOptions opts;
   bool any_unresolved = false;
   for (auto& c : chunks) any_unresolved |= !c->resolved;
+  ImportIndex index;
   if (any_unresolved) {
-    if (env.prelude) index.add(*env.prelude);
-    for (const Module* m : modules) index.add(*m);
+    if (env.prelude) opts.imports.push_back(env.prelude.get());
+    opts.imports.insert(opts.imports.end(), modules.begin(), modules.end());
+    for (const Module* m : opts.imports) index.add(*m);
+    opts.index = &index;
   }
   for (auto& c : chunks) {
     if (c->resolved) continue;
-    ResolveOptions opts;
-    opts.index = &index;
-    if (env.prelude) opts.imports.push_back(env.prelude.get());
-    for (const Module* m : modules)
-      if (m != c->module.get()) opts.imports.push_back(m);
     if (!c->module->metadata) c->module->metadata = metadata;
     DiagnosticBag diags;
     resolve_names(*c->module, diags, opts);
@@ -483,7 +478,6 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
   result->diagnostics = std::move(sorted.items());
   st.checked_revision = rev;
   st.last = result;
-  restore.done = true;
   return result;
 }
 

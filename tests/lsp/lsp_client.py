@@ -24,8 +24,23 @@ class LspClient:
         return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
     def send_raw(self, data):
-        self.proc.stdin.write(data)
-        self.proc.stdin.flush()
+        """Writes `data` while reading what the server writes meanwhile: a server that
+        answers while the client is still writing would otherwise fill the output pipe and
+        both would wait for each other."""
+        fd = self.proc.stdin.fileno()
+        view = memoryview(data)
+        while view:
+            readable, writable, _ = select.select([self.proc.stdout, self.proc.stderr], [fd], [], 60)
+            if not readable and not writable:
+                raise TimeoutError("the server neither reads nor writes")
+            for stream in readable:
+                chunk = os.read(stream.fileno(), 65536)
+                if stream is self.proc.stdout and chunk:
+                    self.buf += chunk
+                # stderr is drained and dropped; EOF on either shows up in the next read
+            if writable:
+                n = os.write(fd, view[:select.PIPE_BUF])  # never more than a writable pipe takes
+                view = view[n:]
 
     def send(self, *msgs):
         """Sends messages in one write (so the server sees them in one batch)."""
