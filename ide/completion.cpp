@@ -74,24 +74,16 @@ void add_locals(const FileCheck& check, const FileCheck* last_good, uint32_t off
   for (const VarDecl* v : vars) innermost[v->name] = v;  // later (inner) binders win
   for (const VarDecl* v : vars) {
     if (innermost[v->name] != v) continue;
-    CompletionItem it;
-    it.label = "%" + std::string(v->name);
-    it.kind = v->kind == VarKind::Param ? CompletionKind::Parameter : CompletionKind::Local;
-    it.detail = binder_type(*d, v, last_good);
-    it.insert_text = it.label;
-    it.sort_text = "0_" + it.label;
-    out.push_back(std::move(it));
+    out.push_back(plain_item("%" + std::string(v->name),
+                             v->kind == VarKind::Param ? CompletionKind::Parameter : CompletionKind::Local,
+                             binder_type(*d, v, last_good), "0"));
   }
 }
 
 void add_globals(const FileCheck& check, std::vector<CompletionItem>& out) {
   for (const CheckedDefinition& d : check.definitions) {
-    CompletionItem it;
-    it.label = "@" + std::string(d.def->name);
-    it.kind = CompletionKind::Global;
-    it.detail = d.types && d.types->type ? type_to_string(d.types->type) : "";
-    it.insert_text = it.label;
-    it.sort_text = "1_" + it.label;
+    CompletionItem it = plain_item("@" + std::string(d.def->name), CompletionKind::Global,
+                                   d.types && d.types->type ? type_to_string(d.types->type) : "", "1");
     it.data_kind = "global";
     it.data_name = d.def->name;
     out.push_back(std::move(it));
@@ -121,40 +113,18 @@ void add_ctors(const FileCheck& check, std::vector<CompletionItem>& out) {
     if (!chunk->module) continue;
     for (const Definition& def : chunk->module->defs) {
       if (def.kind != Definition::Type || !def.type) continue;
-      for (const CtorDef* c : def.type->ctors) {
-        CompletionItem it;
-        it.label = c->name;
-        it.kind = CompletionKind::Constructor;
-        it.detail = ctor_detail(*c);
-        it.insert_text = it.label;
-        it.sort_text = "2_" + it.label;
-        out.push_back(std::move(it));
-      }
+      for (const CtorDef* c : def.type->ctors)
+        out.push_back(plain_item(std::string(c->name), CompletionKind::Constructor, ctor_detail(*c), "2"));
     }
   }
 }
 
 void add_dtypes(std::vector<CompletionItem>& out) {
-  for (std::string_view t : kDTypes) {
-    CompletionItem it;
-    it.label = t;
-    it.kind = CompletionKind::DType;
-    it.detail = "dtype";
-    it.insert_text = it.label;
-    it.sort_text = "0_" + it.label;
-    out.push_back(std::move(it));
-  }
+  for (std::string_view t : kDTypes) out.push_back(plain_item(std::string(t), CompletionKind::DType, "dtype", "0"));
 }
 
 void add_keywords(std::vector<CompletionItem>& out) {
-  for (std::string_view k : kKeywords) {
-    CompletionItem it;
-    it.label = k;
-    it.kind = CompletionKind::Keyword;
-    it.insert_text = it.label;
-    it.sort_text = "4_" + it.label;
-    out.push_back(std::move(it));
-  }
+  for (std::string_view k : kKeywords) out.push_back(plain_item(std::string(k), CompletionKind::Keyword, "", "4"));
 }
 
 void add_attributes(const OpInfo& op, const std::vector<std::string>& written, std::vector<CompletionItem>& out) {
@@ -202,20 +172,31 @@ std::string operator_documentation(const OpInfo& op) {
   return out;
 }
 
-std::string completion_documentation(const FileCheck& check, std::string_view kind, std::string_view name) {
+CompletionItem plain_item(std::string label, CompletionKind kind, std::string detail, std::string_view rank) {
+  CompletionItem it;
+  it.insert_text = label;
+  if (!rank.empty()) it.sort_text = std::string(rank) + "_" + label;
+  it.label = std::move(label);
+  it.kind = kind;
+  it.detail = std::move(detail);
+  return it;
+}
+
+std::string completion_documentation(const FileCheck* check, std::string_view kind, std::string_view name) {
   if (kind == "op") {
     const OpInfo* op = find_op(name);
     return op ? operator_documentation(*op) : "";
   }
-  if (kind == "global")
-    for (const CheckedDefinition& d : check.definitions)
-      if (d.def->name == name) {
-        std::string out = "```relay\n@" + std::string(name) + ": " +
-                          (d.types && d.types->type ? type_to_string(d.types->type) : "?") + "\n```";
-        if (!d.def->doc.empty()) out += "\n\n" + std::string(d.def->doc);
-        return out;
-      }
+  if (kind == "global" && check)
+    for (const CheckedDefinition& d : check->definitions)
+      if (d.def->name == name) return global_documentation(*d.def, d.types ? d.types->type : nullptr);
   return "";
+}
+
+std::string global_documentation(const FuncDef& def, Ty type) {
+  std::string out = "```relay\n@" + std::string(def.name) + ": " + (type ? type_to_string(type) : "?") + "\n```";
+  if (!def.doc.empty()) out += "\n\n" + std::string(def.doc);
+  return out;
 }
 
 CompletionResult complete(const FileCheck& check, const FileCheck* last_good, std::string_view text,

@@ -38,19 +38,25 @@ struct CompletionResult {
   std::vector<CompletionItem> items;
 };
 
+// An item that inserts its label. `rank` orders it before the label when sorting
+// (`0` locals and dtypes, `1` globals, `2` constructors and operators, `4` keywords).
+CompletionItem plain_item(std::string label, CompletionKind kind, std::string detail, std::string_view rank = "");
+
 // `text` is the current document text (the check may be of it or older); `last_good` is
 // the last check without errors, or null.
 CompletionResult complete(const FileCheck& check, const FileCheck* last_good, std::string_view text,
                           uint32_t offset);
 
 // Markdown documentation for a resolved item: an operator's doc and attrs schema, a
-// global's type and doc comment. Empty when there is none.
-std::string completion_documentation(const FileCheck& check, std::string_view data_kind, std::string_view name);
+// global's type and doc comment (from `check`; none without one). Empty when there is none.
+std::string completion_documentation(const FileCheck* check, std::string_view data_kind, std::string_view name);
 
 // `nn.dense(${1:data}, ${2:weight}, units=${3})`: the positional inputs and every
 // required attribute.
 std::string operator_snippet(const OpInfo& op);
 // Markdown: signature, doc line, attrs schema, support note (hover shares it).
 std::string operator_documentation(const OpInfo& op);
+// Markdown: `@name: TYPE` and the doc comment (hover shares it); `type` may be null.
+std::string global_documentation(const FuncDef& def, Ty type);
 
 }  // namespace relay::ide

@@ -17,10 +17,8 @@ bool word_char(char c) { return is_ident_char(c) || c == '.'; }
 // The name ending at `end` (skipping spaces before it), with its sigil.
 std::string name_before(std::string_view text, uint32_t end) {
   while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == '\t')) --end;
-  uint32_t b = end;
-  while (b > 0 && word_char(text[b - 1])) --b;
-  if (b > 0 && (text[b - 1] == '@' || text[b - 1] == '%')) --b;
-  return std::string(text.substr(b, end - b));
+  const Word w = word_before(text, end);
+  return std::string(text.substr(w.begin, end - w.begin));
 }
 
 std::string trim(std::string_view s) {
@@ -45,6 +43,7 @@ std::string key_of(std::string_view arg, bool* has_eq) {
   if (j == t.size() && i == t.size()) return t;  // a bare name being typed
   return "";
 }
+
 }  // namespace
 
 Word word_before(std::string_view text, uint32_t offset) {
@@ -113,9 +112,8 @@ CallArgument call_argument(std::string_view text, const OpenBracket& call, uint3
   a.index = call.commas.size();
   uint32_t start = call.pos + 1;
   for (uint32_t comma : call.commas) {
-    std::string k = key_of(text.substr(start, comma - start), nullptr);
     bool eq = false;
-    key_of(text.substr(start, comma - start), &eq);
+    std::string k = key_of(text.substr(start, comma - start), &eq);
     if (!k.empty() && eq) a.written_keys.push_back(k);
     start = comma + 1;
   }

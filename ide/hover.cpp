@@ -17,11 +17,7 @@ std::string describe(const Expr* e, const InferredTypes& types) {
                       e->kind == ExprKind::LocalRef || e->kind == ExprKind::CtorRef;
   const auto* ref = is_ref ? static_cast<const RefExpr*>(e) : nullptr;
   if (ref && ref->kind == ExprKind::OpRef && ref->op) return operator_documentation(*ref->op);
-  if (ref && ref->kind == ExprKind::GlobalRef && ref->global) {
-    std::string text = code_block("@" + std::string(ref->name) + ": " + (t ? type_to_string(t) : "?"));
-    if (!ref->global->doc.empty()) text += "\n\n" + std::string(ref->global->doc);
-    return text;
-  }
+  if (ref && ref->kind == ExprKind::GlobalRef && ref->global) return global_documentation(*ref->global, t);
   if (ref && ref->kind == ExprKind::CtorRef && ref->ctor && ref->ctor->owner) {
     std::string text = code_block(std::string(ref->name) + ": " + (t ? type_to_string(t) : "?")) +
                        "\n\nconstructor of `" + std::string(ref->ctor->owner->name) + "`";

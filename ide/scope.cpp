@@ -1,5 +1,7 @@
 #include "ide/scope.h"
 
+#include "lang/syntax/walk.h"
+
 namespace relay::ide {
 
 namespace {
@@ -11,38 +13,6 @@ void pattern_vars(const Pattern* p, std::vector<const VarDecl*>& out) {
 }
 
 bool holds(Span s, uint32_t rel) { return s.begin <= rel && rel <= s.end; }
-
-// The direct sub-expressions of `e`, in source order.
-std::vector<Expr*> children(Expr* e) {
-  std::vector<Expr*> out;
-  switch (e->kind) {
-    case ExprKind::Tuple:
-      for (Expr* f : static_cast<TupleExpr*>(e)->fields) out.push_back(f);
-      break;
-    case ExprKind::Call: {
-      auto* c = static_cast<CallExpr*>(e);
-      out.push_back(c->callee);
-      for (Expr* a : c->args) out.push_back(a);
-      for (const Attr& a : c->attrs)
-        if (a.value && a.value->kind == AttrValueKind::Expr) out.push_back(a.value->expr);
-      break;
-    }
-    case ExprKind::If: {
-      auto* i = static_cast<IfExpr*>(e);
-      out = {i->cond, i->then_branch, i->else_branch};
-      break;
-    }
-    case ExprKind::TupleGetItem: out.push_back(static_cast<TupleGetItemExpr*>(e)->tuple); break;
-    case ExprKind::RefCreate: out.push_back(static_cast<RefCreateExpr*>(e)->value); break;
-    case ExprKind::RefRead: out.push_back(static_cast<RefReadExpr*>(e)->ref); break;
-    case ExprKind::RefWrite:
-      out = {static_cast<RefWriteExpr*>(e)->ref, static_cast<RefWriteExpr*>(e)->value};
-      break;
-    default: break;
-  }
-  std::erase(out, nullptr);
-  return out;
-}
 
 void visit(Expr* e, std::string_view text, uint32_t rel, bool open_end, std::vector<const VarDecl*>& out) {
   // Iterative along the chain of enclosing nodes (blocks are flat, nesting is bounded).
@@ -85,7 +55,8 @@ void visit(Expr* e, std::string_view text, uint32_t rel, bool open_end, std::vec
           next = c.body;
         }
     } else {
-      std::vector<Expr*> kids = children(e);
+      std::vector<Expr*> kids;
+      for_each_child(e, [&](Expr* k) { kids.push_back(k); });
       for (Expr* k : kids)
         if (holds(k->span, rel)) next = k;
       if (!next && open && !kids.empty()) next = kids.back();

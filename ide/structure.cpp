@@ -74,6 +74,19 @@ bool subsequence_match(std::string_view query, std::string_view name) {
   return i == query.size();
 }
 
+std::vector<WorkspaceSymbol> workspace_symbols(const FileCheck& check, std::string_view query) {
+  std::vector<WorkspaceSymbol> out;
+  auto add = [&](const OutlineSymbol& s, const std::string& container) {
+    if (subsequence_match(query, s.name)) out.push_back({s.name, s.kind, s.selection, container});
+  };
+  for (const OutlineSymbol& s : document_outline(check)) {
+    add(s, "");
+    if (s.kind == OutlineKind::Type)
+      for (const OutlineSymbol& c : s.children) add(c, s.name);
+  }
+  return out;
+}
+
 std::vector<Fold> folding_ranges(const FileCheck& check) {
   const SourceFile& file = *check.source;
   const std::string& text = file.text;

@@ -30,6 +30,17 @@ std::vector<OutlineSymbol> document_outline(const FileCheck& check);
 // query matches everything): `workspace/symbol`'s filter.
 bool subsequence_match(std::string_view query, std::string_view name);
 
+// `workspace/symbol` for one file: the types, constructors and functions whose name
+// matches `query` (subsequence_match), in source order; a constructor names its type as
+// its container.
+struct WorkspaceSymbol {
+  std::string name;
+  OutlineKind kind;      // Type, Ctor or Function
+  Range selection;
+  std::string container;
+};
+std::vector<WorkspaceSymbol> workspace_symbols(const FileCheck& check, std::string_view query);
+
 enum class FoldKind { Region, Comment };
 struct Fold {
   uint32_t start_line = 0, end_line = 0;  // 0-based, inclusive

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "lang/syntax/lexer.h"
 #include "lang/syntax/walk.h"
 #include "lang/types/database_chunks.h"
 
@@ -137,19 +138,14 @@ class Builder {
 
   void visit(Expr* e) {
     switch (e->kind) {
-      case ExprKind::LocalRef: {
-        auto* r = static_cast<RefExpr*>(e);
-        use(r->decl, token_in(r->span, "%", r->name));
-        break;
-      }
-      case ExprKind::GlobalRef: {
-        auto* r = static_cast<RefExpr*>(e);
-        use(r->global, token_in(r->span, "@", r->name));
-        break;
-      }
+      case ExprKind::LocalRef:
+      case ExprKind::GlobalRef:
       case ExprKind::CtorRef: {
         auto* r = static_cast<RefExpr*>(e);
-        use(r->ctor, token_in(r->span, "", r->name));
+        const bool local = e->kind == ExprKind::LocalRef, global = e->kind == ExprKind::GlobalRef;
+        const void* key = local ? static_cast<const void*>(r->decl)
+                                : global ? static_cast<const void*>(r->global) : static_cast<const void*>(r->ctor);
+        use(key, token_in(r->span, local ? "%" : global ? "@" : "", r->name));
         break;
       }
       case ExprKind::Function: {
@@ -230,10 +226,7 @@ const Occurrence* SymbolIndex::at(uint32_t offset) const {
 SymbolIndex build_symbol_index(const FileCheck& check) { return Builder(check).finish(); }
 
 bool is_identifier(std::string_view name) {
-  if (name.empty()) return false;
-  auto start = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
-  if (!start(name[0])) return false;
-  return std::all_of(name.begin(), name.end(), [&](char c) { return start(c) || (c >= '0' && c <= '9'); });
+  return !name.empty() && is_ident_start(name[0]) && std::all_of(name.begin(), name.end(), is_ident_char);
 }
 
 }  // namespace relay::ide

@@ -69,12 +69,7 @@ json completion_resolve_json(const FileCheck* check, json item) {
   if (!item.is_object() || !item.contains("data") || !item["data"].is_object()) return item;
   const json& data = item["data"];
   const std::string kind = data.value("kind", ""), name = data.value("name", "");
-  std::string doc;
-  if (kind == "op") {
-    if (const OpInfo* op = find_op(name)) doc = ide::operator_documentation(*op);
-  } else if (check) {
-    doc = ide::completion_documentation(*check, kind, name);
-  }
+  const std::string doc = ide::completion_documentation(check, kind, name);
   if (!doc.empty()) item["documentation"] = {{"kind", "markdown"}, {"value", doc}};
   return item;
 }
@@ -93,11 +88,10 @@ json signature_help_json(const FileCheck& check, const Document& doc, uint32_t o
   return {{"signatures", json::array({sig})}, {"activeSignature", 0}, {"activeParameter", s->active_parameter}};
 }
 
-std::vector<uint32_t> semantic_tokens_data(const FileCheck& check, const Document& doc, PositionEncoding enc) {
+std::vector<uint32_t> semantic_tokens_data(const FileCheck& check, PositionEncoding enc) {
   const std::vector<ide::SemanticToken> tokens = ide::semantic_tokens(check);
   const std::string& text = check.source->text;
   const LineIndex& lines = check.source->lines;
-  (void)doc;
   // Tokens come in text order: a cursor counts each column on from the previous token.
   Utf16Cursor cursor(text, lines);
   auto position = [&](uint32_t offset) -> std::pair<uint32_t, uint32_t> {
@@ -162,12 +156,6 @@ json code_actions_json(const FileCheck& check, const Document& doc, const json& 
   const LineIndex& lines = doc.lines();
   const uint32_t b = offset_of(doc.text, lines, params.at("range").at("start"), enc);
   const uint32_t e = offset_of(doc.text, lines, params.at("range").at("end"), enc);
-  // The published form of each diagnostic, to link an action to it (diagnostics_json
-  // leaves out the ones without labels).
-  const json published = diagnostics_json(check, doc, enc);
-  std::vector<size_t> index_of(check.diagnostics.size(), SIZE_MAX);
-  for (size_t i = 0, k = 0; i < check.diagnostics.size(); ++i)
-    if (!check.diagnostics[i].labels.empty()) index_of[i] = k++;
   json out = json::array();
   for (const ide::Fix& f : ide::quick_fixes(check, b, e)) {
     json edits = json::array();
@@ -177,14 +165,15 @@ json code_actions_json(const FileCheck& check, const Document& doc, const json& 
                    {"kind", "quickfix"},
                    {"isPreferred", f.preferred},
                    {"edit", {{"changes", {{doc.uri, std::move(edits)}}}}}};
-    if (index_of[f.diagnostic] != SIZE_MAX) action["diagnostics"] = json::array({published[index_of[f.diagnostic]]});
+    // Linked to the diagnostic as it was published.
+    const Diagnostic& d = check.diagnostics[f.diagnostic];
+    if (publishable(d)) action["diagnostics"] = json::array({diagnostic_json(d, check, doc, enc)});
     out.push_back(std::move(action));
   }
   return out;
 }
 
 json range_formatting_json(const Document& doc, const json& range, PositionEncoding enc) {
-  (void)enc;
   const uint32_t first = range.at("start").at("line").get<uint32_t>();
   const uint32_t last = range.at("end").at("line").get<uint32_t>();
   auto edit = ide::format_range(doc.path, doc.text, first, last);

@@ -23,7 +23,7 @@ nlohmann::json completion_resolve_json(const FileCheck* check, nlohmann::json it
 nlohmann::json signature_help_json(const FileCheck& check, const Document& doc, uint32_t offset);
 
 // Semantic tokens in the LSP relative encoding (5 integers per token).
-std::vector<uint32_t> semantic_tokens_data(const FileCheck& check, const Document& doc, PositionEncoding enc);
+std::vector<uint32_t> semantic_tokens_data(const FileCheck& check, PositionEncoding enc);
 // One edit turning `before` into `after` (the common prefix and suffix are kept); no edit
 // when they are equal.
 nlohmann::json semantic_tokens_edits(const std::vector<uint32_t>& before, const std::vector<uint32_t>& after);

@@ -22,52 +22,55 @@ std::string full_message(const Diagnostic& d) {
 
 }  // namespace
 
-json diagnostics_json(const FileCheck& check, const Document& doc, PositionEncoding enc) {
+bool publishable(const Diagnostic& d) { return !d.labels.empty(); }
+
+json diagnostic_json(const Diagnostic& d, const FileCheck& check, const Document& doc, PositionEncoding enc) {
   const SourceFile& file = *check.source;
-  json out = json::array();
-  for (const Diagnostic& d : check.diagnostics) {
-    if (d.labels.empty()) continue;
-    json item;
-    const Span p = d.primary().span;
-    // Spans of the prelude (another file) cannot be shown in this document.
-    const bool here = p.file == check.file;
-    item["range"] = here ? range_of(file.text, file.lines, p.begin, p.end, enc)
-                         : range_of(file.text, file.lines, 0, 0, enc);
-    item["severity"] = d.severity == Severity::Error ? 1 : d.severity == Severity::Warning ? 2 : 3;
-    item["code"] = std::string(d.code());
-    item["codeDescription"] = {{"href", "https://relay.invalid/errors/" + std::string(d.code())}};
-    item["source"] = "relay";
-    item["message"] = full_message(d);
-    json related = json::array();
-    for (size_t i = 1; i < d.labels.size(); ++i) {
-      const Label& l = d.labels[i];
-      if (l.span.file != check.file) continue;
-      related.push_back({{"location", {{"uri", doc.uri}, {"range", range_of(file.text, file.lines, l.span.begin,
-                                                                            l.span.end, enc)}}},
-                         {"message", l.message}});
-    }
-    if (!d.labels[0].message.empty()) {
-      // json::object: a braced list of two pairs would otherwise insert two arrays.
-      json primary = json::object({{"location", {{"uri", doc.uri}, {"range", item["range"]}}},
-                                   {"message", d.labels[0].message}});
-      related.insert(related.begin(), std::move(primary));
-    }
-    if (!related.empty()) item["relatedInformation"] = std::move(related);
-    json tags = json::array();
-    if (d.tags & kTagUnnecessary) tags.push_back(kLspUnnecessary);
-    if (d.tags & kTagDeprecated) tags.push_back(kLspDeprecated);
-    if (!tags.empty()) item["tags"] = std::move(tags);
-    out.push_back(std::move(item));
+  json item;
+  const Span p = d.primary().span;
+  // Spans of the prelude (another file) cannot be shown in this document.
+  const bool here = p.file == check.file;
+  item["range"] = here ? range_of(file.text, file.lines, p.begin, p.end, enc)
+                       : range_of(file.text, file.lines, 0, 0, enc);
+  item["severity"] = d.severity == Severity::Error ? 1 : d.severity == Severity::Warning ? 2 : 3;
+  item["code"] = std::string(d.code());
+  item["codeDescription"] = {{"href", "https://relay.invalid/errors/" + std::string(d.code())}};
+  item["source"] = "relay";
+  item["message"] = full_message(d);
+  json related = json::array();
+  for (size_t i = 1; i < d.labels.size(); ++i) {
+    const Label& l = d.labels[i];
+    if (l.span.file != check.file) continue;
+    related.push_back({{"location", {{"uri", doc.uri}, {"range", range_of(file.text, file.lines, l.span.begin,
+                                                                          l.span.end, enc)}}},
+                       {"message", l.message}});
   }
+  if (!d.labels[0].message.empty()) {
+    // json::object: a braced list of two pairs would otherwise insert two arrays.
+    json primary = json::object({{"location", {{"uri", doc.uri}, {"range", item["range"]}}},
+                                 {"message", d.labels[0].message}});
+    related.insert(related.begin(), std::move(primary));
+  }
+  if (!related.empty()) item["relatedInformation"] = std::move(related);
+  json tags = json::array();
+  if (d.tags & kTagUnnecessary) tags.push_back(kLspUnnecessary);
+  if (d.tags & kTagDeprecated) tags.push_back(kLspDeprecated);
+  if (!tags.empty()) item["tags"] = std::move(tags);
+  return item;
+}
+
+json diagnostics_json(const FileCheck& check, const Document& doc, PositionEncoding enc) {
+  json out = json::array();
+  for (const Diagnostic& d : check.diagnostics)
+    if (publishable(d)) out.push_back(diagnostic_json(d, check, doc, enc));
   return out;
 }
 
-json hover_json(const FileCheck& check, const Document& doc, const LineIndex& lines, uint32_t offset,
-                PositionEncoding enc) {
+json hover_json(const FileCheck& check, const Document& doc, uint32_t offset, PositionEncoding enc) {
   auto h = ide::hover_at(check, offset);
   if (!h) return nullptr;
   return {{"contents", {{"kind", "markdown"}, {"value", h->markdown}}},
-          {"range", range_of(doc.text, lines, h->begin, h->end, enc)}};
+          {"range", range_of(doc.text, doc.lines(), h->begin, h->end, enc)}};
 }
 
 json formatting_json(const Document& doc, PositionEncoding enc) {

@@ -58,46 +58,45 @@ json outline_json(const ide::OutlineSymbol& s, const Converter& conv) {
 
 }  // namespace
 
-json definition_json(const FileCheck& check, const Document& doc, uint32_t offset, PositionEncoding enc) {
-  auto loc = ide::definition_at(ide::build_symbol_index(check), offset);
+json definition_json(const ide::SymbolIndex& index, const Document& doc, uint32_t offset, PositionEncoding enc) {
+  auto loc = ide::definition_at(index, offset);
   if (!loc) return nullptr;
   return Converter{doc, enc}.location(*loc);
 }
 
-json type_definition_json(const FileCheck& check, const Document& doc, uint32_t offset, PositionEncoding enc) {
-  auto loc = ide::type_definition_at(check, ide::build_symbol_index(check), offset);
+json type_definition_json(const FileCheck& check, const ide::SymbolIndex& index, const Document& doc, uint32_t offset,
+                          PositionEncoding enc) {
+  auto loc = ide::type_definition_at(check, index, offset);
   if (!loc) return nullptr;
   return Converter{doc, enc}.location(*loc);
 }
 
-json references_json(const FileCheck& check, const Document& doc, uint32_t offset, bool include_declaration,
+json references_json(const ide::SymbolIndex& index, const Document& doc, uint32_t offset, bool include_declaration,
                      PositionEncoding enc) {
   Converter conv{doc, enc};
   json out = json::array();
-  for (const auto& l : ide::references_at(ide::build_symbol_index(check), offset, include_declaration))
+  for (const auto& l : ide::references_at(index, offset, include_declaration))
     out.push_back(conv.location(l));
   return out;
 }
 
-json highlights_json(const FileCheck& check, const Document& doc, uint32_t offset, PositionEncoding enc) {
+json highlights_json(const ide::SymbolIndex& index, const Document& doc, uint32_t offset, PositionEncoding enc) {
   Converter conv{doc, enc};
   json out = json::array();
-  for (const auto& h : ide::highlights_at(ide::build_symbol_index(check), offset))
+  for (const auto& h : ide::highlights_at(index, offset))
     out.push_back({{"range", conv.range(h.range)}, {"kind", h.write ? kHighlightWrite : kHighlightRead}});
   return out;
 }
 
-json prepare_rename_json(const FileCheck& check, const Document& doc, uint32_t offset, PositionEncoding enc) {
-  const ide::SymbolIndex index = ide::build_symbol_index(check);
+json prepare_rename_json(const ide::SymbolIndex& index, const Document& doc, uint32_t offset, PositionEncoding enc) {
   if (!index.at(offset)) return nullptr;
   auto r = ide::prepare_rename(index, offset);
   if (!r.error.empty()) throw RequestFailed(r.error);
   return {{"range", Converter{doc, enc}.range(r.range)}, {"placeholder", r.placeholder}};
 }
 
-json rename_json(const FileCheck& check, const Document& doc, uint32_t offset, const std::string& new_name,
-                 PositionEncoding enc) {
-  const ide::SymbolIndex index = ide::build_symbol_index(check);
+json rename_json(const FileCheck& check, const ide::SymbolIndex& index, const Document& doc, uint32_t offset,
+                 const std::string& new_name, PositionEncoding enc) {
   auto prepared = ide::prepare_rename(index, offset);
   if (!prepared.error.empty()) throw RequestFailed(prepared.error);
   auto r = ide::rename(check, index, offset, new_name);
@@ -120,16 +119,13 @@ json workspace_symbols_json(const std::vector<std::pair<const Document*, std::sh
   json out = json::array();
   for (const auto& [doc, check] : docs) {
     Converter conv{*doc, enc};
-    auto add = [&](const ide::OutlineSymbol& s, int kind, const std::string& container) {
-      if (!ide::subsequence_match(query, s.name)) return;
+    for (const ide::WorkspaceSymbol& s : ide::workspace_symbols(*check, query)) {
+      const int kind = s.kind == ide::OutlineKind::Type   ? kSymEnum
+                       : s.kind == ide::OutlineKind::Ctor ? kSymEnumMember
+                                                          : kSymFunction;
       json item = {{"name", s.name}, {"kind", kind}, {"location", {{"uri", doc->uri}, {"range", conv.range(s.selection)}}}};
-      if (!container.empty()) item["containerName"] = container;
+      if (!s.container.empty()) item["containerName"] = s.container;
       out.push_back(std::move(item));
-    };
-    for (const auto& s : ide::document_outline(*check)) {
-      add(s, s.kind == ide::OutlineKind::Type ? kSymEnum : kSymFunction, "");
-      if (s.kind == ide::OutlineKind::Type)
-        for (const auto& c : s.children) add(c, kSymEnumMember, s.name);
     }
   }
   return out;
@@ -144,9 +140,9 @@ json folding_ranges_json(const FileCheck& check) {
   return out;
 }
 
-json selection_ranges_json(const FileCheck& check, const Document& doc, const json& positions, PositionEncoding enc) {
+json selection_ranges_json(const FileCheck& check, const ide::SymbolIndex& index, const Document& doc,
+                           const json& positions, PositionEncoding enc) {
   Converter conv{doc, enc};
-  const ide::SymbolIndex index = ide::build_symbol_index(check);
   json out = json::array();
   for (const json& p : positions) {
     auto chain = ide::selection_chain(check, index, offset_of(doc.text, conv.lines, p, enc));

@@ -42,14 +42,22 @@ int Server::run() {
   return shutdown_ ? 0 : 1;
 }
 
+void Server::send(const json& msg) { transport_.write(msg.dump(-1, ' ', false, json::error_handler_t::replace)); }
+
+void Server::notify(const std::string& method, json params) {
+  send(json{{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});
+}
+
+uint32_t Server::position_offset(const Document& doc, const json& params) const {
+  return offset_of(doc.text, doc.lines(), params.at("position"), encoding_);
+}
+
 void Server::respond(const json& id, json result) {
-  transport_.write(json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}.dump(-1, ' ', false,
-                                                                                             json::error_handler_t::replace));
+  send(json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
 }
 
 void Server::respond_error(const json& id, int code, const std::string& message) {
-  transport_.write(json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}}.dump(
-      -1, ' ', false, json::error_handler_t::replace));
+  send(json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
 }
 
 namespace {
@@ -191,13 +199,10 @@ void Server::dispatch_notification(const std::string& method, const json& params
     auto it = docs_.find(uri);
     if (it == docs_.end()) return;
     db_.remove_file(it->second.path);
-    tokens_.erase(uri), last_good_.erase(uri);  // editing features' per-document state
+    tokens_.erase(uri), last_good_.erase(uri), symbols_.erase(uri);  // per-document state
     docs_.erase(it);
     dirty_.erase(uri);
-    transport_.write(json{{"jsonrpc", "2.0"},
-                          {"method", "textDocument/publishDiagnostics"},
-                          {"params", {{"uri", uri}, {"diagnostics", json::array()}}}}
-                         .dump());
+    notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
   }
   if (method == "initialized" && work_done_progress_) request_progress_token();
   // $/cancelRequest (handled when batching), $/setTrace, didSave: nothing to do.
@@ -252,20 +257,14 @@ void Server::publish_diagnostics(const std::string& uri) {
   const Document& doc = docs_.at(uri);
   auto r = check_with_progress(doc);
   if (!r) return;  // a newer edit arrived: the next batch publishes
-  transport_.write(json{{"jsonrpc", "2.0"},
-                        {"method", "textDocument/publishDiagnostics"},
-                        {"params",
-                         {{"uri", uri},
-                          {"version", doc.version},
-                          {"diagnostics", diagnostics_json(*r, doc, encoding_)}}}}
-                       .dump(-1, ' ', false, json::error_handler_t::replace));
+  notify("textDocument/publishDiagnostics",
+         {{"uri", uri}, {"version", doc.version}, {"diagnostics", diagnostics_json(*r, doc, encoding_)}});
 }
 
 Server::json Server::hover(const json& params) {
   const Document& doc = document(params);
   auto r = check(doc);
-  const LineIndex& lines = doc.lines();
-  return hover_json(*r, doc, lines, offset_of(doc.text, lines, params.at("position"), encoding_), encoding_);
+  return hover_json(*r, doc, position_offset(doc, params), encoding_);
 }
 
 Server::json Server::formatting(const json& params) {

@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ide/symbols.h"
 #include "lang/types/database.h"
 #include "lsp/documents.h"
 #include "lsp/transport.h"
@@ -35,6 +36,12 @@ class Server {
 
  private:
   using json = nlohmann::json;
+  // Writes a message; text that is not valid UTF-8 (a name in a diagnostic, a path) is
+  // sent with U+FFFD rather than failing to serialise.
+  void send(const json& msg);
+  void notify(const std::string& method, json params);
+  // The byte offset of `params.position` in `doc`.
+  uint32_t position_offset(const Document& doc, const json& params) const;
   // `later`: the rest of the batch (a later cancel or edit overtakes this message).
   void handle(const json& msg, std::span<const json> later);
   json dispatch_request(const std::string& method, const json& params);
@@ -78,6 +85,11 @@ class Server {
   std::map<std::string, std::string> pending_tokens_;  // request id -> token
   std::deque<std::string> ready_tokens_;               // confirmed by the client
   // ---- end of editing features ----
+
+  // The symbol index of `doc`'s check `check`, kept until the document is checked again.
+  const ide::SymbolIndex& symbol_index(const Document& doc, const std::shared_ptr<const FileCheck>& check);
+  std::map<std::string, std::pair<std::shared_ptr<const FileCheck>, std::shared_ptr<const ide::SymbolIndex>>>
+      symbols_;  // by uri
 
   Document& document(const json& params);  // throws for an unknown document
   std::shared_ptr<const FileCheck> check(const Document& doc);

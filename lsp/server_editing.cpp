@@ -13,11 +13,7 @@ void Server::request_progress_token() {
   std::string token = "relay-check-" + std::to_string(++progress_serial_);
   std::string id = "create-" + token;
   pending_tokens_[id] = token;
-  transport_.write(json{{"jsonrpc", "2.0"},
-                        {"id", id},
-                        {"method", "window/workDoneProgress/create"},
-                        {"params", {{"token", token}}}}
-                       .dump());
+  send(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "window/workDoneProgress/create"}, {"params", {{"token", token}}}});
 }
 
 void Server::on_client_response(const json& msg) {
@@ -42,22 +38,15 @@ std::shared_ptr<const FileCheck> Server::check_with_progress(const Document& doc
       if (!token.empty() || ready_tokens_.empty() || clock::now() - start < std::chrono::milliseconds(200)) return;
       token = ready_tokens_.front();
       ready_tokens_.pop_front();
-      transport_.write(json{{"jsonrpc", "2.0"},
-                            {"method", "$/progress"},
-                            {"params",
-                             {{"token", token},
-                              {"value", {{"kind", "begin"}, {"title", "Checking"}, {"message", doc.path},
-                                         {"cancellable", false}}}}}}
-                           .dump(-1, ' ', false, json::error_handler_t::replace));
+      notify("$/progress", {{"token", token},
+                            {"value",
+                             {{"kind", "begin"}, {"title", "Checking"}, {"message", doc.path}, {"cancellable", false}}}});
     });
   }
   auto r = db_.check(doc.path);
   if (work_done_progress_) db_.set_progress_hook(nullptr);
   if (!token.empty()) {
-    transport_.write(json{{"jsonrpc", "2.0"},
-                          {"method", "$/progress"},
-                          {"params", {{"token", token}, {"value", {{"kind", "end"}}}}}}
-                         .dump());
+    notify("$/progress", {{"token", token}, {"value", {{"kind", "end"}}}});
     request_progress_token();  // a token ends with its progress: ask for the next one
   }
   if (r && r->error_count() == 0) last_good_[doc.uri] = r;
@@ -68,9 +57,8 @@ Server::json Server::completion(const json& params) {
   const Document& doc = document(params);
   auto r = check(doc);
   auto good = last_good_.find(doc.uri);
-  const LineIndex& lines = doc.lines();
   return completion_json(*r, good == last_good_.end() ? nullptr : good->second.get(), doc,
-                         offset_of(doc.text, lines, params.at("position"), encoding_), encoding_);
+                         position_offset(doc, params), encoding_);
 }
 
 Server::json Server::completion_resolve(const json& params) {
@@ -86,14 +74,13 @@ Server::json Server::completion_resolve(const json& params) {
 Server::json Server::signature_help(const json& params) {
   const Document& doc = document(params);
   auto r = check(doc);
-  const LineIndex& lines = doc.lines();
-  return signature_help_json(*r, doc, offset_of(doc.text, lines, params.at("position"), encoding_));
+  return signature_help_json(*r, doc, position_offset(doc, params));
 }
 
 Server::json Server::semantic_tokens_full(const json& params) {
   const Document& doc = document(params);
   TokensResult& t = tokens_[doc.uri];
-  t.data = semantic_tokens_data(*check(doc), doc, encoding_);
+  t.data = semantic_tokens_data(*check(doc), encoding_);
   t.id = std::to_string(++tokens_serial_);
   return {{"resultId", t.id}, {"data", t.data}};
 }
@@ -103,7 +90,7 @@ Server::json Server::semantic_tokens_delta(const json& params) {
   auto it = tokens_.find(doc.uri);
   // An unknown previous result (another session's, or already replaced): answer in full.
   if (it == tokens_.end() || params.value("previousResultId", "") != it->second.id) return semantic_tokens_full(params);
-  std::vector<uint32_t> data = semantic_tokens_data(*check(doc), doc, encoding_);
+  std::vector<uint32_t> data = semantic_tokens_data(*check(doc), encoding_);
   json edits = semantic_tokens_edits(it->second.data, data);
   it->second.data = std::move(data);
   it->second.id = std::to_string(++tokens_serial_);

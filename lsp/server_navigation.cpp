@@ -6,29 +6,51 @@
 
 namespace relay::lsp {
 
+const ide::SymbolIndex& Server::symbol_index(const Document& doc, const std::shared_ptr<const FileCheck>& check) {
+  // Built once per check: editors ask for highlights on every cursor move.
+  auto& [of, index] = symbols_[doc.uri];
+  if (of != check || !index) {
+    of = check;
+    index = std::make_shared<const ide::SymbolIndex>(ide::build_symbol_index(*check));
+  }
+  return *index;
+}
+
 std::optional<Server::json> Server::navigation_request(const std::string& method, const json& params) {
   // Requests about a position in a document.
   auto at = [&](auto&& answer) -> json {
     const Document& doc = document(params);
     auto r = check(doc);
-    const LineIndex& lines = doc.lines();
-    return answer(*r, doc, offset_of(doc.text, lines, params.at("position"), encoding_));
+    return answer(*r, symbol_index(doc, r), doc, position_offset(doc, params));
   };
+  using Index = ide::SymbolIndex;
   if (method == "textDocument/definition")
-    return at([&](const FileCheck& c, const Document& d, uint32_t o) { return definition_json(c, d, o, encoding_); });
+    return at([&](const FileCheck&, const Index& i, const Document& d, uint32_t o) {
+      return definition_json(i, d, o, encoding_);
+    });
   if (method == "textDocument/typeDefinition")
-    return at([&](const FileCheck& c, const Document& d, uint32_t o) { return type_definition_json(c, d, o, encoding_); });
+    return at([&](const FileCheck& c, const Index& i, const Document& d, uint32_t o) {
+      return type_definition_json(c, i, d, o, encoding_);
+    });
   if (method == "textDocument/references") {
     const bool decl = params.contains("context") && params["context"].value("includeDeclaration", false);
-    return at([&](const FileCheck& c, const Document& d, uint32_t o) { return references_json(c, d, o, decl, encoding_); });
+    return at([&](const FileCheck&, const Index& i, const Document& d, uint32_t o) {
+      return references_json(i, d, o, decl, encoding_);
+    });
   }
   if (method == "textDocument/documentHighlight")
-    return at([&](const FileCheck& c, const Document& d, uint32_t o) { return highlights_json(c, d, o, encoding_); });
+    return at([&](const FileCheck&, const Index& i, const Document& d, uint32_t o) {
+      return highlights_json(i, d, o, encoding_);
+    });
   if (method == "textDocument/prepareRename")
-    return at([&](const FileCheck& c, const Document& d, uint32_t o) { return prepare_rename_json(c, d, o, encoding_); });
+    return at([&](const FileCheck&, const Index& i, const Document& d, uint32_t o) {
+      return prepare_rename_json(i, d, o, encoding_);
+    });
   if (method == "textDocument/rename") {
     const std::string name = params.at("newName").get<std::string>();
-    return at([&](const FileCheck& c, const Document& d, uint32_t o) { return rename_json(c, d, o, name, encoding_); });
+    return at([&](const FileCheck& c, const Index& i, const Document& d, uint32_t o) {
+      return rename_json(c, i, d, o, name, encoding_);
+    });
   }
   if (method == "textDocument/documentSymbol") {
     const Document& doc = document(params);
@@ -37,7 +59,8 @@ std::optional<Server::json> Server::navigation_request(const std::string& method
   if (method == "textDocument/foldingRange") return folding_ranges_json(*check(document(params)));
   if (method == "textDocument/selectionRange") {
     const Document& doc = document(params);
-    return selection_ranges_json(*check(doc), doc, params.at("positions"), encoding_);
+    auto r = check(doc);
+    return selection_ranges_json(*r, symbol_index(doc, r), doc, params.at("positions"), encoding_);
   }
   if (method == "workspace/symbol") {
     std::vector<std::pair<const Document*, std::shared_ptr<const FileCheck>>> docs;

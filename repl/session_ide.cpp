@@ -53,14 +53,6 @@ std::vector<std::string> files_starting_with(const std::string& prefix) {
   return out;
 }
 
-ide::CompletionItem plain_item(std::string label, ide::CompletionKind kind, std::string detail) {
-  ide::CompletionItem item;
-  item.insert_text = label;
-  item.label = std::move(label);
-  item.kind = kind;
-  item.detail = std::move(detail);
-  return item;
-}
 
 }  // namespace
 
@@ -122,7 +114,7 @@ ide::CompletionResult Session::complete(std::string_view input, uint32_t cursor)
       result.replace_begin = colon;
       std::string typed(input.substr(colon, cursor - colon));
       for (const auto& n : command_names())
-        if (n.starts_with(typed)) result.items.push_back(plain_item(n, ide::CompletionKind::Keyword, "command"));
+        if (n.starts_with(typed)) result.items.push_back(ide::plain_item(n, ide::CompletionKind::Keyword, "command"));
       return result;
     }
     uint32_t arg_begin = std::min(c->arg_offset, cursor);
@@ -132,17 +124,17 @@ ide::CompletionResult Session::complete(std::string_view input, uint32_t cursor)
       for (const auto& d : impl_->accepted->definitions) {
         std::string n(d.def->name);
         if (n.starts_with(typed) || ("@" + n).starts_with(typed))
-          result.items.push_back(plain_item(n, ide::CompletionKind::Global, "function"));
+          result.items.push_back(ide::plain_item(n, ide::CompletionKind::Global, "function"));
       }
       return result;
     }
     if (c->name == "load") {
-      for (auto& f : files_starting_with(typed)) result.items.push_back(plain_item(f, ide::CompletionKind::Keyword, "file"));
+      for (auto& f : files_starting_with(typed)) result.items.push_back(ide::plain_item(f, ide::CompletionKind::Keyword, "file"));
       return result;
     }
     if (c->name == "set") {
       for (std::string opt : {"check-numerics on", "check-numerics off"})
-        if (opt.starts_with(typed)) result.items.push_back(plain_item(opt, ide::CompletionKind::Keyword, "setting"));
+        if (opt.starts_with(typed)) result.items.push_back(ide::plain_item(opt, ide::CompletionKind::Keyword, "setting"));
       return result;
     }
     if (c->name != "type" && c->name != "ir" && c->name != "time") {

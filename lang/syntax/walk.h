@@ -6,60 +6,69 @@
 
 namespace relay {
 
+// Calls `f` on each direct sub-expression of `e` (never null), in source order.
 template <class F>
-void walk_expr(Expr* e, F&& visit) {
-  if (!e) return;
-  visit(e);
+void for_each_child(Expr* e, F&& f) {
+  auto each = [&](Expr* c) {
+    if (c) f(c);
+  };
   switch (e->kind) {
     case ExprKind::Tuple:
-      for (Expr* f : static_cast<TupleExpr*>(e)->fields) walk_expr(f, visit);
+      for (Expr* x : static_cast<TupleExpr*>(e)->fields) each(x);
       return;
     case ExprKind::Function:
-      walk_expr(static_cast<FunctionExpr*>(e)->body, visit);
+      each(static_cast<FunctionExpr*>(e)->body);
       return;
     case ExprKind::Call: {
       auto* c = static_cast<CallExpr*>(e);
-      walk_expr(c->callee, visit);
-      for (Expr* a : c->args) walk_expr(a, visit);
+      each(c->callee);
+      for (Expr* a : c->args) each(a);
       for (const Attr& a : c->attrs)
-        if (a.value && a.value->kind == AttrValueKind::Expr) walk_expr(a.value->expr, visit);
+        if (a.value && a.value->kind == AttrValueKind::Expr) each(a.value->expr);
       return;
     }
     case ExprKind::Block: {
       auto* b = static_cast<BlockExpr*>(e);
-      for (const Binding& bind : b->bindings) walk_expr(bind.value, visit);
-      walk_expr(b->result, visit);
+      for (const Binding& bind : b->bindings) each(bind.value);
+      each(b->result);
       return;
     }
     case ExprKind::If: {
       auto* i = static_cast<IfExpr*>(e);
-      walk_expr(i->cond, visit);
-      walk_expr(i->then_branch, visit);
-      walk_expr(i->else_branch, visit);
+      each(i->cond);
+      each(i->then_branch);
+      each(i->else_branch);
       return;
     }
     case ExprKind::Match: {
       auto* m = static_cast<MatchExpr*>(e);
-      walk_expr(m->scrutinee, visit);
-      for (const Clause& c : m->clauses) walk_expr(c.body, visit);
+      each(m->scrutinee);
+      for (const Clause& c : m->clauses) each(c.body);
       return;
     }
     case ExprKind::TupleGetItem:
-      walk_expr(static_cast<TupleGetItemExpr*>(e)->tuple, visit);
+      each(static_cast<TupleGetItemExpr*>(e)->tuple);
       return;
     case ExprKind::RefCreate:
-      walk_expr(static_cast<RefCreateExpr*>(e)->value, visit);
+      each(static_cast<RefCreateExpr*>(e)->value);
       return;
     case ExprKind::RefRead:
-      walk_expr(static_cast<RefReadExpr*>(e)->ref, visit);
+      each(static_cast<RefReadExpr*>(e)->ref);
       return;
     case ExprKind::RefWrite:
-      walk_expr(static_cast<RefWriteExpr*>(e)->ref, visit);
-      walk_expr(static_cast<RefWriteExpr*>(e)->value, visit);
+      each(static_cast<RefWriteExpr*>(e)->ref);
+      each(static_cast<RefWriteExpr*>(e)->value);
       return;
     default:
       return;
   }
+}
+
+template <class F>
+void walk_expr(Expr* e, F&& visit) {
+  if (!e) return;
+  visit(e);
+  for_each_child(e, [&](Expr* c) { walk_expr(c, visit); });
 }
 
 }  // namespace relay
