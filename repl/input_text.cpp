@@ -2,16 +2,18 @@
 
 #include <cctype>
 
+#include "lang/syntax/lexer.h"
+
 namespace relay::repl {
 
-namespace {
+bool word_char(char c) { return is_ident_char(c) || c == '.'; }
 
-bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+namespace {
 
 bool starts_word(std::string_view s, uint32_t at, std::string_view word) {
   if (s.substr(at, word.size()) != word) return false;
   size_t after = at + word.size();
-  return after >= s.size() || !is_ident_char(s[after]);
+  return after >= s.size() || !word_char(s[after]);
 }
 
 // Skips a block comment starting at `i` (at its `/*`); block comments nest. Returns the
@@ -149,7 +151,7 @@ std::optional<std::vector<std::string>> binding_names(std::string_view s) {
     i = skip_space_and_comments(s, i + 3);
     if (i >= s.size() || s[i] != '%') return std::nullopt;
     uint32_t b = ++i;
-    while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
+    while (i < s.size() && is_ident_char(s[i])) ++i;
     if (i == b) return std::nullopt;
     names.emplace_back(s.substr(b, i - b));
   }

@@ -21,6 +21,10 @@ enum class InputKind {
 
 InputKind classify(std::string_view input);
 
+// A character of a name as the input is read: an identifier character or `.` (operator
+// names such as `nn.dense`).
+bool word_char(char c);
+
 // Brackets, strings and (nested) block comments, scanned left to right.
 struct BracketScan {
   int depth = 0;                 // brackets still open at the end

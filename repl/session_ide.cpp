@@ -167,7 +167,6 @@ std::optional<Inspection> Session::inspect(std::string_view input, uint32_t curs
   uint32_t base = 0;
   auto check = impl_->check_for_ide(expr, &text, &base);
   // A cursor right after a word (`nn.dense|(`) asks about that word, as Jupyter sends it.
-  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };
   uint32_t local = cursor - shift;
   if (local > 0 && word_char(expr[local - 1]) && (local == expr.size() || !word_char(expr[local]))) --local;
   auto hover = ide::hover_at(*check, base + local);

@@ -50,15 +50,7 @@ static uint32_t utf16_units(unsigned char c, uint32_t* bytes) {
 }
 
 uint32_t LineIndex::utf16_column(std::string_view text, uint32_t offset) const {
-  LineCol lc = lookup(offset);
-  uint32_t i = starts_[lc.line - 1];
-  uint32_t col = 0;
-  while (i < offset && i < text.size()) {
-    uint32_t n = 1;
-    col += utf16_units(static_cast<unsigned char>(text[i]), &n);
-    i += n;
-  }
-  return col;
+  return Utf16Cursor(text, *this).at(offset).column16;
 }
 
 Utf16Cursor::Position Utf16Cursor::at(uint32_t offset) {
