@@ -28,9 +28,10 @@ class LspClient:
         answers while the client is still writing would otherwise fill the output pipe and
         both would wait for each other."""
         fd = self.proc.stdin.fileno()
+        outputs = [s for s in (self.proc.stdout, self.proc.stderr) if s is not None]  # stderr may go to a file
         view = memoryview(data)
         while view:
-            readable, writable, _ = select.select([self.proc.stdout, self.proc.stderr], [fd], [], 60)
+            readable, writable, _ = select.select(outputs, [fd], [], 60)
             if not readable and not writable:
                 raise TimeoutError("the server neither reads nor writes")
             for stream in readable:
