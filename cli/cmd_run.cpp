@@ -10,14 +10,9 @@
 
 #include "cli/commands.h"
 #include "cli/diagnostic_output.h"
-#include "cli/run_inputs.h"
-#include "interpreter/eval/machine.h"
-#include "interpreter/eval/numerics.h"
-#include "interpreter/eval/run_error.h"
+#include "interpreter/eval/run.h"
 #include "interpreter/runtime/npy.h"
 #include "interpreter/value_print.h"
-#include "lang/syntax/frontend.h"
-#include "lang/types/check_module.h"
 
 namespace relay::cli {
 
@@ -60,7 +55,7 @@ bool flatten(const rt::Value& v, const std::string& key, std::vector<std::pair<s
 int cmd_run(const Args& args) {
   OutputOptions out_opts;
   std::string file, entry = "main", out_path;
-  RunInputs inputs;
+  rt::EntryInputs inputs;
   bool check_numerics = false;
   size_t max_depth = rt::Machine::kDefaultMaxDepth;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -154,46 +149,32 @@ int cmd_run(const Args& args) {
   }
   FileId id = sources.add(file == "-" ? "<stdin>" : file, std::move(text));
   DiagnosticBag diags;
-  FrontendResult front = analyze_file(sources, id, diags);
-  ModuleTypes types = check_module(*front.module, front.prelude.get(), diags);
-  const FuncDef* entry_def = nullptr;
-  for (const Definition& d : front.module->defs)
-    if (d.kind == Definition::Func && d.func->name == entry) entry_def = d.func;
-  if (diags.error_count() == 0 && !entry_def)
-    diags.emit(DiagKind::BadEntryArgument, Span{id, 0, 0},
-               {"no function `@" + entry + "` to run in " + file, "expected a definition `def @" + entry + "(...)`"});
-  std::optional<std::vector<rt::NDArray>> arguments;
-  if (diags.error_count() == 0) arguments = bind_inputs(*entry_def, types.find(entry_def), inputs, diags);
-  if (diags.error_count() > 0) {
-    printer.print(diags, sources);
+  auto loaded = rt::load_program(sources, id, entry, &inputs, diags);
+  printer.print(diags, sources);  // errors, or warnings before the run
+  if (!loaded) {
     printer.print_summary();
     return kExitErrors;
   }
-  printer.print(diags, sources);  // warnings
 
-  rt::Program program([&](const FuncDef* d) { return types.find(d); }, front.module->metadata.get());
-  rt::Machine machine(program);
-  machine.set_max_depth(max_depth);
-  machine.set_interrupt_flag(&g_interrupted);
-  rt::NumericsChecker numerics;
-  if (check_numerics) machine.add_observer(&numerics);
+  rt::RunOptions options;
+  options.check_numerics = check_numerics;
+  options.max_depth = max_depth;
+  options.interrupt = &g_interrupted;
   struct sigaction sa {}, old {};
   sa.sa_handler = on_run_sigint;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, &old);
-  rt::Value result;
-  int status = kExitOk;
-  try {
-    std::vector<rt::Value> argv(arguments->begin(), arguments->end());
-    result = machine.call(program.global(*entry_def), std::move(argv));
-  } catch (const rt::EvalError& e) {
+  rt::RunOutcome outcome =
+      rt::run_function(*loaded->program, loaded->program->global(*loaded->entry),
+                       std::vector<rt::Value>(loaded->arguments.begin(), loaded->arguments.end()), options, sources);
+  sigaction(SIGINT, &old, nullptr);
+  if (outcome.error) {
     DiagnosticBag run_diags;
-    run_diags.add(rt::run_error_diagnostic(e, check_numerics ? &numerics : nullptr, sources));
-    status = e.interrupted ? 130 : kExitErrors;
+    run_diags.add(std::move(*outcome.error));
     printer.print(run_diags, sources);
   }
-  sigaction(SIGINT, &old, nullptr);
-  if (status != kExitOk) return status;
+  if (!outcome.value) return outcome.exit_code();
+  const rt::Value& result = *outcome.value;
   std::printf("%s\n", rt::format_value(result).c_str());
   if (!out_path.empty()) {
     try {

@@ -4,8 +4,7 @@
 #include <set>
 
 #include "interpreter/eval/machine.h"
-#include "interpreter/eval/numerics.h"
-#include "interpreter/eval/run_error.h"
+#include "interpreter/eval/run.h"
 #include "interpreter/runtime/ndarray.h"
 #include "interpreter/value_print.h"
 #include "lang/base/render.h"
@@ -421,33 +420,25 @@ std::optional<rt::Value> Session::Impl::run_input(const CheckedInput& in, Origin
         return nullptr;
       },
       nullptr);
-  rt::Machine machine(*program);
-  machine.set_max_depth(options.max_depth);
-  machine.set_interrupt_flag(interrupt);
-  rt::NumericsChecker numerics;
-  if (options.check_numerics) machine.add_observer(&numerics);
+  rt::RunOptions run;
+  run.check_numerics = options.check_numerics;
+  run.max_depth = options.max_depth;
+  run.interrupt = interrupt;
+  // The input's own function is the session's device: its stack frame is the input.
+  run.entry_label = "<input>";
+  run.fallback_span = Span{origin.file, origin.offset, origin.offset};
+  run.span_map = [&](Span s) { return display_span(s, in.text, run.fallback_span); };
   std::vector<rt::Value> args;
   for (const auto& b : bindings) args.push_back(b.value);
-  Span fallback{origin.file, origin.offset, origin.offset};
-  try {
-    rt::Value v = machine.call(program->global(*in.def->def), std::move(args));
-    if (steps) *steps = machine.steps();
+  rt::RunOutcome outcome = rt::run_function(*program, program->global(*in.def->def), std::move(args), run, display);
+  if (steps) *steps = outcome.steps;
+  if (outcome.value) {
     generations.push_back(Generation{check, std::move(program)});
-    return v;
-  } catch (const rt::EvalError& e) {
-    result.ok = false;
-    result.interrupted = e.interrupted;
-    // The input's own function is the session's device: its stack frame is the input.
-    rt::EvalError shown = e;
-    for (rt::StackEntry& frame : shown.stack)
-      if (frame.function == "@" + std::string(kInputFunction)) frame.function = "<input>";
-    Diagnostic d = rt::run_error_diagnostic(shown, options.check_numerics ? &numerics : nullptr, display,
-                                            [&](Span s) { return display_span(s, in.text, fallback); });
-    result.outputs.push_back(error_output({std::move(d)}));
-  } catch (const std::exception& e) {
-    result.ok = false;
-    result.outputs.push_back(error_output({make_diagnostic(DiagKind::RuntimeFailure, fallback, {e.what()})}));
+    return std::move(outcome.value);
   }
+  result.ok = false;
+  result.interrupted = outcome.interrupted;
+  result.outputs.push_back(error_output({std::move(*outcome.error)}));
   return std::nullopt;
 }
 

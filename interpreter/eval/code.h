@@ -53,6 +53,10 @@ struct PatternCode {
 
 struct Node {
   NodeKind kind;
+  // What a debugger steps by at statement granularity: the value of a binding, the tail
+  // of a block, a function's body, a branch of `if`, the body of a `match` clause (each
+  // of these that is itself a block is not one: its own parts are).
+  bool statement = false;
   const Expr* expr;
   uint32_t slot = 0;   // Local: slot; GetItem: field index
   std::vector<const Node*> kids;

@@ -28,6 +28,13 @@ bool concrete(Ty t) {
 
 const Expr* strip(const Expr* e) { return e; }
 
+// Marks what a debugger steps by (Node::statement). A block is not itself a statement:
+// its bindings and tail are, so a step never stops twice at the same place.
+const Node* statement(const Node* n) {
+  if (n->kind != NodeKind::Block) const_cast<Node*>(n)->statement = true;  // still being built
+  return n;
+}
+
 }  // namespace
 
 // Compiles one function literal; nested literals get a Compiler of their own whose
@@ -42,7 +49,7 @@ class Compiler {
     code_.fn = &fn;
     for (const VarDecl* p : fn.params) bind(p);
     code_.params = static_cast<uint32_t>(fn.params.size());
-    code_.body = expr(fn.body);
+    code_.body = statement(expr(fn.body));
     code_.slots = next_slot_;
     code_.slot_vars.assign(next_slot_, nullptr);
     for (const auto& [decl, slot] : slots_) code_.slot_vars[slot] = decl;
@@ -119,7 +126,7 @@ class Compiler {
       case ExprKind::If: {
         auto* i = static_cast<const IfExpr*>(e);
         Node* n = program_.node(NodeKind::If, e);
-        n->kids = {expr(i->cond), expr(i->then_branch), expr(i->else_branch)};
+        n->kids = {expr(i->cond), statement(expr(i->then_branch)), statement(expr(i->else_branch))};
         return n;
       }
       case ExprKind::Match: return match(static_cast<const MatchExpr*>(e));
@@ -213,9 +220,9 @@ class Compiler {
       else
         value = expr(binding.value);
       const int64_t slot = binding.var ? static_cast<int64_t>(bind(binding.var)) : -1;
-      n->bindings.push_back({&binding, slot, value});
+      n->bindings.push_back({&binding, slot, statement(value)});
     }
-    n->result = expr(b->result);
+    n->result = statement(expr(b->result));
     return n;
   }
 
@@ -234,7 +241,7 @@ class Compiler {
     n->complete = m->complete;
     for (const Clause& c : m->clauses) {
       PatternCode pc = pattern(c.pattern);
-      n->clauses.push_back({std::move(pc), expr(c.body)});
+      n->clauses.push_back({std::move(pc), statement(expr(c.body))});
     }
     return n;
   }

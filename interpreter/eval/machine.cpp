@@ -11,6 +11,10 @@ void Machine::remove_observer(Observer* o) {
 }
 
 void Machine::reset() {
+  failed_ = false;
+  pause_requested_ = false;
+  announced_ = false;
+  announced_op_ = false;
   conts_.clear();
   vals_.clear();
   frames_.clear();
@@ -19,7 +23,7 @@ void Machine::reset() {
 
 void Machine::start(const FunctionCode& code) {
   reset();
-  frames_.push_back({&code, 0, nullptr});
+  frames_.push_back({&code, 0, nullptr, next_serial_++, 0});
   slots_.resize(code.slots);
   conts_.push_back({&return_node_, 0});
   push(code.body);
@@ -32,9 +36,25 @@ void Machine::start_call(const Value& fn, std::vector<Value> args) {
 }
 
 Value Machine::run() {
-  while (step()) {
-  }
+  while (step()) pause_requested_ = false;
+  pause_requested_ = false;
   return result();
+}
+
+Machine::RunStatus Machine::run_until_pause(uint64_t budget) {
+  pause_requested_ = false;
+  for (uint64_t i = 0; i < budget; ++i) {
+    if (!step()) {
+      // A hook of the last step may have asked to pause; the run is over all the same.
+      pause_requested_ = false;
+      return RunStatus::Done;
+    }
+    if (pause_requested_) {
+      pause_requested_ = false;
+      return RunStatus::Paused;
+    }
+  }
+  return RunStatus::Budget;
 }
 
 const Expr* Machine::current_expr() const {
@@ -55,6 +75,17 @@ std::vector<StackEntry> Machine::stack_trace() const {
   return out;
 }
 
+FrameInfo Machine::frame_info(size_t i) const {
+  const Frame& f = frames_[frames_.size() - 1 - i];
+  const Expr* position = i == 0 ? current_expr() : frames_[frames_.size() - i].call_site;
+  return {f.code, f.call_site, position, f.serial, f.tail_calls};
+}
+
+void Machine::set_frame_variable(size_t i, uint32_t slot, Value v) {
+  const Frame& f = frames_[frames_.size() - 1 - i];
+  slots_[f.base + slot] = std::move(v);
+}
+
 std::vector<FrameVariable> Machine::frame_variables(size_t i) const {
   std::vector<FrameVariable> out;
   if (i >= frames_.size()) return out;
@@ -62,13 +93,19 @@ std::vector<FrameVariable> Machine::frame_variables(size_t i) const {
   // Every binder with a value now: parameters, captured variables, the function itself
   // (a recursive let), and the lets and pattern variables evaluated so far, in slot order.
   for (size_t s = 0; s < f.code->slot_vars.size(); ++s)
-    if (f.code->slot_vars[s] && slots_[f.base + s].defined()) out.push_back({f.code->slot_vars[s], slots_[f.base + s]});
+    if (f.code->slot_vars[s] && slots_[f.base + s].defined())
+      out.push_back({f.code->slot_vars[s], slots_[f.base + s], static_cast<uint32_t>(s)});
   return out;
 }
 
 void Machine::fail(const std::string& message, Span span, std::vector<std::string> notes, bool interrupted) {
   auto stack = stack_trace();
-  reset();
+  if (keep_state_on_error_) {
+    failed_ = true;  // frames stay for inspection; step() does nothing more
+    announced_ = announced_op_ = false;
+  } else {
+    reset();
+  }
   throw EvalError(message, span, std::move(notes), std::move(stack), interrupted);
 }
 
@@ -87,8 +124,7 @@ Value Machine::run_kernel(const Node& n, std::vector<Value>& args) {
   try {
     out = n.kernel(call);
     if (!observers_.empty())
-      for (Observer* o : observers_)
-        o->after_op(*this, *static_cast<const CallExpr*>(n.expr), *n.op, args, out);
+      for (Observer* o : observers_) o->after_op(*this, *static_cast<const CallExpr*>(n.expr), *n.op, args, out);
   } catch (const RuntimeError& e) {
     fail(e.what(), n.expr->span, e.notes());
   }
@@ -101,31 +137,50 @@ void Machine::invoke(const Value& callee, std::vector<Value>& args, const CallEx
   const ClosureObj& c = callee.closure();
   switch (c.kind) {
     case ClosureObj::Kind::Function: enter(c, callee, args, site); return;
-    case ClosureObj::Kind::Op: {
-      // An operator used as a value runs with the attributes written at the call
-      // (`%s(%x, axis=[1])` with `%s = sum`, as the type checker reads them), else with
-      // its attributes' defaults.
-      KernelFn kernel = find_kernel(c.op->name);
-      if (!kernel) fail("the operator `" + std::string(c.op->name) + "` has no kernel in the interpreter yet", span);
-      CallAttrs attrs = CallAttrs::from_values(c.op->attrs, {});
-      if (site && (!site->attrs.empty() || site->attrs_meta)) {
-        DiagnosticBag diags;
-        if (!check_call_attrs(*c.op, *site, attrs, diags))
-          fail(diags.items().empty() ? "bad attributes for `" + std::string(c.op->name) + "`" : diags.items()[0].message,
-               span);
-      }
-      KernelCall call{*c.op, args, attrs, nullptr};
-      try {
-        vals_.push_back(kernel(call));
-      } catch (const RuntimeError& e) {
-        fail(e.what(), span, e.notes());
-      }
-      return;
-    }
+    case ClosureObj::Kind::Op: call_op(*c.op, callee, args, site); return;
     case ClosureObj::Kind::Ctor:
       vals_.push_back(Value(make_ref<CtorObj>(c.ctor, c.ctor->tag, std::move(args))));
       return;
   }
+}
+
+void Machine::call_op(const OpInfo& op, const Value&, std::vector<Value>& args, const CallExpr* site) {
+  const Span span = site ? site->span : Span{};
+  // An operator used as a value runs with the attributes written at the call
+  // (`%s(%x, axis=[1])` with `%s = sum`, as the type checker reads them), else with its
+  // attributes' defaults.
+  KernelFn kernel = find_kernel(op.name);
+  if (!kernel) fail("the operator `" + std::string(op.name) + "` has no kernel in the interpreter yet", span);
+  CallAttrs attrs = CallAttrs::from_values(op.attrs, {});
+  if (site && (!site->attrs.empty() || site->attrs_meta)) {
+    DiagnosticBag diags;
+    if (!check_call_attrs(op, *site, attrs, diags))
+      fail(diags.items().empty() ? "bad attributes for `" + std::string(op.name) + "`" : diags.items()[0].message,
+           span);
+  }
+  KernelCall call{op, args, attrs, nullptr};
+  try {
+    Value out = kernel(call);
+    // Observers see this call like one written with the operator's name, so that the
+    // numerics checker and operator breakpoints do not miss `%f(%x)`.
+    if (site && !observers_.empty())
+      for (Observer* o : observers_) o->after_op(*this, *site, op, args, out);
+    vals_.push_back(std::move(out));
+  } catch (const RuntimeError& e) {
+    fail(e.what(), span, e.notes());
+  }
+}
+
+bool Machine::announce_op(const OpInfo& op, const CallExpr* site, size_t argc, size_t above) {
+  if (announced_op_) {
+    announced_op_ = false;
+    return false;
+  }
+  std::span<const Value> args(vals_.data() + vals_.size() - above - argc, argc);
+  for (Observer* o : observers_) o->before_op(*this, site, op, args);
+  if (!pause_requested_) return false;
+  announced_op_ = true;
+  return true;
 }
 
 void Machine::enter(const ClosureObj& c, const Value& self, std::vector<Value>& args, const CallExpr* site) {
@@ -141,11 +196,13 @@ void Machine::enter(const ClosureObj& c, const Value& self, std::vector<Value>& 
     slots_.resize(f.base);
     f.code = &code;
     f.call_site = site;
+    f.serial = next_serial_++;
+    ++f.tail_calls;
   } else {
     if (frames_.size() >= max_depth_)
       fail("maximum call depth (" + std::to_string(max_depth_) + " frames) exceeded", site ? site->span : Span{},
            {"the recursion does not terminate, or needs more depth: `relay run --max-depth N`"});
-    frames_.push_back({&code, static_cast<uint32_t>(slots_.size()), site});
+    frames_.push_back({&code, static_cast<uint32_t>(slots_.size()), site, next_serial_++, 0});
     conts_.push_back({&return_node_, 0});
   }
   const uint32_t base = frames_.back().base;
@@ -154,6 +211,8 @@ void Machine::enter(const ClosureObj& c, const Value& self, std::vector<Value>& 
   for (size_t k = 0; k < code.capture_slots.size(); ++k) slots_[base + code.capture_slots[k]] = c.captured[k];
   if (code.self_slot >= 0) slots_[base + static_cast<size_t>(code.self_slot)] = self;
   push(code.body);
+  if (!observers_.empty())
+    for (Observer* o : observers_) o->enter(*this, code, site, tail);
 }
 
 bool Machine::bind_pattern(const PatternCode& p, const Value& v, uint32_t base) {
@@ -217,7 +276,7 @@ Value Machine::pop_value() {
 }
 
 bool Machine::step() {
-  if (conts_.empty()) return false;
+  if (conts_.empty() || failed_) return false;
   if (interrupt_ && interrupt_->load(std::memory_order_relaxed)) {
     // The innermost call rather than the exact sub-expression: where a loop happens to
     // be when the signal lands is noise; which function it is in is the information.
@@ -227,9 +286,18 @@ bool Machine::step() {
   Cont& k = conts_.back();
   const Node* n = k.node;
   if (k.stage == 0 && n->kind != NodeKind::Return) {
-    ++steps_;
-    if (!observers_.empty())
-      for (Observer* o : observers_) o->before(*this, *n->expr);
+    if (announced_) {
+      announced_ = false;  // resuming after a pause in before(): the hook has run
+    } else {
+      ++steps_;
+      if (!observers_.empty()) {
+        for (Observer* o : observers_) o->before(*this, *n);
+        if (pause_requested_) {
+          announced_ = true;
+          return true;
+        }
+      }
+    }
   }
   const uint32_t base = frames_.empty() ? 0 : frames_.back().base;
   // Operands are evaluated first, left to right, one continuation each; the cases below
@@ -269,6 +337,8 @@ bool Machine::step() {
       finish(n, make_tuple(pop_values(vals_, n->kids.size())));
       break;
     case NodeKind::OpCall: {
+      if (!observers_.empty() && n->op && announce_op(*n->op, static_cast<const CallExpr*>(n->expr), n->kids.size(), 0))
+        return true;
       std::vector<Value> args = pop_values(vals_, n->kids.size());
       Value out = run_kernel(*n, args);
       finish(n, std::move(out));
@@ -279,6 +349,12 @@ bool Machine::step() {
       finish(n, Value(make_ref<CtorObj>(n->ctor, n->ctor->tag, pop_values(vals_, n->kids.size()))));
       break;
     case NodeKind::Call: {
+      if (!observers_.empty()) {
+        const Value& callee = vals_.back();
+        if (callee.is_closure() && callee.closure().kind == ClosureObj::Kind::Op &&
+            announce_op(*callee.closure().op, static_cast<const CallExpr*>(n->expr), n->kids.size() - 1, 1))
+          return true;
+      }
       std::vector<Value> args = pop_values(vals_, n->kids.size());
       Value callee = std::move(args.back());
       args.pop_back();
@@ -364,8 +440,11 @@ bool Machine::step() {
       frames_.pop_back();
       slots_.resize(f.base);
       conts_.pop_back();
-      if (f.call_site && !observers_.empty())
-        for (Observer* o : observers_) o->after(*this, *f.call_site, vals_.back());
+      if (!observers_.empty()) {
+        for (Observer* o : observers_) o->leave(*this, *f.code, f.call_site, vals_.back());
+        if (f.call_site)
+          for (Observer* o : observers_) o->after(*this, *f.call_site, vals_.back());
+      }
       break;
     }
   }

@@ -70,18 +70,17 @@ std::string describe_stats(const TensorStats& s) {
          " Inf";
 }
 
-void NumericsChecker::after_op(const Machine&, const CallExpr& call, const OpInfo& op, std::span<const Value> args,
-                               const Value& result) {
-  ++checked_;
+std::optional<NumericsReport> numerics_report(const CallExpr& call, const OpInfo& op, std::span<const Value> args,
+                                              const Value& result) {
   std::vector<NDArray> outs;
   collect_tensors(result, outs);
   int64_t bad = 0;
   for (const NDArray& o : outs) bad += non_finite(o);
-  if (bad == 0) return;
+  if (bad == 0) return std::nullopt;
   std::vector<NDArray> ins;
   for (const Value& a : args) collect_tensors(a, ins);
   for (const NDArray& i : ins)
-    if (non_finite(i)) return;  // propagated from an input: not where it started
+    if (non_finite(i)) return std::nullopt;  // propagated from an input: not where it started
   NumericsReport r;
   r.call = &call;
   r.op = &op;
@@ -127,7 +126,16 @@ void NumericsChecker::after_op(const Machine&, const CallExpr& call, const OpInf
   }
   if (!from.empty()) at += ", computed from " + from;
   r.notes.push_back(at);
-  report_ = std::move(r);
+  r.nan = nan;
+  r.inf = pos + neg;
+  return r;
+}
+
+void NumericsChecker::after_op(Machine&, const CallExpr& call, const OpInfo& op, std::span<const Value> args,
+                               const Value& result) {
+  ++checked_;
+  report_ = numerics_report(call, op, args, result);
+  if (!report_) return;
   throw RuntimeError("numerics check failed");  // the Machine stops here with the call's span
 }
 

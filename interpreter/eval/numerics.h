@@ -24,12 +24,19 @@ struct NumericsReport {
   const CallExpr* call = nullptr;
   const OpInfo* op = nullptr;
   std::string produced;             // "2 NaN and 1 -Inf values" ...
+  int64_t nan = 0, inf = 0;         // how many of each the output has
   std::vector<std::string> notes;   // input statistics, the first bad element and its inputs
 };
 
+// The report for one operator call when its output has NaN or ±Inf and its inputs had
+// none (the operator produced them); nullopt otherwise. The checker below and the
+// debugger's `nan`/`inf` exception filters share this rule.
+std::optional<NumericsReport> numerics_report(const CallExpr& call, const OpInfo& op, std::span<const Value> args,
+                                              const Value& result);
+
 class NumericsChecker final : public Observer {
  public:
-  void after_op(const Machine&, const CallExpr& call, const OpInfo& op, std::span<const Value> args,
+  void after_op(Machine&, const CallExpr& call, const OpInfo& op, std::span<const Value> args,
                 const Value& result) override;
   // Set when the run was stopped by this checker (the Machine reports an EvalError).
   const std::optional<NumericsReport>& report() const { return report_; }

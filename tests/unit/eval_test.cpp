@@ -125,7 +125,7 @@ TEST_CASE("eval: one million nested calls run on the explicit stack", "[eval]") 
 namespace {
 struct DepthWatch : rt::Observer {
   size_t max_depth = 0;
-  void before(const rt::Machine& m, const Expr&) override { max_depth = std::max(max_depth, m.depth()); }
+  void before(rt::Machine& m, const rt::Node&) override { max_depth = std::max(max_depth, m.depth()); }
 };
 }  // namespace
 
@@ -168,7 +168,7 @@ struct Interrupter : rt::Observer {
   std::atomic<bool>* flag;
   uint64_t after;
   explicit Interrupter(std::atomic<bool>* f, uint64_t n) : flag(f), after(n) {}
-  void before(const rt::Machine& m, const Expr&) override {
+  void before(rt::Machine& m, const rt::Node&) override {
     if (m.steps() == after) flag->store(true);
   }
 };
@@ -198,8 +198,8 @@ namespace {
 struct Trace : rt::Observer {
   const SourceManager* sources;
   std::vector<std::string> events;
-  void before(const rt::Machine&, const Expr& e) override { events.push_back("> " + text(e)); }
-  void after(const rt::Machine&, const Expr& e, const Value& v) override {
+  void before(rt::Machine&, const rt::Node& n) override { events.push_back("> " + text(*n.expr)); }
+  void after(rt::Machine&, const Expr& e, const Value& v) override {
     events.push_back("< " + text(e) + " = " + rt::format_value(v));
   }
   std::string text(const Expr& e) const { return std::string(sources->get(e.span.file).slice(e.span)); }
@@ -287,7 +287,8 @@ namespace {
 // Records the environment of the innermost frame each time `%probe` is entered.
 struct EnvProbe : rt::Observer {
   std::vector<std::string> seen;
-  void before(const rt::Machine& m, const Expr& e) override {
+  void before(rt::Machine& m, const rt::Node& n) override {
+    const Expr& e = *n.expr;
     if (e.kind != ExprKind::LocalRef || static_cast<const RefExpr&>(e).name != "probe") return;
     std::string env;
     for (const auto& v : m.frame_variables(0)) env += "%" + std::string(v.decl->name) + "=" + rt::format_value(v.value) + " ";

@@ -1,4 +1,4 @@
-// Binding `relay run`'s inputs to the entry function's parameters: `--arg NAME=FILE.npy`
+// Binding a run's inputs to the entry function's parameters: `--arg NAME=FILE.npy`
 // (NAME with or without `%`) and `--random-inputs SEED`, checked against the declared
 // parameter types. Problems become E0103 diagnostics at the parameter.
 #pragma once
@@ -14,16 +14,16 @@
 #include "lang/syntax/ast.h"
 #include "lang/types/infer.h"
 
-namespace relay::cli {
+namespace relay::rt {
 
-struct RunInputs {
+struct EntryInputs {
   std::vector<std::pair<std::string, std::string>> files;  // name (no `%`), path
   std::optional<uint64_t> random_seed;
 };
 
 // The argument tensors in parameter order; on failure reports to `diags` and returns
 // nullopt.
-std::optional<std::vector<rt::NDArray>> bind_inputs(const FuncDef& entry, const InferredTypes* types,
-                                                    const RunInputs& inputs, DiagnosticBag& diags);
+std::optional<std::vector<NDArray>> bind_inputs(const FuncDef& entry, const InferredTypes* types,
+                                                    const EntryInputs& inputs, DiagnosticBag& diags);
 
-}  // namespace relay::cli
+}  // namespace relay::rt

@@ -1,4 +1,4 @@
-#include "cli/run_inputs.h"
+#include "interpreter/eval/run_inputs.h"
 
 #include <map>
 #include <random>
@@ -7,11 +7,11 @@
 #include "interpreter/runtime/npy.h"
 #include "lang/types/type.h"
 
-namespace relay::cli {
+namespace relay::rt {
 
 namespace {
 
-std::string shape_text(const rt::Shape& s) {
+std::string shape_text(const Shape& s) {
   std::string out = "(";
   for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
   return out + ")";
@@ -19,7 +19,7 @@ std::string shape_text(const rt::Shape& s) {
 
 // Fills `a` from a seeded generator: floats from a standard normal, integers in [0, 10),
 // bools fair coins. Deterministic for a seed.
-void fill_random(const rt::NDArray& a, std::mt19937_64& gen) {
+void fill_random(const NDArray& a, std::mt19937_64& gen) {
   std::normal_distribution<double> normal;
   std::uniform_int_distribution<int> small(0, 9);
   for (int64_t i = 0; i < a.size(); ++i) {
@@ -31,8 +31,8 @@ void fill_random(const rt::NDArray& a, std::mt19937_64& gen) {
 
 }  // namespace
 
-std::optional<std::vector<rt::NDArray>> bind_inputs(const FuncDef& entry, const InferredTypes* types,
-                                                    const RunInputs& inputs, DiagnosticBag& diags) {
+std::optional<std::vector<NDArray>> bind_inputs(const FuncDef& entry, const InferredTypes* types,
+                                                    const EntryInputs& inputs, DiagnosticBag& diags) {
   const auto& params = entry.fn->params;
   std::map<std::string, std::string, std::less<>> given;
   bool ok = true;
@@ -51,7 +51,7 @@ std::optional<std::vector<rt::NDArray>> bind_inputs(const FuncDef& entry, const 
     given[name] = path;
   }
   std::mt19937_64 gen(inputs.random_seed.value_or(0));
-  std::vector<rt::NDArray> out;
+  std::vector<NDArray> out;
   std::map<std::string, int64_t> dim_values;  // symbolic dimension -> size seen first
   for (const VarDecl* p : params) {
     Ty t = types ? types->type_of(p) : nullptr;
@@ -74,7 +74,7 @@ std::optional<std::vector<rt::NDArray>> bind_inputs(const FuncDef& entry, const 
       continue;
     }
     if (it == given.end()) {  // random
-      rt::Shape shape;
+      Shape shape;
       for (const Dim& d : tensor->shape) {
         auto v = d.constant_value();
         if (!v) {
@@ -89,19 +89,19 @@ std::optional<std::vector<rt::NDArray>> bind_inputs(const FuncDef& entry, const 
       }
       if (!ok) continue;
       try {
-        rt::NDArray a = rt::NDArray::empty(shape, tensor->dtype);
+        NDArray a = NDArray::empty(shape, tensor->dtype);
         fill_random(a, gen);
         out.push_back(a);
-      } catch (const rt::RuntimeError& e) {
+      } catch (const RuntimeError& e) {
         diags.emit(DiagKind::BadEntryArgument, p->span, {e.what(), "for this parameter"});
         ok = false;
       }
       continue;
     }
-    rt::NDArray a;
+    NDArray a;
     try {
-      a = rt::read_npy(it->second);
-    } catch (const rt::RuntimeError& e) {
+      a = read_npy(it->second);
+    } catch (const RuntimeError& e) {
       diags.emit(DiagKind::BadEntryArgument, p->span, {e.what(), "for this parameter"});
       ok = false;
       continue;
@@ -139,4 +139,4 @@ std::optional<std::vector<rt::NDArray>> bind_inputs(const FuncDef& entry, const 
   return out;
 }
 
-}  // namespace relay::cli
+}  // namespace relay::rt
