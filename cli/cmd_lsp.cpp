@@ -24,7 +24,7 @@ int cmd_lsp(const Args& args) {
   // A client that goes away must not kill the server with SIGPIPE in the middle of a
   // write; the next read sees end of input instead.
   std::signal(SIGPIPE, SIG_IGN);
-  lsp::Transport transport(STDIN_FILENO, STDOUT_FILENO);
+  protocol::FramedStream transport(STDIN_FILENO, STDOUT_FILENO);
   lsp::Server server(transport);
   return server.run();
 }

@@ -8,7 +8,7 @@
 
 namespace relay::lsp {
 
-Server::Server(Transport& transport) : transport_(transport) {}
+Server::Server(protocol::FramedStream& transport) : transport_(transport) {}
 
 int Server::run() {
   while (!exit_) {
@@ -17,11 +17,11 @@ int Server::run() {
     do {
       std::string body, error;
       auto status = transport_.read(body, error);
-      if (status == Transport::ReadStatus::Eof) {
+      if (status == protocol::FramedStream::ReadStatus::Eof) {
         eof = true;
         break;
       }
-      if (status == Transport::ReadStatus::BadFraming) {
+      if (status == protocol::FramedStream::ReadStatus::BadFraming) {
         respond_error(nullptr, kParseError, "bad message framing: " + error);
         continue;
       }

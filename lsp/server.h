@@ -24,13 +24,13 @@
 #include "ide/symbols.h"
 #include "lang/types/database.h"
 #include "lsp/documents.h"
-#include "lsp/transport.h"
+#include "protocol/framing.h"
 
 namespace relay::lsp {
 
 class Server {
  public:
-  explicit Server(Transport& transport);
+  explicit Server(protocol::FramedStream& transport);
   // Runs until `exit`; returns the process exit code (0 after `shutdown`, 1 otherwise).
   int run();
 
@@ -94,7 +94,7 @@ class Server {
   Document& document(const json& params);  // throws for an unknown document
   std::shared_ptr<const FileCheck> check(const Document& doc);
 
-  Transport& transport_;
+  protocol::FramedStream& transport_;
   CheckDatabase db_;
   std::map<std::string, Document> docs_;  // by uri
   std::set<std::string> dirty_;           // documents whose diagnostics are out of date
