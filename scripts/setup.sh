@@ -32,6 +32,8 @@ PACKAGES=(
   # kernel and notebook tests (Debian's /usr/bin/python3)
   python3-jupyter-client jupyter-client jupyter-core jupyter-nbconvert python3-nbconvert
   python3-nbclient
+  # the debug adapter's test client validates every message against the DAP JSON schema
+  python3-jsonschema
 )
 
 SUDO=""
