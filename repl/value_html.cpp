@@ -4,6 +4,7 @@
 #include <span>
 #include <vector>
 
+#include "interpreter/inspect/inspect.h"
 #include "interpreter/runtime/print.h"
 #include "lang/syntax/ast.h"
 
@@ -72,15 +73,6 @@ std::string with_commas(int64_t n) {
   return digits;
 }
 
-// `Tensor[(3, 4), float32]`, or `float32` for a 0-d tensor: the type as Relay prints it.
-std::string tensor_type_text(const rt::NDArray& a) {
-  const std::string dtype = dtype_name(a.dtype());
-  if (a.ndim() == 0) return dtype;
-  std::string shape;
-  for (size_t i = 0; i < a.ndim(); ++i) shape += (i ? ", " : "") + std::to_string(a.dim(i));
-  return "Tensor[(" + shape + "), " + dtype + "]";
-}
-
 // The indices an axis shows: all, or the first and last kEdgeItems around a gap (-1).
 std::vector<int64_t> shown_indices(int64_t length, bool summarise) {
   std::vector<int64_t> out;
@@ -121,8 +113,12 @@ class HtmlWriter {
       return;
     }
     out_ += "<div class=\"rv-tensor\">";
-    const std::string type = tensor_type_text(a);
+    const std::string type = rt::value_type(a);
     if (type != shown_type) out_ += "<div class=\"rv-head\">" + html_escape(type) + "</div>";
+    // A table that shows only the edges gets the model's statistics line (min, max,
+    // mean, NaN and Inf counts) for what it leaves out.
+    if (a.size() > kTensorThreshold && cells_left_ > 0)
+      out_ += "<div class=\"rv-head rv-stats\">" + html_escape(rt::value_summary(a)) + "</div>";
     if (a.size() == 0) {
       out_ += "<div class=\"rv-muted\">(no elements)</div>";
     } else if (cells_left_ <= 0) {
@@ -228,30 +224,34 @@ class HtmlWriter {
     }
     switch (v.kind()) {
       case rt::ObjectKind::Tensor: tensor(v.tensor()); break;
-      case rt::ObjectKind::Closure: out_ += "<span class=\"rv-muted\">&lt;closure&gt;</span>"; break;
+      case rt::ObjectKind::Closure: closure(v); break;
       case rt::ObjectKind::Tuple:
-        group("tuple", "(" + std::to_string(v.tuple().fields.size()) + " fields)", v.tuple().fields, depth);
+        group("tuple", "(" + with_commas(rt::child_counts(v).indexed) + " fields)", v, depth);
         break;
       case rt::ObjectKind::Ctor:
         if (spine_field(v.ctor()) >= 0) list(v, depth);
-        else group(ctor_name(v.ctor()), {}, v.ctor().fields, depth);
+        else group(rt::constructor_name(v.ctor()), {}, v, depth);
         break;
       case rt::ObjectKind::Ref: reference(v, depth); break;
     }
   }
 
-  // Collapsible: a summary line, then the fields numbered from 0 like projections.
-  void group(const std::string& name, const std::string& note, const std::vector<rt::Value>& fields, int depth) {
+  // Collapsible: a summary line, then the first kMaxItems of the value's indexed children
+  // (the inspection model's fields, numbered from 0 like projections).
+  void group(const std::string& name, const std::string& note, const rt::Value& v, int depth) {
+    group(name, note, rt::children(v, rt::ChildFilter::Indexed, 0, kMaxItems), rt::child_counts(v).indexed, depth);
+  }
+  void group(const std::string& name, const std::string& note, const std::vector<rt::Child>& shown, int64_t total,
+             int depth) {
     out_ += "<details open><summary><span class=\"rv-name\">" + html_escape(name) + "</span>";
     if (!note.empty()) out_ += " <span class=\"rv-muted\">" + html_escape(note) + "</span>";
     out_ += "</summary><ol start=\"0\">";
-    const size_t shown = std::min(fields.size(), kMaxItems);
-    for (size_t i = 0; i < shown; ++i) {
+    for (const rt::Child& c : shown) {
       out_ += "<li>";
-      value(fields[i], depth + 1);
+      value(c.value, depth + 1);
       out_ += "</li>";
     }
-    more_items(fields.size() - shown);
+    more_items(static_cast<size_t>(total) - shown.size());
     out_ += "</ol></details>";
   }
 
@@ -278,7 +278,7 @@ class HtmlWriter {
       ++length;
       node = &c.fields[static_cast<size_t>(next)];
     }
-    out_ += "<details open><summary><span class=\"rv-name\">" + html_escape(ctor_name(first)) + "</span> " +
+    out_ += "<details open><summary><span class=\"rv-name\">" + html_escape(rt::constructor_name(first)) + "</span> " +
             "<span class=\"rv-muted\">\u00d7 " + with_commas(length) + ", then</span> ";
     value(*node, depth + 1);  // the end of the chain: Nil, Z
     out_ += "</summary>";
@@ -286,7 +286,8 @@ class HtmlWriter {
       out_ += "<ol start=\"0\">";
       for (const rt::CtorObj* c : shown) {
         out_ += "<li>";
-        if (c->ctor != first.ctor) out_ += "<span class=\"rv-name\">" + html_escape(ctor_name(*c)) + "</span> ";
+        if (c->ctor != first.ctor)
+          out_ += "<span class=\"rv-name\">" + html_escape(rt::constructor_name(*c)) + "</span> ";
         list_item(*c, depth + 1);
         out_ += "</li>";
       }
@@ -302,10 +303,15 @@ class HtmlWriter {
     std::vector<rt::Value> rest;
     for (size_t i = 0; i < c.fields.size(); ++i)
       if (i != skip) rest.push_back(c.fields[i]);
-    if (rest.size() == 1) value(rest[0], depth);
-    else if (std::all_of(rest.begin(), rest.end(), [&](const rt::Value& f) { return is_inline(f); }))
+    if (rest.size() == 1) {
+      value(rest[0], depth);
+    } else if (std::all_of(rest.begin(), rest.end(), [&](const rt::Value& f) { return is_inline(f); })) {
       inline_fields(rest);
-    else group("fields", {}, rest, depth);
+    } else {
+      std::vector<rt::Child> fields;
+      for (size_t i = 0; i < rest.size() && i < kMaxItems; ++i) fields.push_back({std::to_string(i), rest[i], {}});
+      group("fields", {}, fields, static_cast<int64_t>(rest.size()), depth);
+    }
   }
 
   void reference(const rt::Value& v, int depth) {
@@ -316,7 +322,7 @@ class HtmlWriter {
     }
     open_refs_.push_back(cell);
     out_ += "<details open><summary><span class=\"rv-name\">ref</span></summary><ol style=\"list-style:none\"><li>";
-    value(v.ref().value, depth + 1);
+    value(rt::children(v)[0].value, depth + 1);  // a reference's one child: what it holds
     out_ += "</li></ol></details>";
     open_refs_.pop_back();
   }
@@ -346,14 +352,14 @@ class HtmlWriter {
     if (!v.defined()) {
       out_ += "<span class=\"rv-muted\">&lt;undefined&gt;</span>";
     } else if (v.is_closure()) {
-      out_ += "<span class=\"rv-muted\">&lt;closure&gt;</span>";
+      closure(v);
     } else if (v.is_tensor()) {
-      out_ += element_text(v.tensor(), 0);
+      out_ += html_escape(rt::value_summary(v));  // a scalar: numpy's str() of it
     } else if (v.is_tuple()) {
       inline_fields(v.tuple().fields);
       if (v.tuple().fields.size() == 1) out_.insert(out_.size() - 1, ",");  // `(1,)`
     } else if (v.is_ctor()) {
-      out_ += "<span class=\"rv-name\">" + html_escape(ctor_name(v.ctor())) + "</span>";
+      out_ += "<span class=\"rv-name\">" + html_escape(rt::constructor_name(v.ctor())) + "</span>";
       if (!v.ctor().fields.empty()) inline_fields(v.ctor().fields);
     } else {
       out_ += "ref";
@@ -370,9 +376,12 @@ class HtmlWriter {
     out_ += ")";
   }
 
-  // ---- constructors -------------------------------------------------------------------
+  // A function value as the model summarises it: `%f(%x, %y)`, `fn(%x)`, `nn.relu`.
+  void closure(const rt::Value& v) {
+    out_ += "<span class=\"rv-muted\">" + html_escape(rt::value_summary(v)) + "</span>";
+  }
 
-  static std::string ctor_name(const rt::CtorObj& c) { return c.ctor ? std::string(c.ctor->name) : "<constructor>"; }
+  // ---- constructors -------------------------------------------------------------------
 
   // The field that continues a list-like value (Cons's tail, S's predecessor), or -1: the
   // only field declared with the constructor's own type. A constructor without its

@@ -1,12 +1,16 @@
 // A run-time value as HTML, for the Jupyter kernel's `text/html` output.
 //
+// The structure, type text and summaries come from the value-inspection model
+// (interpreter/inspect/inspect.h), which the debugger shares; this file only lays them out.
+//
 // Tensors are tables (a matrix per pair of trailing axes, with row and column indices),
 // summarised like numpy when large: over 1,000 elements, each axis longer than 6 shows
-// its first and last 3 entries around a `…` cell. Elements read as numpy prints a scalar
+// its first and last 3 entries around a `…` cell, under a line of statistics
+// (`min=… max=… mean=…`, NaN and Inf counts). Elements read as numpy prints a scalar
 // of that dtype (runtime/print.h). Tuples and constructor values nest as collapsible
 // lists, or inline, `(1, 2.5)`, when every field is a scalar. A list-like value (a chain
 // of `Cons`) is shown flat, its first 100 elements and a count of the rest. References
-// and closures are text.
+// are text, closures their summary (`%f(%x, %y)`, `nn.relu`).
 //
 // The output is bounded whatever the value: about 5,000 cells and 2,000 values in all,
 // and nesting deeper than 16 levels is elided, so a huge or deep value costs kilobytes,

@@ -1,12 +1,14 @@
 // Run-time values for tests that print or display them (value_print_test,
-// value_html_test): scalars, and a closure object that needs no compiled code.
+// value_html_test, inspect_test): scalars, and a closure object that needs no compiled code.
 #pragma once
 
 #include "interpreter/value.h"
 
 namespace relay::test {
 
-// A closure value as printers see it: only its kind matters to them.
+// A closure value as value_print sees it: only its kind matters there. It is not a
+// ClosureObj, so never give it to code that looks inside closures (interpreter/inspect,
+// repl/value_html); use a ClosureObj over an operator (find_op) there.
 class FakeClosure final : public rt::Object {
  public:
   FakeClosure() : Object(rt::ObjectKind::Closure) {}

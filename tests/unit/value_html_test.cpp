@@ -3,10 +3,13 @@
 // values, references, closures, long lists and very deep values.
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <string>
 #include <vector>
 
+#include "interpreter/eval/closure.h"
 #include "interpreter/value.h"
+#include "lang/ops/op_registry.h"
 #include "lang/syntax/frontend.h"
 #include "repl/value_html.h"
 #include "tests/support/test_values.h"
@@ -19,11 +22,12 @@ using relay::rt::make_tuple;
 using relay::rt::NDArray;
 using relay::rt::Value;
 using relay::test::f32;
-using relay::test::FakeClosure;
 using relay::test::i32;
 
 namespace {
 
+// An operator used as a value: a closure that needs no compiled code.
+Value relu() { return Value(make_ref<relay::rt::ClosureObj>(relay::find_op("nn.relu"))); }
 
 // A float32 tensor holding 0, 1, 2, ... in row-major order.
 NDArray iota(const relay::rt::Shape& shape) {
@@ -126,6 +130,14 @@ TEST_CASE("value html: large tensors are summarised like numpy", "[repl][html]")
   CHECK(html.find("<td>9999.0</td>") != std::string::npos);
   CHECK(html.find("<td>5050.0</td>") == std::string::npos);
   CHECK(html.size() < 8000);
+  // What the edges leave out, as statistics; small tables have none.
+  CHECK(html.find("<div class=\"rv-head rv-stats\">min=0.0 max=9999.0 mean=4999.5</div>") != std::string::npos);
+  CHECK(value_html(iota({10, 10}), "").find("rv-stats") == std::string::npos);
+  NDArray bad = iota({2000});
+  bad.set_double(7, std::numeric_limits<double>::quiet_NaN());
+  const std::string with_nan = value_html(bad, "");
+  CHECK(with_nan.find(">min=0.0 max=1999.0 mean=") != std::string::npos);
+  CHECK(with_nan.find(" nan=1</div>") != std::string::npos);
 
   // Rank 4: slices of the leading axes are summarised too, and one tensor's cells capped.
   const std::string big = value_html(iota({10, 10, 10, 10}), "");
@@ -161,7 +173,12 @@ TEST_CASE("value html: tuples, constructors, references and closures", "[repl][h
   CHECK(value_html(p.make("Option", "Some", {i32(3)}), "").find("<span class=\"rv-name\">Some</span>(3)") !=
         std::string::npos);
   CHECK(value_html(Value(make_ref<relay::rt::RefObj>(i32(3))), "").find("ref(3)") != std::string::npos);
-  CHECK(value_html(Value(make_ref<FakeClosure>()), "").find("&lt;closure&gt;") != std::string::npos);
+  // Closures read as the inspection model summarises them.
+  CHECK(value_html(relu(), "").find("<span class=\"rv-muted\">nn.relu</span>") != std::string::npos);
+  CHECK(value_html(Value(make_ref<relay::rt::ClosureObj>(p.ctor("List", "Cons"))), "").find(">Cons</span>") !=
+        std::string::npos);
+  CHECK(value_html(make_tuple({relu(), i32(1)}), "").find(">(<span class=\"rv-muted\">nn.relu</span>, 1)<") !=
+        std::string::npos);
 
   // A tuple holding a matrix nests: a collapsible group, the matrix's table inside it,
   // and a small tuple inline.
@@ -218,7 +235,7 @@ TEST_CASE("value html: long lists are flat and summarised", "[repl][html]") {
 
 TEST_CASE("value html: very deep values are elided, not recursed into", "[repl][html]") {
   Value deep = i32(0);
-  for (int i = 0; i < 100000; ++i) deep = make_tuple({deep, Value(make_ref<FakeClosure>())});
+  for (int i = 0; i < 100000; ++i) deep = make_tuple({deep, relu()});
   const std::string html = value_html(deep, "");
   CHECK(html.find("<span class=\"rv-more\">\u2026</span>") != std::string::npos);
   CHECK(html.size() < 20000);
