@@ -14,6 +14,7 @@ int cmd_explain(const Args& args);
 int cmd_ops(const Args& args);
 int cmd_run(const Args& args);
 int cmd_lsp(const Args& args);
+int cmd_dap(const Args& args);
 int cmd_repl(const Args& args);
 #ifdef RELAY_HAVE_KERNEL
 int cmd_kernel(const Args& args);   // the Jupyter kernel

@@ -22,6 +22,7 @@ const Command kCommands[] = {
     {"ops", relay::cli::cmd_ops, "list the operators with their signatures (`--json` for data)"},
     {"run", relay::cli::cmd_run, "run @main with the reference interpreter"},
     {"lsp", relay::cli::cmd_lsp, "the language server (LSP over stdio)"},
+    {"dap", relay::cli::cmd_dap, "the debug adapter (Debug Adapter Protocol over stdio)"},
     {"repl", relay::cli::cmd_repl, "an interactive session (runs a script when stdin is not a terminal)"},
 #ifdef RELAY_HAVE_KERNEL
     {"kernel", relay::cli::cmd_kernel, "the Jupyter kernel (started by Jupyter: `relay kernel -f FILE`)"},

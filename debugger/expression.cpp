@@ -1,0 +1,146 @@
+#include "debugger/expression.h"
+
+#include <algorithm>
+#include <set>
+
+#include "lang/base/render.h"
+#include "lang/syntax/lexer.h"
+#include "lang/syntax/parser.h"
+#include "lang/syntax/resolve.h"
+#include "lang/types/env.h"
+#include "lang/types/infer.h"
+
+namespace relay::dbg {
+
+namespace {
+
+constexpr std::string_view kWrapper = "__debug_expression";
+
+std::string render_errors(const DiagnosticBag& diags, const SourceManager& sources) {
+  std::string out;
+  for (const Diagnostic& d : diags.items())
+    if (d.severity == Severity::Error) out += render_diagnostic(d, sources, RenderOptions{false});
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+bool graph_name(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Stops the run at the first reference write (the machine pauses before it).
+struct PurityGuard : rt::Observer {
+  bool violated = false;
+  void before(rt::Machine& m, const rt::Node& n) override {
+    if (n.kind == rt::NodeKind::RefWrite) {
+      violated = true;
+      m.request_pause();
+    }
+  }
+};
+
+}  // namespace
+
+std::vector<std::string> mentioned_locals(std::string_view text) {
+  SourceFile file(0, "<expression>", std::string(text));
+  DiagnosticBag ignored;
+  Lexer lexer(file, ignored);
+  std::set<std::string> names;
+  for (Token t = lexer.next(); t.kind != Tok::Eof; t = lexer.next())
+    if (t.kind == Tok::Local || t.kind == Tok::Graph) names.insert(std::string(text.substr(t.begin + 1, t.end - t.begin - 1)));
+  return {names.begin(), names.end()};
+}
+
+ExpressionCompiler::ExpressionCompiler(SourceManager& sources, const rt::LoadedProgram& program)
+    : sources_(sources), program_(program) {}
+
+std::shared_ptr<const CompiledExpression> ExpressionCompiler::compile(std::string_view text,
+                                                                      std::span<const EnvVar> env,
+                                                                      std::string_view origin, std::string* error) {
+  auto out = std::make_shared<CompiledExpression>();
+  // Only the variables the text mentions become parameters: a condition in a hot
+  // function then costs what it reads, not the size of the frame.
+  std::string header = "#[version = \"0.0.5\"]\ndef @" + std::string(kWrapper) + "(";
+  std::string rebind;
+  bool first = true;
+  for (const std::string& name : mentioned_locals(text)) {
+    const EnvVar* var = nullptr;
+    for (const EnvVar& v : env)
+      if (v.decl->name == name) var = &v;  // the last one: inner binders shadow outer ones
+    if (!var) continue;  // unknown: resolution reports it, with suggestions
+    std::string param = graph_name(name) ? "__v" + name : name;
+    if (graph_name(name)) rebind += "  %" + name + " = %" + param + ";\n";
+    header += (first ? "%" : ", %") + param + (var->type.empty() ? "" : ": " + var->type);
+    first = false;
+    out->params.push_back(var->decl);
+  }
+  std::string wrapper = header + ") {\n" + rebind + std::string(text) + "\n}\n";
+  FileId id = sources_.add("<" + std::string(origin) + ">", std::move(wrapper));
+  DiagnosticBag diags;
+  out->module = parse_module(sources_.get(id), diags);
+  std::vector<const Module*> imports{program_.front.module.get()};
+  if (program_.front.prelude) imports.push_back(program_.front.prelude.get());
+  ResolveOptions resolve;
+  resolve.imports = imports;
+  resolve.warn_unused = false;
+  resolve_names(*out->module, diags, resolve);
+  for (const Definition& d : out->module->defs)
+    if (d.kind == Definition::Func && d.func->name == kWrapper) out->def = d.func;
+  if (diags.error_count() == 0 && (!out->def || out->module->defs.size() != 1))
+    diags.emit(DiagKind::RuntimeFailure, Span{id, 0, 0}, {"expected one expression", "here"});
+  if (diags.error_count() > 0) {
+    *error = render_errors(diags, sources_);
+    return nullptr;
+  }
+  ModuleEnv check_env(*out->module, imports);
+  out->types = std::make_unique<InferredTypes>(infer_definition(*out->def, check_env));
+  for (Diagnostic& d : out->types->diagnostics) diags.add(std::move(d));
+  out->types->diagnostics.clear();
+  if (diags.error_count() > 0) {
+    *error = render_errors(diags, sources_);
+    return nullptr;
+  }
+  Ty t = out->types->type_of(out->def->fn->body);
+  out->type = t ? type_to_string(t) : "";
+  const InferredTypes* own = out->types.get();
+  const FuncDef* def = out->def;
+  const ModuleTypes* program_types = &program_.types;
+  out->program = std::make_unique<rt::Program>(
+      [own, def, program_types](const FuncDef* d) { return d == def ? own : program_types->find(d); },
+      program_.front.module->metadata.get());
+  return out;
+}
+
+EvalResult ExpressionCompiler::run(const CompiledExpression& e, std::span<const rt::Value> args, bool pure,
+                                   uint64_t max_steps, const std::atomic<bool>* interrupt) {
+  EvalResult out;
+  if (!e.machine) e.machine = std::make_unique<rt::Machine>(*e.program);
+  rt::Machine& machine = *e.machine;
+  machine.set_interrupt_flag(interrupt);
+  PurityGuard guard;
+  if (pure) machine.add_observer(&guard);
+  struct Detach {  // the guard lives on this stack frame only
+    rt::Machine& m;
+    PurityGuard* g;
+    ~Detach() { m.remove_observer(g); }
+  } detach{machine, &guard};
+  try {
+    machine.start_call(e.program->global(*e.def), std::vector<rt::Value>(args.begin(), args.end()));
+    switch (machine.run_until_pause(max_steps)) {
+      case rt::Machine::RunStatus::Done: out.value = machine.result(); break;
+      case rt::Machine::RunStatus::Paused:
+        out.error = "this expression writes a reference (`:=`); watch and hover expressions must not change the program";
+        break;
+      case rt::Machine::RunStatus::Budget:
+        out.error = "stopped after " + std::to_string(max_steps) + " evaluation steps (does it terminate?)";
+        break;
+    }
+  } catch (const rt::EvalError& err) {
+    out.error = err.what();
+  } catch (const std::exception& err) {
+    out.error = err.what();
+  }
+  return out;
+}
+
+}  // namespace relay::dbg
