@@ -1,7 +1,7 @@
 // The Relay extension: starts the language server (`relay lsp`), restarts it on demand or
-// when its settings change, and shows the typed IR of the current file.
+// when its settings change, and shows the typed IR of the current file. The debugger
+// (`relay dap`) is registered from debug.ts.
 import * as childProcess from 'child_process';
-import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import {
@@ -13,6 +13,8 @@ import {
   State,
   TransportKind,
 } from 'vscode-languageclient/node';
+import { registerDebugger } from './debug';
+import { configuredRelayPath, resolveExecutable } from './executable';
 
 const LANGUAGE_ID = 'relay';
 const TYPED_IR_SCHEME = 'relay-typed-ir';
@@ -56,38 +58,9 @@ interface ServerSettings {
 
 function readSettings(): ServerSettings {
   const config = vscode.workspace.getConfiguration('relay');
-  const command = (config.get<string>('server.path') || 'relay').trim() || 'relay';
+  const command = configuredRelayPath();
   const extraArgs = config.get<string[]>('server.extraArgs') ?? [];
   return { command, resolved: resolveExecutable(command), extraArgs };
-}
-
-/** Resolves `relay.server.path`: an absolute path, a path relative to the first workspace
- *  folder, or a bare name looked up on PATH. */
-function resolveExecutable(command: string): string | undefined {
-  const expanded = command.startsWith('~') ? path.join(process.env.HOME ?? '', command.slice(1)) : command;
-  const isFile = (p: string): boolean => {
-    try {
-      return fs.statSync(p).isFile();
-    } catch {
-      return false;
-    }
-  };
-  const extensions =
-    process.platform === 'win32' ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';')] : [''];
-  const withExtensions = (p: string): string | undefined =>
-    extensions.map((e) => p + e).find((candidate) => isFile(candidate));
-
-  if (path.isAbsolute(expanded)) return withExtensions(expanded);
-  if (expanded.includes('/') || expanded.includes('\\')) {
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    return withExtensions(path.resolve(folder ?? process.cwd(), expanded));
-  }
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const found = withExtensions(path.join(dir, expanded));
-    if (found) return found;
-  }
-  return undefined;
 }
 
 async function reportMissingBinary(settings: ServerSettings, detail?: string): Promise<void> {
@@ -280,6 +253,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (e.affectsConfiguration('relay.server')) void restartServer();
     }),
   );
+  registerDebugger(context);
   await startClient();
 }
 
