@@ -39,7 +39,11 @@ int cmd_dap(const Args& args) {
   sigaction(SIGINT, &sa, nullptr);
   int status = adapter.run();
   g_adapter = nullptr;
-  return status;
+  // After `disconnect` the adapter's reader thread is still blocked reading stdin, and no
+  // portable call wakes it; ending the process here (everything was written and flushed)
+  // keeps it from touching the adapter while it is destroyed.
+  std::fflush(stdout);
+  _exit(status);
 }
 
 }  // namespace relay::cli

@@ -1,6 +1,7 @@
 #include "dap/adapter.h"
 
 #include <chrono>
+#include <set>
 
 namespace relay::dap {
 
@@ -15,7 +16,9 @@ constexpr uint64_t kSliceSteps = 200'000;
 Adapter::Adapter(protocol::FramedStream& stream) : stream_(stream) {}
 
 Adapter::~Adapter() {
-  if (reader_.joinable()) reader_.detach();  // blocked in read(); the process is ending
+  // The reader ends at the end of input; after `disconnect` it may still be blocked in
+  // read(), and `relay dap` then ends the process without destroying the adapter.
+  if (reader_.joinable()) reader_.join();
 }
 
 void Adapter::interrupt() {
@@ -75,7 +78,6 @@ int Adapter::run() {
       after_slice();
     }
   }
-  if (reader_.joinable()) reader_.detach();
   return 0;
 }
 
@@ -148,6 +150,11 @@ void Adapter::dispatch(const json& r) {
     return;
   }
   if (command == "threads") return respond(r, {{"threads", json::array({{{"id", 1}, {"name", "main"}}})}});
+  static const std::set<std::string> known = {
+      "setBreakpoints", "setFunctionBreakpoints", "setExceptionBreakpoints", "breakpointLocations",
+      "configurationDone", "continue", "next", "stepIn", "stepOut", "pause", "restart", "stackTrace", "scopes",
+      "variables", "evaluate", "setVariable", "completions", "stepInTargets", "exceptionInfo", "readMemory", "source"};
+  if (!known.count(command)) return fail(r, "unknown request `" + command + "`");
   if (!launched_) return fail(r, "`" + command + "` needs a launched program (send `launch` first)");
   if (command == "setBreakpoints") return set_breakpoints(r);
   if (command == "setFunctionBreakpoints") return set_function_breakpoints(r);
