@@ -61,7 +61,7 @@ if step "setup (Debian packages)" setup scripts/setup.sh --no-build; then
   else
     skip "ctest (ASan + UBSan)" "the build failed"
   fi
-  step "editors (grammar, extension)" editors scripts/test-editors.sh
+  RELAY_BINARY="$PWD/build/asan/relay" step "editors (grammar, extension, debugger)" editors scripts/test-editors.sh
   if [ "$fuzz_seconds" != 0 ]; then
     step "fuzz (${fuzz_seconds}s, libFuzzer)" fuzz scripts/fuzz.sh "$fuzz_seconds"
   else
