@@ -179,6 +179,16 @@ Debugger::Debugger() = default;
 Debugger::~Debugger() = default;
 
 bool Debugger::launch(const LaunchConfig& config, std::string* error) {
+  std::string text;
+  if (!read_text_file(config.program, &text, error)) return false;
+  rt::EntryInputs inputs;
+  inputs.files = config.args;
+  inputs.random_seed = config.random_seed;
+  return load(config, std::move(text), &inputs, nullptr, error);
+}
+
+bool Debugger::load(const LaunchConfig& config, std::string text, const rt::EntryInputs* inputs,
+                    const std::atomic<bool>* interrupt, std::string* error) {
   config_ = config;
   sources_ = std::make_unique<SourceManager>();
   machine_.reset();
@@ -186,17 +196,10 @@ bool Debugger::launch(const LaunchConfig& config, std::string* error) {
   map_.reset();
   compiler_.reset();
   loaded_.reset();
-  std::string text, read_error;
-  if (!read_text_file(config.program, &text, &read_error)) {
-    *error = read_error;
-    return false;
-  }
+  error_.reset();
   FileId id = sources_->add(config.program, std::move(text));
   DiagnosticBag diags;
-  rt::EntryInputs inputs;
-  inputs.files = config.args;
-  inputs.random_seed = config.random_seed;
-  loaded_ = rt::load_program(*sources_, id, config.entry, &inputs, diags);
+  loaded_ = rt::load_program(*sources_, id, config.entry, inputs, diags);
   if (!loaded_) {
     std::string out;
     for (const Diagnostic& d : diags.items())
@@ -208,6 +211,7 @@ bool Debugger::launch(const LaunchConfig& config, std::string* error) {
   compiler_ = std::make_unique<ExpressionCompiler>(*sources_, *loaded_);
   machine_ = std::make_unique<rt::Machine>(*loaded_->program);
   machine_->set_max_depth(config.max_depth);
+  machine_->set_interrupt_flag(interrupt);
   machine_->set_keep_state_on_error(true);
   watcher_ = std::make_unique<Watcher>(*this);
   machine_->add_observer(watcher_.get());
@@ -219,12 +223,16 @@ bool Debugger::launch(const LaunchConfig& config, std::string* error) {
 }
 
 void Debugger::start() {
+  if (!loaded_) return;
+  start_with(std::vector<rt::Value>(loaded_->arguments.begin(), loaded_->arguments.end()));
+}
+
+void Debugger::start_with(std::vector<rt::Value> args) {
   if (!machine_ || state_ != State::Loaded) return;
   step_ = {};
   stop_at_next_statement_.reset();
   if (config_.stop_on_entry) stop_at_next_statement_ = StopReason::Entry;
-  machine_->start_call(loaded_->program->global(*loaded_->entry),
-                       std::vector<rt::Value>(loaded_->arguments.begin(), loaded_->arguments.end()));
+  machine_->start_call(loaded_->program->global(*loaded_->entry), std::move(args));
   state_ = State::Running;
 }
 
@@ -266,8 +274,8 @@ Debugger::State Debugger::advance(uint64_t budget) {
       finish_run(ok);
     }
   } catch (const rt::EvalError& e) {
+    error_ = e;  // failure(): front ends that report the error themselves (the kernel)
     if (!e.interrupted && filter_error_) {
-      error_ = e;
       stopped_on_error_ = true;
       stop_span_ = e.span;
       stop_node_ = nullptr;

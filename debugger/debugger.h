@@ -26,8 +26,21 @@
 #include "debugger/program_map.h"
 #include "interpreter/eval/run.h"
 #include "interpreter/inspect/inspect.h"
+#include "lang/types/database.h"
 
 namespace relay::dbg {
+
+// A program given as text instead of a file: the Jupyter kernel's session module with a
+// cell's input function (launch_source.cpp). The entry's arguments are values
+// (`start_with`), not .npy files.
+struct SourceConfig {
+  std::string name;   // the text's name in `sources()`
+  std::string text;
+  std::string entry;  // without `@`
+  size_t max_depth = rt::Machine::kDefaultMaxDepth;
+  bool check_numerics = false;
+  const std::atomic<bool>* interrupt = nullptr;  // set: the run ends as interrupted (exit code 130)
+};
 
 struct LaunchConfig {
   std::string program;  // a .relay file
@@ -124,8 +137,12 @@ class Debugger {
   // Loads and checks the program; on errors returns false with the rendered diagnostics
   // in `error`. Nothing runs until `start`.
   bool launch(const LaunchConfig& config, std::string* error);
+  // Loads and checks `config.text` as `launch` does a file (launch_source.cpp).
+  bool launch_source(const SourceConfig& config, std::string* error);
   // Starts the run (after the configuration: breakpoints, filters).
   void start();
+  // `start` with the entry's arguments given as values.
+  void start_with(std::vector<rt::Value> args);
   // Ends the current run and starts again from the same file (read anew); breakpoints
   // are resolved again.
   bool restart(std::string* error);
@@ -156,6 +173,10 @@ class Debugger {
   int exit_code() const { return exit_code_; }
   std::vector<Output> take_output();
   std::optional<ExceptionInfo> exception_info() const { return exception_; }
+  // After the run exited with code 0: its value. After it failed: the error it failed
+  // with (kept whether or not the `runtime-error` filter stopped on it).
+  rt::Value result() const;
+  const std::optional<rt::EvalError>& failure() const { return error_; }
 
   // --- inspection (while stopped) ---
   // Frames [start, start + levels) of the stack including label frames; `total` gets
@@ -172,6 +193,9 @@ class Debugger {
                                            std::string* error);
   std::vector<Completion> completions(std::string_view text, uint32_t column, std::optional<int64_t> frame_id);
   std::vector<StepInTarget> step_in_targets(int64_t frame_id);
+  // The value of variable `name` (with or without `%`) in a frame, and its static type
+  // when known; nullopt when the frame has no such variable (launch_source.cpp).
+  std::optional<rt::Value> frame_value(int64_t frame_id, std::string_view name, std::string* type) const;
   // A tensor's bytes [offset, offset + count) clipped to the tensor; `address` gets the
   // start's address text. nullopt for an unknown reference.
   std::optional<std::string> read_memory(std::string_view reference, int64_t offset, int64_t count,
@@ -201,6 +225,9 @@ class Debugger {
     std::string path;     // Value: an expression for it (evaluateName)
   };
 
+  // launch and launch_source: checks `text` (named `config.program`) and sets up a run.
+  bool load(const LaunchConfig& config, std::string text, const rt::EntryInputs* inputs,
+            const std::atomic<bool>* interrupt, std::string* error);
   void stop_now(StopReason reason, std::string description, std::vector<int> bps = {});
   void finish_run(const rt::RunOutcome& outcome);
   void begin_resume();
@@ -224,6 +251,7 @@ class Debugger {
   std::unique_ptr<ExpressionCompiler> compiler_;
   std::unique_ptr<rt::Machine> machine_;
   std::unique_ptr<Watcher> watcher_;
+  std::unique_ptr<CheckDatabase> completion_db_;  // the language server's engine, for completions
   State state_ = State::Loaded;
   Stop stop_;
   std::optional<ExceptionInfo> exception_;

@@ -304,40 +304,6 @@ std::optional<VariableView> Debugger::set_variable(int64_t reference, std::strin
   return make_variable("%" + bare, *r.value, static_type(target->decl, h.frame), "%" + bare);
 }
 
-std::vector<Completion> Debugger::completions(std::string_view text, uint32_t column, std::optional<int64_t> frame_id) {
-  // The word being typed ends at the cursor (column is 1-based, in characters; the
-  // protocol's text is short enough that bytes and characters agree for names).
-  size_t end = std::min<size_t>(text.size(), column > 0 ? column - 1 : 0);
-  size_t begin = end;
-  auto word_char = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '%' || c == '@';
-  };
-  while (begin > 0 && word_char(text[begin - 1])) --begin;
-  std::string_view prefix = text.substr(begin, end - begin);
-  std::vector<Completion> out;
-  auto offer = [&](std::string label, std::string detail, const char* kind) {
-    if (label.compare(0, prefix.size(), prefix) == 0) out.push_back({label, label, std::move(detail), kind});
-  };
-  if (state_ == State::Stopped) {
-    size_t frame = 0;
-    if (frame_id)
-      if (auto i = frame_index(*frame_id)) frame = *i;
-    for (const rt::FrameVariable& v : machine_->frame_variables(frame))
-      offer("%" + std::string(v.decl->name), rt::inspect(v.value, static_type(v.decl, frame)).type, "variable");
-  }
-  if (loaded_)
-    for (const Definition& d : loaded_->front.module->defs)
-      if (d.kind == Definition::Func) {
-        const InferredTypes* t = loaded_->types.find(d.func);
-        offer("@" + std::string(d.func->name), t && t->type ? type_to_string(t->type) : "", "function");
-      }
-  if (prefix.empty() || (prefix[0] != '%' && prefix[0] != '@'))
-    for (const OpInfo& op : all_ops())
-      if (op.supported) offer(std::string(op.name), std::string(op.doc), "function");
-  std::sort(out.begin(), out.end(), [](const Completion& a, const Completion& b) { return a.label < b.label; });
-  return out;
-}
-
 std::vector<StepInTarget> Debugger::step_in_targets(int64_t frame_id) {
   std::vector<StepInTarget> out;
   if (frame_id != 0 || !stop_node_ || state_ != State::Stopped) return out;

@@ -397,6 +397,11 @@ def test_evaluate_in_each_context():
         comp = c.request("completions", {"frameId": top["id"], "text": "add(%", "column": 6})["body"]["targets"]
         labels = [t["label"] for t in comp]
         assert "%x" in labels and "%k" in labels, labels
+        # The language server's engine: operators by namespace, the program's globals.
+        comp = c.request("completions", {"frameId": top["id"], "text": "nn.so", "column": 6})["body"]["targets"]
+        assert "nn.softmax" in [t["label"] for t in comp]
+        comp = c.request("completions", {"frameId": top["id"], "text": "@ma", "column": 4})["body"]["targets"]
+        assert "@main" in [t["label"] for t in comp]
         c.disconnect()
 
 
