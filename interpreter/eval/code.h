@@ -92,6 +92,7 @@ struct Node {
 // compiler placed them.
 struct FunctionCode {
   const FunctionExpr* fn = nullptr;
+  const FuncDef* global = nullptr;  // the global definition it is the body of, if any
   std::string name;         // `@main`, `%f` (a let-bound function) or `fn` (anonymous)
   uint32_t params = 0;
   std::vector<uint32_t> capture_slots;  // where each captured value goes

@@ -263,6 +263,7 @@ const FunctionCode& Program::function(const FuncDef& def) {
   if (it != compiled_.end()) return *it->second;
   FunctionCode* code = new_function();
   code->name = "@" + std::string(def.name);
+  code->global = &def;
   compiled_[&def] = code;  // before compiling: the body may refer to itself
   Compiler c(*this, *code, types_ ? types_(&def) : nullptr, nullptr, nullptr);
   c.compile(*def.fn);

@@ -1,6 +1,7 @@
 #include "interpreter/eval/machine.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace relay::rt {
 
@@ -183,11 +184,48 @@ bool Machine::announce_op(const OpInfo& op, const CallExpr* site, size_t argc, s
   return true;
 }
 
+namespace {
+
+bool has_non_finite(const Value& v) {
+  if (v.is_tensor()) {
+    const NDArray& a = v.tensor();
+    if (!a.dtype().is_float()) return false;
+    for (int64_t i = 0; i < a.size(); ++i)
+      if (!std::isfinite(a.get_double(i))) return true;
+    return false;
+  }
+  if (v.is_tuple())
+    for (const Value& f : v.tuple().fields)
+      if (has_non_finite(f)) return true;
+  return false;
+}
+
+}  // namespace
+
+// A call of a global with native code ready: its value replaces the whole call, as an
+// operator's does (no frame; a call in tail position then returns through the caller's
+// return continuation). False when the call must be interpreted after all.
+bool Machine::run_native(const FunctionCode& code, std::vector<Value>& args) {
+  CompiledCall* native = tier_->at_call(*code.global, args);
+  if (!native) return false;
+  Value out;
+  try {
+    out = native->call(args);
+  } catch (const RuntimeError&) {
+    return false;  // the interpreter reports it, at the operator, with the stack
+  }
+  // Observers (the numerics checker) must see where a NaN or Inf is produced.
+  if (!observers_.empty() && has_non_finite(out)) return false;
+  vals_.push_back(std::move(out));
+  return true;
+}
+
 void Machine::enter(const ClosureObj& c, const Value& self, std::vector<Value>& args, const CallExpr* site) {
   const FunctionCode& code = *c.code;
   if (args.size() != code.params)
     fail(code.name + " takes " + std::to_string(code.params) + " arguments but was given " + std::to_string(args.size()),
          site ? site->span : Span{});
+  if (tier_ && code.global && run_native(code, args)) return;
   // A call in tail position (nothing left to do in the caller but return) reuses the
   // caller's frame: the return continuation on top already belongs to it.
   const bool tail = !frames_.empty() && !conts_.empty() && conts_.back().node == &return_node_;

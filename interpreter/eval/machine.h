@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "interpreter/eval/program.h"
+#include "interpreter/eval/tier.h"
 
 namespace relay::rt {
 
@@ -104,6 +105,9 @@ class Machine {
   void set_max_depth(size_t frames) { max_depth_ = frames; }
   // Checked between steps; when set, the run ends with an interrupted EvalError.
   void set_interrupt_flag(const std::atomic<bool>* flag) { interrupt_ = flag; }
+  // Native code for hot global functions (tier.h); null interprets everything. A
+  // debugger installs none: it must see every step.
+  void set_tier(TierUp* tier) { tier_ = tier; }
   void add_observer(Observer* o) { observers_.push_back(o); }
   void remove_observer(Observer* o);
   // Keep the frames after an error (for a debugger to show where it happened) until the
@@ -169,6 +173,7 @@ class Machine {
   void enter(const ClosureObj& c, const Value& self, std::vector<Value>& args, const CallExpr* site);
   Value run_kernel(const Node& n, std::vector<Value>& args);
   bool bind_pattern(const PatternCode& p, const Value& v, uint32_t base);
+  bool run_native(const FunctionCode& code, std::vector<Value>& args);
   [[noreturn]] void fail(const std::string& message, Span span, std::vector<std::string> notes = {},
                          bool interrupted = false);
   void reset();
@@ -180,6 +185,7 @@ class Machine {
   std::vector<Frame> frames_;
   std::vector<Value> slots_;
   std::vector<Observer*> observers_;
+  TierUp* tier_ = nullptr;
   const std::atomic<bool>* interrupt_ = nullptr;
   size_t max_depth_ = kDefaultMaxDepth;
   uint64_t steps_ = 0;

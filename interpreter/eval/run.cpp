@@ -54,6 +54,7 @@ RunOutcome run_function(Program& program, const Value& fn, std::vector<Value> ar
   Machine machine(program);
   machine.set_max_depth(options.max_depth);
   machine.set_interrupt_flag(options.interrupt);
+  machine.set_tier(options.tier);
   NumericsChecker numerics;
   if (options.check_numerics) machine.add_observer(&numerics);
   for (Observer* o : options.observers) machine.add_observer(o);

@@ -48,6 +48,7 @@ struct RunOptions {
   size_t max_depth = Machine::kDefaultMaxDepth;
   const std::atomic<bool>* interrupt = nullptr;
   std::vector<Observer*> observers;  // more observers for the run (a profiler, tests)
+  TierUp* tier = nullptr;            // native code for hot functions (the compiler), or none
   // Shown for the entry's stack frame instead of its name (the REPL's `<input>`).
   std::string entry_label;
   SpanMap span_map;  // where a diagnostic's spans are shown (identity when empty)
