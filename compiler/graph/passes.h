@@ -1,0 +1,37 @@
+// Graph passes. Each takes a graph and returns a new one (ids stay dense and
+// topological); none changes what the graph computes, up to floating-point rounding
+// where simplify_inference rewrites batch_norm. `optimize` runs them in the order the
+// compile path uses.
+#pragma once
+
+#include "compiler/graph/graph.h"
+
+namespace relay::compiler {
+
+// Drops every node the output does not depend on. Inputs stay (they are positional).
+Graph eliminate_dead_code(const Graph& g);
+
+// Merges calls of the same operator with equal attributes on the same inputs, equal
+// tuples and equal projections (keeps the first). Random operators are never merged.
+Graph eliminate_common_subexpressions(const Graph& g);
+
+// Evaluates, once, with the reference kernel, every call whose inputs are all constants
+// (and projections of constant tuples), and replaces it with its value. Random operators
+// and calls without a kernel are left alone; so are results over `max_elements`
+// elements (folding a broadcast_to of a scalar into megabytes is no gain).
+Graph fold_constants(const Graph& g, int64_t max_elements = int64_t{1} << 22);
+
+// TVM's SimplifyInference for the operators this graph meets: nn.dropout's result is its
+// input; nn.batch_norm becomes data * scale + shift along its axis, with
+// scale = gamma / sqrt(var + eps) (1 / sqrt(var + eps) with scale=False) and
+// shift = beta - mean * scale (-mean * scale with center=False), computed by small
+// per-channel ops (fold_constants folds them when the parameters are constants);
+// nn.bias_add becomes add with the bias expanded to broadcast along its axis.
+// Projections of the rewritten tuples are forwarded; run eliminate_dead_code after.
+Graph simplify_inference(const Graph& g);
+
+// simplify_inference, fold_constants, eliminate_common_subexpressions,
+// eliminate_dead_code.
+Graph optimize(const Graph& g);
+
+}  // namespace relay::compiler
