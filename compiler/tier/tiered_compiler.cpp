@@ -1,0 +1,200 @@
+#include "compiler/tier/tiered_compiler.h"
+
+#include <chrono>
+#include <cstdio>
+
+namespace relay::jit {
+
+// A compiled signature's code, counting its calls for the report.
+class TieredCompiler::Counted final : public rt::CompiledCall {
+ public:
+  explicit Counted(std::unique_ptr<rt::CompiledCall> inner) : inner_(std::move(inner)) {}
+  rt::Value call(std::span<const rt::Value> args) override {
+    ++calls;
+    return inner_->call(args);
+  }
+  uint64_t calls = 0;
+
+ private:
+  std::unique_ptr<rt::CompiledCall> inner_;
+};
+
+struct TieredCompiler::Entry {
+  const FuncDef* def;
+  Signature sig;
+  uint64_t interpreted = 0;
+  // Published by the worker under the mutex; read lock-free by the machine once `ready`.
+  std::atomic<int> state{static_cast<int>(TierReportEntry::State::Counting)};
+  std::unique_ptr<Counted> code;
+  double compile_ms = 0;
+  std::string reason;
+  std::vector<std::string> notes;
+};
+
+struct TieredCompiler::Function {
+  std::vector<std::unique_ptr<Entry>> entries;
+  Entry* last = nullptr;  // most calls repeat the previous signature
+  bool over_bound = false;
+};
+
+TieredCompiler::TieredCompiler(TierOptions options, CompileFn compile)
+    : options_(options), compile_(std::move(compile)) {
+  if (options_.background && options_.mode != JitMode::Off) thread_ = std::thread([this] { worker(); });
+}
+
+TieredCompiler::~TieredCompiler() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+TieredCompiler::Entry* TieredCompiler::find_or_add(const FuncDef& def, const Signature& sig) {
+  auto& fn = functions_[&def];
+  if (!fn) fn = std::make_unique<Function>();
+  if (fn->last && fn->last->sig == sig) return fn->last;
+  for (auto& e : fn->entries)
+    if (e->sig == sig) return fn->last = e.get();
+  auto e = std::make_unique<Entry>();
+  e->def = &def;
+  e->sig = sig;
+  if (fn->entries.size() >= options_.max_signatures) {
+    e->state = static_cast<int>(TierReportEntry::State::Interpreted);
+    e->reason = "more than " + std::to_string(options_.max_signatures) +
+                " argument signatures: the others stay interpreted";
+  }
+  fn->entries.push_back(std::move(e));
+  return fn->last = fn->entries.back().get();
+}
+
+rt::CompiledCall* TieredCompiler::at_call(const FuncDef& def, std::span<const rt::Value> args) {
+  if (options_.mode == JitMode::Off) return nullptr;
+  auto sig = signature_of(args);
+  if (!sig) return nullptr;
+  Entry* e = find_or_add(def, *sig);
+  using State = TierReportEntry::State;
+  const auto state = static_cast<State>(e->state.load(std::memory_order_acquire));
+  if (state == State::Native) return e->code.get();
+  ++e->interpreted;  // this call, unless it is compiled on the spot below
+  if (state == State::Counting && e->interpreted >= options_.threshold) {
+    e->state = static_cast<int>(State::Compiling);
+    if (options_.background) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        queue_.push_back(e);
+      }
+      wake_.notify_one();
+    } else {
+      compile(*e);
+      if (e->state.load() == static_cast<int>(State::Native)) {
+        --e->interpreted;
+        return e->code.get();
+      }
+    }
+  }
+  return nullptr;
+}
+
+bool TieredCompiler::compile_now(const FuncDef& def, std::span<const rt::Value> args) {
+  auto sig = signature_of(args);
+  if (!sig) return false;
+  Entry* e = find_or_add(def, *sig);
+  using State = TierReportEntry::State;
+  if (e->state.load() == static_cast<int>(State::Counting)) {
+    e->state = static_cast<int>(State::Compiling);
+    compile(*e);
+  }
+  drain();
+  return e->state.load() == static_cast<int>(State::Native);
+}
+
+void TieredCompiler::compile(Entry& e) {
+  auto t0 = std::chrono::steady_clock::now();
+  CompileOutcome out;
+  try {
+    out = compile_(*e.def, e.sig);
+  } catch (const std::exception& ex) {
+    out.reason = std::string("the compiler failed: ") + ex.what();
+  }
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  std::lock_guard<std::mutex> lock(mutex_);
+  e.compile_ms = ms;
+  e.notes = std::move(out.notes);
+  if (out.code) {
+    e.code = std::make_unique<Counted>(std::move(out.code));
+    e.state.store(static_cast<int>(TierReportEntry::State::Native), std::memory_order_release);
+  } else {
+    e.reason = out.reason.empty() ? "not compiled" : out.reason;
+    e.state.store(static_cast<int>(TierReportEntry::State::Interpreted), std::memory_order_release);
+  }
+}
+
+void TieredCompiler::worker() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+    if (stop_) return;
+    Entry* e = queue_.front();
+    queue_.pop_front();
+    ++busy_;
+    lock.unlock();
+    compile(*e);
+    lock.lock();
+    --busy_;
+    if (queue_.empty() && busy_ == 0) idle_.notify_all();
+  }
+}
+
+void TieredCompiler::drain() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  idle_.wait(lock, [this] { return (queue_.empty() && busy_ == 0) || stop_ || !thread_.joinable(); });
+}
+
+std::vector<TierReportEntry> TieredCompiler::report() const {
+  std::vector<TierReportEntry> out;
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& [def, fn] : functions_)
+    for (const auto& e : fn->entries) {
+      TierReportEntry r;
+      r.function = "@" + std::string(def->name);
+      r.signature = e->sig.to_string();
+      r.state = static_cast<TierReportEntry::State>(e->state.load());
+      r.compile_ms = e->compile_ms;
+      r.interpreted_calls = e->interpreted;
+      r.native_calls = e->code ? e->code->calls : 0;
+      r.reason = e->reason;
+      r.notes = e->notes;
+      out.push_back(std::move(r));
+    }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return a.function != b.function ? a.function < b.function : a.signature < b.signature;
+  });
+  return out;
+}
+
+std::string TieredCompiler::format_report(const std::vector<TierReportEntry>& entries) {
+  std::string out;
+  for (const TierReportEntry& e : entries) {
+    const char* state = e.state == TierReportEntry::State::Native        ? "native"
+                        : e.state == TierReportEntry::State::Compiling   ? "compiling"
+                        : e.state == TierReportEntry::State::Interpreted ? "interpreted"
+                                                                         : "counting";
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-11s calls: %llu native, %llu interpreted", state,
+                  static_cast<unsigned long long>(e.native_calls), static_cast<unsigned long long>(e.interpreted_calls));
+    out += e.function + e.signature + "\n" + line;
+    if (e.state == TierReportEntry::State::Native) {
+      char ms[48];
+      std::snprintf(ms, sizeof ms, "; compiled in %.1f ms", e.compile_ms);
+      out += ms;
+    }
+    out += "\n";
+    if (!e.reason.empty()) out += "  why: " + e.reason + "\n";
+    for (const std::string& n : e.notes) out += "  " + n + "\n";
+  }
+  return out;
+}
+
+}  // namespace relay::jit

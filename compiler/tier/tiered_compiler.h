@@ -1,0 +1,91 @@
+// Tiering: the compiler's implementation of the interpreter's TierUp seam
+// (interpreter/eval/tier.h). It counts the calls of each global per argument signature;
+// once a signature is hot (`threshold` calls) it is compiled on a background thread while
+// the interpreter keeps running, and later calls with that signature run the native code.
+// Each function keeps at most `max_signatures` compiled signatures (a polymorphic inline
+// cache); past that its other signatures stay interpreted, and the report says so.
+//
+// What "compile" means is a callback (the graph → loops → LLVM pipeline in practice), so
+// this file knows nothing about code generation and is tested with stand-ins.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "compiler/tier/signature.h"
+#include "interpreter/eval/tier.h"
+
+namespace relay::jit {
+
+enum class JitMode : uint8_t { Off, Auto, Eager };
+
+struct TierOptions {
+  JitMode mode = JitMode::Auto;
+  uint64_t threshold = 2;       // calls of a signature before it is compiled (auto)
+  size_t max_signatures = 8;    // compiled signatures per function
+  bool background = true;       // compile on a worker thread (false: at the hot call)
+};
+
+// What compiling one (function, signature) produced.
+struct CompileOutcome {
+  std::unique_ptr<rt::CompiledCall> code;  // null when it stays interpreted
+  std::string reason;                      // why not, when `code` is null
+  std::vector<std::string> notes;          // for the report: groups, fallbacks to reference kernels
+};
+using CompileFn = std::function<CompileOutcome(const FuncDef&, const Signature&)>;
+
+// One line of `--jit-report`.
+struct TierReportEntry {
+  std::string function;   // `@main`
+  std::string signature;  // `(Tensor[(1, 784), float32])`
+  enum class State : uint8_t { Counting, Compiling, Native, Interpreted } state;
+  double compile_ms = 0;
+  uint64_t interpreted_calls = 0, native_calls = 0;
+  std::string reason;
+  std::vector<std::string> notes;
+};
+
+class TieredCompiler final : public rt::TierUp {
+ public:
+  TieredCompiler(TierOptions options, CompileFn compile);
+  ~TieredCompiler() override;
+  TieredCompiler(const TieredCompiler&) = delete;
+  TieredCompiler& operator=(const TieredCompiler&) = delete;
+
+  rt::CompiledCall* at_call(const FuncDef& def, std::span<const rt::Value> args) override;
+  // Compiles `def` for `args` now (eager mode's entry, tests). Returns whether native code
+  // is ready for it.
+  bool compile_now(const FuncDef& def, std::span<const rt::Value> args);
+  // Waits for background compilations to finish (tests, `--bench` warm-up).
+  void drain();
+  std::vector<TierReportEntry> report() const;
+  static std::string format_report(const std::vector<TierReportEntry>& entries);
+
+ private:
+  struct Entry;
+  struct Function;
+  class Counted;
+  Entry* find_or_add(const FuncDef& def, const Signature& sig);
+  void compile(Entry& e);
+  void worker();
+
+  TierOptions options_;
+  CompileFn compile_;
+  std::unordered_map<const FuncDef*, std::unique_ptr<Function>> functions_;  // machine thread only
+  mutable std::mutex mutex_;  // guards the queue and each entry's result fields
+  std::condition_variable wake_, idle_;
+  std::deque<Entry*> queue_;
+  size_t busy_ = 0;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+}  // namespace relay::jit
