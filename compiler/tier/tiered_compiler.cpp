@@ -1,5 +1,6 @@
 #include "compiler/tier/tiered_compiler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
