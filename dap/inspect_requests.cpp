@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "dap/adapter.h"
+#include "dap/json_shapes.h"
 
 namespace relay::dap {
 
@@ -30,16 +31,8 @@ std::string base64(std::string_view bytes) {
   return out;
 }
 
-dbg::Debugger::EvalContext context_of(const std::string& c) {
-  if (c == "watch") return dbg::Debugger::EvalContext::Watch;
-  if (c == "hover") return dbg::Debugger::EvalContext::Hover;
-  if (c == "clipboard") return dbg::Debugger::EvalContext::Clipboard;
-  return dbg::Debugger::EvalContext::Repl;
-}
-
-// Protocol frame ids start at 1 (0 reads as "none" to some clients); the engine's at 0.
-int64_t frame_out(int64_t id) { return id + 1; }
-int64_t frame_in(int64_t id) { return id - 1; }
+int64_t frame_out(int64_t id) { return protocol_frame_id(id); }
+int64_t frame_in(int64_t id) { return engine_frame_id(id); }
 
 }  // namespace
 
@@ -64,15 +57,7 @@ json Adapter::breakpoint_json(const dbg::BreakpointView& b) const {
   return out;
 }
 
-json Adapter::variable_json(const dbg::VariableView& v) const {
-  json out = {{"name", v.name}, {"value", v.value}, {"variablesReference", v.reference}};
-  if (!v.type.empty()) out["type"] = v.type;
-  if (v.named) out["namedVariables"] = v.named;
-  if (v.indexed) out["indexedVariables"] = v.indexed;
-  if (!v.memory_reference.empty()) out["memoryReference"] = v.memory_reference;
-  if (!v.evaluate_name.empty()) out["evaluateName"] = v.evaluate_name;
-  return out;
-}
+json Adapter::variable_json(const dbg::VariableView& v) const { return dap::variable_json(v); }
 
 void Adapter::stack_trace(const json& r) {
   const json& a = r.value("arguments", json::object());
@@ -99,19 +84,14 @@ void Adapter::stack_trace(const json& r) {
 void Adapter::scopes(const json& r) {
   json out = json::array();
   for (const dbg::ScopeView& s : engine_.scopes(frame_in(r.at("arguments").at("frameId").get<int64_t>()))) {
-    json j = {{"name", s.name}, {"variablesReference", s.reference}, {"namedVariables", s.named}, {"expensive", s.expensive}};
-    if (s.name == "Arguments") j["presentationHint"] = "arguments";
-    else if (s.name == "Locals") j["presentationHint"] = "locals";
-    else if (s.name == "Return value") j["presentationHint"] = "returnValue";
-    out.push_back(std::move(j));
+    out.push_back(scope_json(s));
   }
   respond(r, {{"scopes", out}});
 }
 
 void Adapter::variables(const json& r) {
   const json& a = r.at("arguments");
-  const std::string filter = a.value("filter", "");
-  auto kind = filter == "indexed" ? rt::ChildFilter::Indexed : filter == "named" ? rt::ChildFilter::Named : rt::ChildFilter::All;
+  auto kind = child_filter(a.value("filter", ""));
   auto vars = engine_.variables(a.at("variablesReference").get<int64_t>(), kind, a.value("start", int64_t{0}),
                                 a.value("count", int64_t{0}));
   if (!vars) return fail(r, "unknown variablesReference (variables are valid only while the program is stopped)");
@@ -125,15 +105,10 @@ void Adapter::evaluate(const json& r) {
   std::optional<int64_t> frame;
   if (a.contains("frameId")) frame = frame_in(a["frameId"].get<int64_t>());
   std::string error;
-  auto v = engine_.evaluate(a.at("expression").get<std::string>(), frame, context_of(a.value("context", "repl")), &error);
+  auto v = engine_.evaluate(a.at("expression").get<std::string>(), frame, eval_context(a.value("context", "repl")), &error);
   flush_output();
   if (!v) return fail(r, error);
-  json body = {{"result", v->value}, {"variablesReference", v->reference}};
-  if (!v->type.empty()) body["type"] = v->type;
-  if (v->named) body["namedVariables"] = v->named;
-  if (v->indexed) body["indexedVariables"] = v->indexed;
-  if (!v->memory_reference.empty()) body["memoryReference"] = v->memory_reference;
-  respond(r, body);
+  respond(r, evaluate_body(*v));
 }
 
 void Adapter::set_variable(const json& r) {

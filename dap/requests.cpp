@@ -2,6 +2,7 @@
 #include <filesystem>
 
 #include "dap/adapter.h"
+#include "dap/json_shapes.h"
 
 namespace relay::dap {
 
@@ -13,11 +14,6 @@ std::string canonical(const std::string& path) {
   std::error_code ec;
   auto p = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
   return ec ? path : p.string();
-}
-
-dbg::Granularity granularity_of(const json& args) {
-  return args.value("granularity", "statement") == "instruction" ? dbg::Granularity::Instruction
-                                                                  : dbg::Granularity::Statement;
 }
 
 }  // namespace
@@ -174,7 +170,7 @@ void Adapter::execution(const json& r, const std::string& command) {
     return respond(r);
   }
   if (engine_.state() != State::Stopped) return fail(r, "the program is not stopped");
-  const auto g = granularity_of(a);
+  const auto g = step_granularity(a);
   if (command == "continue") engine_.resume();
   else if (command == "next") engine_.next(g);
   else if (command == "stepOut") engine_.step_out(g);

@@ -33,13 +33,15 @@ constexpr std::string_view kQuitInKernel =
 
 }  // namespace
 
-RelayInterpreter::RelayInterpreter(InterruptWatcher& interrupts) : interrupts_(interrupts) {}
+RelayInterpreter::RelayInterpreter(InterruptWatcher& interrupts, NotebookDebugger& debugger)
+    : interrupts_(interrupts), debugger_(debugger) {}
 
 RelayInterpreter::~RelayInterpreter() = default;
 
 void RelayInterpreter::configure_impl() {
   session_ = std::make_unique<repl::Session>();
   session_->set_interrupt_flag(interrupts_.flag());
+  debugger_.attach(*session_);
 }
 
 nl::json RelayInterpreter::execute_request_impl(int execution_counter, const std::string& code, bool silent,
@@ -50,6 +52,7 @@ nl::json RelayInterpreter::execute_request_impl(int execution_counter, const std
   interrupts_.reset();
   try {
     repl::ExecResult result = session_->execute(code);
+    debugger_.after_execute();  // the bindings the debugger's variables panel shows
     return publish(execution_counter, result, silent);
   } catch (const std::exception& e) {
     return internal_error(e.what(), !silent);
@@ -143,6 +146,9 @@ nl::json RelayInterpreter::is_complete_request_impl(const std::string& code) {
 nl::json RelayInterpreter::kernel_info_request_impl() { return kernel_info_content(); }
 
 void RelayInterpreter::shutdown_request_impl() {
+  // On the control thread: a cell stopped in the debugger must end, or the shell thread
+  // never gets to stop.
+  debugger_.shutdown();
   // xeus exits the process right after this returns; nothing of the session needs
   // saving, but the waiting thread is ended so the exit does not race it.
   interrupts_.stop();

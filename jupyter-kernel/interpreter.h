@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "jupyter-kernel/interrupt_watcher.h"
+#include "jupyter-kernel/notebook_debugger.h"
 #include "repl/session.h"
 #include "xeus/xinterpreter.hpp"
 
@@ -17,8 +18,9 @@ namespace relay::kernel {
 
 class RelayInterpreter final : public xeus::xinterpreter {
  public:
-  // `interrupts` delivers SIGINT as a flag; it must outlive the interpreter.
-  explicit RelayInterpreter(InterruptWatcher& interrupts);
+  // `interrupts` delivers SIGINT as a flag; `debugger` debugs the session's cells. Both
+  // must outlive the interpreter.
+  RelayInterpreter(InterruptWatcher& interrupts, NotebookDebugger& debugger);
   ~RelayInterpreter() override;
 
  private:
@@ -37,6 +39,7 @@ class RelayInterpreter final : public xeus::xinterpreter {
   nl::json internal_error(const std::string& what, bool publish_it);
 
   InterruptWatcher& interrupts_;
+  NotebookDebugger& debugger_;
   std::unique_ptr<repl::Session> session_;
 };
 

@@ -22,6 +22,7 @@ nlohmann::json kernel_info_content() {
                                  /*language_nbconvert_exporter=*/"", banner);
   // No exporter of our own: `nbconvert --to script` then writes a plain `.relay` file.
   info["language_info"].erase("nbconvert_exporter");
+  info["debugger"] = true;  // JupyterLab's debugger (notebook_debugger.h)
   return info;
 }
 

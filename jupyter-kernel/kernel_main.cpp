@@ -9,10 +9,13 @@
 
 #include "jupyter-kernel/interpreter.h"
 #include "jupyter-kernel/interrupt_watcher.h"
+#include "jupyter-kernel/notebook_debugger.h"
+#include "jupyter-kernel/xeus_debugger.h"
 #include "xeus/xeus_context.hpp"
 #include "xeus/xkernel.hpp"
 #include "xeus/xkernel_configuration.hpp"
-#include "xeus/xserver_zmq.hpp"
+#include "xeus/xserver_shell_main.hpp"
+#include "xeus/xserver_zmq.hpp"  // zmq::context_t
 
 namespace relay::kernel {
 
@@ -63,12 +66,15 @@ int run_kernel(const std::string& connection_file) {
 
   try {
     auto context = xeus::make_context<zmq::context_t>();
-    auto interpreter = std::make_unique<RelayInterpreter>(interrupts);
+    NotebookDebugger debugger;  // declared before the kernel: it outlives it
+    auto interpreter = std::make_unique<RelayInterpreter>(interrupts, debugger);
     // `replace`: text that is not valid UTF-8 (a value's printout, a file name) is sent
     // with U+FFFD instead of making the whole message fail to serialize.
     xeus::xkernel kernel(config, xeus::get_user_name(), std::move(context), std::move(interpreter),
-                         xeus::make_xserver_zmq, xeus::make_in_memory_history_manager(), nullptr,
-                         xeus::make_null_debugger, nl::json::object(), nl::json::error_handler_t::replace);
+                         // Split: control requests on their own thread, so the debugger answers while a
+                         // cell runs or is stopped at a breakpoint (notebook_debugger.h).
+                         xeus::make_xserver_shell_main, xeus::make_in_memory_history_manager(), nullptr,
+                         debugger_builder(debugger), nl::json::object(), nl::json::error_handler_t::replace);
     kernel.start();
   } catch (const std::exception& e) {
     // Typically a port that is already taken (zmq bind fails).

@@ -22,7 +22,8 @@ nlohmann::json kernel_json(const std::string& binary) {
       // Jupyter interrupts with SIGINT; the kernel turns it into the session's
       // interrupt flag (interrupt_watcher.h).
       {"interrupt_mode", "signal"},
-      {"metadata", {{"debugger", false}}},
+      // JupyterLab shows its debugger for kernels that say so here and in kernel_info.
+      {"metadata", {{"debugger", true}}},
   };
 }
 

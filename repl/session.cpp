@@ -412,6 +412,11 @@ std::optional<CheckedInput> Session::Impl::check_input(std::string_view expr, co
 
 std::optional<rt::Value> Session::Impl::run_input(const CheckedInput& in, Origin origin, ExecResult& result,
                                                   uint64_t* steps) {
+  // `:time` measures a plain run: only inputs whose steps are not counted are debugged.
+  if (!steps && debug_hook) {
+    std::optional<rt::Value> value;
+    if (debug_input(in, origin, result, &value)) return value;
+  }
   auto check = in.check;
   auto program = std::make_unique<rt::Program>(
       [check](const FuncDef* def) -> const InferredTypes* {
@@ -433,7 +438,7 @@ std::optional<rt::Value> Session::Impl::run_input(const CheckedInput& in, Origin
   rt::RunOutcome outcome = rt::run_function(*program, program->global(*in.def->def), std::move(args), run, display);
   if (steps) *steps = outcome.steps;
   if (outcome.value) {
-    generations.push_back(Generation{check, std::move(program)});
+    generations.push_back(Generation{check, std::move(program), nullptr});
     return std::move(outcome.value);
   }
   result.ok = false;

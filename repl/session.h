@@ -73,6 +73,15 @@ struct Inspection {
   std::string plain;      // the same without markdown fences
 };
 
+// A binding of the session (`let %w = ...`): its name without `%`, value and type.
+struct SessionVariable {
+  std::string name;
+  rt::Value value;
+  std::string type;
+};
+
+class DebugHook;  // session_debug.h
+
 struct SessionOptions {
   bool check_numerics = false;
   size_t max_depth = 4'000'000;
@@ -107,6 +116,12 @@ class Session {
   // Checked between evaluation steps; set it (e.g. from SIGINT) to stop a run.
   void set_interrupt_flag(const std::atomic<bool>* flag);
   const SessionOptions& options() const;
+
+  // Expression and binding inputs are run by `hook` (a debugger; session_debug.h) while
+  // it is set; null: by the session itself.
+  void set_debug_hook(DebugHook* hook);
+  // The session's bindings, oldest first.
+  std::vector<SessionVariable> variables() const;
 
   // The `:help` text.
   static std::string help_text();

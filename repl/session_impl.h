@@ -47,6 +47,7 @@ struct Session::Impl {
   struct Generation {
     std::shared_ptr<const FileCheck> check;
     std::unique_ptr<rt::Program> program;
+    std::shared_ptr<const void> debugged;  // a debugger's run of the input (DebugOutcome::keep_alive)
   };
   std::deque<Generation> generations;
   std::unordered_map<FileId, FileId> foreign_files;  // database file -> display file
@@ -56,6 +57,7 @@ struct Session::Impl {
   std::unordered_map<FileId, ModuleText> chunk_regions;
   std::vector<std::string> loaded_files;
   int inputs = 0;
+  DebugHook* debug_hook = nullptr;
 
   explicit Impl(SessionOptions o);
 
@@ -82,6 +84,11 @@ struct Session::Impl {
   // Runs a checked input; on errors fills `result` and returns nullopt.
   std::optional<rt::Value> run_input(const CheckedInput& input, Origin origin, ExecResult& result,
                                      uint64_t* steps = nullptr);
+  // ---- session_debug.cpp
+  // Offers a checked input to the debug hook. False when there is none or it declined;
+  // otherwise the run's value is in `value`, or its error in `result`.
+  bool debug_input(const CheckedInput& input, Origin origin, ExecResult& result, std::optional<rt::Value>* value);
+
   ExecResult evaluate(std::string_view expr, InputKind kind, Origin origin);
   FileId add_input(std::string_view text);
 

@@ -1,6 +1,7 @@
 #include "repl/value_html.h"
 
 #include <algorithm>
+#include <cmath>
 #include <span>
 #include <vector>
 
@@ -45,6 +46,8 @@ constexpr const char* kStyle =
     ".relay-value table.rv-t th{font-weight:normal;opacity:.55;border-color:transparent}"
     ".relay-value table.rv-t caption{caption-side:top;text-align:left;opacity:.7}"
     ".relay-value table.rv-t .rv-gap{text-align:center;opacity:.6}"
+    // NaN and ±Inf stand out (the debugger's variable view is often opened to find them).
+    ".relay-value table.rv-t td.rv-nonfinite{color:#c62828;background:rgba(198,40,40,.12);font-weight:600}"
     ".relay-value details{margin:1px 0}"
     ".relay-value summary{cursor:pointer}"
     ".relay-value ol{margin:1px 0;padding-left:2.6em}"
@@ -91,6 +94,12 @@ std::string element_text(const rt::NDArray& a, int64_t flat_index) {
   return html_escape(rt::format_element(a, flat_index));
 }
 
+// A table cell for one element; NaN and ±Inf are marked (class `rv-nonfinite`).
+std::string element_cell(const rt::NDArray& a, int64_t flat_index) {
+  const bool marked = a.dtype().is_float() && !std::isfinite(a.get_double(flat_index));
+  return (marked ? "<td class=\"rv-nonfinite\">" : "<td>") + element_text(a, flat_index) + "</td>";
+}
+
 class HtmlWriter {
  public:
   std::string top(const rt::Value& v, const std::string& type_text) {
@@ -124,7 +133,7 @@ class HtmlWriter {
     } else if (cells_left_ <= 0) {
       out_ += "<div class=\"rv-more\">" + std::string(kEllipsis) + " (output limit reached)</div>";
     } else if (a.ndim() == 0) {
-      out_ += "<table class=\"rv-t\"><tr><td>" + element_text(a, 0) + "</td></tr></table>";
+      out_ += "<table class=\"rv-t\"><tr>" + element_cell(a, 0) + "</tr></table>";
       --cells_left_;
     } else {
       slices(a);
@@ -196,7 +205,7 @@ class HtmlWriter {
           const char* mark = r < 0 && c < 0 ? kDiagonalEllipsis : r < 0 ? kVerticalEllipsis : kEllipsis;
           out_ += std::string("<td class=\"rv-gap\">") + mark + "</td>";
         } else {
-          out_ += "<td>" + element_text(a, offset + r * row_stride + c) + "</td>";
+          out_ += element_cell(a, offset + r * row_stride + c);
         }
       }
       out_ += "</tr>";

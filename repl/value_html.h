@@ -7,7 +7,8 @@
 // summarised like numpy when large: over 1,000 elements, each axis longer than 6 shows
 // its first and last 3 entries around a `…` cell, under a line of statistics
 // (`min=… max=… mean=…`, NaN and Inf counts). Elements read as numpy prints a scalar
-// of that dtype (runtime/print.h). Tuples and constructor values nest as collapsible
+// of that dtype (runtime/print.h); NaN and ±Inf cells are marked (class `rv-nonfinite`,
+// in red). Tuples and constructor values nest as collapsible
 // lists, or inline, `(1, 2.5)`, when every field is a scalar. A list-like value (a chain
 // of `Cons`) is shown flat, its first 100 elements and a count of the rest. References
 // are text, closures their summary (`%f(%x, %y)`, `nn.relu`).

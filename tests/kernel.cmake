@@ -7,9 +7,12 @@ find_program(RELAY_KERNEL_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
 if(TARGET relay_kernel AND RELAY_KERNEL_PYTHON3)
   add_test(NAME kernel_protocol
            COMMAND ${RELAY_KERNEL_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/kernel/test_kernel.py $<TARGET_FILE:relay>)
+  # JupyterLab's debugger protocol (debug_request on control, debug_event on IOPub).
+  add_test(NAME kernel_debugger
+           COMMAND ${RELAY_KERNEL_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/kernel/test_debugger.py $<TARGET_FILE:relay>)
   add_test(NAME kernel_notebooks
            COMMAND ${RELAY_KERNEL_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/kernel/run_notebooks.py $<TARGET_FILE:relay>
                    ${PROJECT_SOURCE_DIR}/examples/notebooks)
   # 77: jupyter_client or nbconvert is missing for that Python.
-  set_tests_properties(kernel_protocol kernel_notebooks PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
+  set_tests_properties(kernel_protocol kernel_debugger kernel_notebooks PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
 endif()

@@ -138,6 +138,14 @@ TEST_CASE("value html: large tensors are summarised like numpy", "[repl][html]")
   const std::string with_nan = value_html(bad, "");
   CHECK(with_nan.find(">min=0.0 max=1999.0 mean=") != std::string::npos);
   CHECK(with_nan.find(" nan=1</div>") != std::string::npos);
+  // Non-finite elements are marked in the table; finite ones and integers are not.
+  NDArray odd = iota({4});
+  odd.set_double(1, std::numeric_limits<double>::quiet_NaN());
+  odd.set_double(2, -std::numeric_limits<double>::infinity());
+  const std::string marked = value_html(odd, "");
+  CHECK(marked.find("<td>0.0</td><td class=\"rv-nonfinite\">nan</td><td class=\"rv-nonfinite\">-inf</td><td>3.0</td>") !=
+        std::string::npos);
+  CHECK(value_html(iota({10, 10}), "").find("<td class=\"rv-nonfinite\">") == std::string::npos);
 
   // Rank 4: slices of the leading axes are summarised too, and one tensor's cells capped.
   const std::string big = value_html(iota({10, 10, 10, 10}), "");
