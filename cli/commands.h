@@ -13,6 +13,7 @@ int cmd_fmt(const Args& args);
 int cmd_explain(const Args& args);
 int cmd_ops(const Args& args);
 int cmd_run(const Args& args);
+int cmd_compile(const Args& args);  // the compile path's stages (--emit)
 int cmd_lsp(const Args& args);
 int cmd_dap(const Args& args);
 int cmd_repl(const Args& args);

@@ -21,6 +21,7 @@ const Command kCommands[] = {
     {"explain", relay::cli::cmd_explain, "explain a diagnostic code, e.g. `relay explain E0040`"},
     {"ops", relay::cli::cmd_ops, "list the operators with their signatures (`--json` for data)"},
     {"run", relay::cli::cmd_run, "run @main with the reference interpreter"},
+    {"compile", relay::cli::cmd_compile, "print a stage of the compile path (--emit=graph|optimized|fused)"},
     {"lsp", relay::cli::cmd_lsp, "the language server (LSP over stdio)"},
     {"dap", relay::cli::cmd_dap, "the debug adapter (Debug Adapter Protocol over stdio)"},
     {"repl", relay::cli::cmd_repl, "an interactive session (runs a script when stdin is not a terminal)"},

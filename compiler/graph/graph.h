@@ -122,6 +122,13 @@ struct ArgSpec {
   DataType dtype = DataType::float_(32);
 };
 std::vector<ArgSpec> arg_specs_of(std::span<const rt::NDArray> args);
+// The parameters' checked types as specs; `overrides` (parameter name without % ->
+// shape) replace a parameter's shape, and must where it has `?` or symbolic dims. On
+// failure (a non-tensor parameter, a dim left unknown, an override of another rank or
+// for no parameter) returns nullopt and says why in `error`.
+std::optional<std::vector<ArgSpec>> arg_specs_from_types(
+    const FuncDef& def, const InferredTypes* types,
+    const std::vector<std::pair<std::string, std::vector<int64_t>>>& overrides, std::string& error);
 
 struct BuildResult {
   std::optional<Graph> graph;

@@ -1,0 +1,172 @@
+// `relay compile FILE [--entry NAME] [--shape NAME=DxDx...]... --emit=STAGE`: builds the
+// entry's graph at its parameters' shapes (annotations, or --shape for `?`/symbolic
+// dims) and prints a stage of the compile path: `graph` (as built), `optimized` (after
+// the graph passes), `fused` (the fusion groups). `loops`, `llvm` and `asm` are the next
+// layers' and print "not built yet" (exit 2). Exit 1 when the file has errors or the
+// function is not a graph (the reason and where).
+#include <cstdio>
+#include <cstdlib>
+
+#include "cli/commands.h"
+#include "cli/diagnostic_output.h"
+#include "compiler/graph/fuse.h"
+#include "compiler/graph/passes.h"
+#include "compiler/graph/print.h"
+#include "interpreter/eval/run.h"
+
+namespace relay::cli {
+
+namespace {
+
+void compile_usage(FILE* out) {
+  std::fprintf(out,
+               "usage: relay compile FILE [--entry NAME] [--shape NAME=DIMS]... [--emit=STAGE]\n"
+               "\n"
+               "Compiles @main (or NAME) of FILE for its parameters' shapes and prints a stage.\n"
+               "  --shape NAME=DIMS  a parameter's shape, e.g. data=1x3x224x224 (needed for `?` dims)\n"
+               "  --emit=STAGE       graph | optimized | fused (default) | loops | llvm | asm\n"
+               "Exit status: 0 ok, 1 errors or not a graph, 2 usage error or a stage not built yet.\n");
+}
+
+// `1x3x224x224` (or `` for a scalar); false when malformed.
+bool parse_dims(const std::string& s, std::vector<int64_t>& out) {
+  size_t i = 0;
+  while (i < s.size()) {
+    char* end = nullptr;
+    long long v = std::strtoll(s.c_str() + i, &end, 10);
+    if (end == s.c_str() + i || v < 0) return false;
+    out.push_back(v);
+    i = static_cast<size_t>(end - s.c_str());
+    if (i < s.size()) {
+      if (s[i] != 'x' && s[i] != ',') return false;
+      ++i;
+      if (i == s.size()) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int cmd_compile(const Args& args) {
+  OutputOptions out_opts;
+  std::string file, entry = "main", emit = "fused";
+  std::vector<std::pair<std::string, std::vector<int64_t>>> shapes;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const char* opt) -> const std::string* {
+      if (i + 1 >= args.size()) {
+        std::fprintf(stderr, "error: `%s` needs a value\n", opt);
+        return nullptr;
+      }
+      return &args[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      compile_usage(stdout);
+      return kExitOk;
+    } else if (a == "--entry") {
+      auto v = value("--entry");
+      if (!v) return kExitUsage;
+      entry = *v;
+      if (!entry.empty() && entry[0] == '@') entry.erase(0, 1);
+    } else if (a == "--emit" || a.starts_with("--emit=")) {
+      if (a == "--emit") {
+        auto v = value("--emit");
+        if (!v) return kExitUsage;
+        emit = *v;
+      } else {
+        emit = a.substr(7);
+      }
+    } else if (a == "--shape") {
+      auto v = value("--shape");
+      if (!v) return kExitUsage;
+      size_t eq = v->find('=');
+      std::vector<int64_t> dims;
+      if (eq == std::string::npos || eq == 0 || !parse_dims(v->substr(eq + 1), dims)) {
+        std::fprintf(stderr, "error: `--shape` takes NAME=DIMS such as data=1x3x224x224, got `%s`\n", v->c_str());
+        return kExitUsage;
+      }
+      std::string name = v->substr(0, eq);
+      if (name[0] == '%') name.erase(0, 1);
+      shapes.emplace_back(name, std::move(dims));
+    } else {
+      int consumed = 0;
+      std::string error;
+      const std::string* next = i + 1 < args.size() ? &args[i + 1] : nullptr;
+      if (!parse_output_option(a, next, out_opts, &consumed, &error)) {
+        std::fprintf(stderr, "error: %s\n", error.c_str());
+        return kExitUsage;
+      }
+      if (consumed) {
+        i += consumed - 1;
+      } else if (a.size() > 1 && a[0] == '-') {
+        std::fprintf(stderr, "error: unknown option `%s`\n\n", a.c_str());
+        compile_usage(stderr);
+        return kExitUsage;
+      } else if (file.empty()) {
+        file = a;
+      } else {
+        std::fprintf(stderr, "error: `relay compile` takes one file\n");
+        return kExitUsage;
+      }
+    }
+  }
+  if (file.empty()) {
+    compile_usage(stderr);
+    return kExitUsage;
+  }
+  if (emit == "loops" || emit == "llvm" || emit == "asm") {
+    std::fprintf(stderr, "error: `--emit=%s` is not built yet\n", emit.c_str());
+    return kExitUsage;
+  }
+  if (emit != "graph" && emit != "optimized" && emit != "fused") {
+    std::fprintf(stderr, "error: unknown stage `%s` (graph, optimized, fused, loops, llvm, asm)\n", emit.c_str());
+    return kExitUsage;
+  }
+
+  DiagnosticPrinter printer(out_opts);
+  SourceManager sources;
+  std::string text, error;
+  if (!read_source_file(file, &text, &error)) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    return kExitErrors;
+  }
+  FileId id = sources.add(file == "-" ? "<stdin>" : file, std::move(text));
+  DiagnosticBag diags;
+  auto loaded = rt::load_program(sources, id, entry, nullptr, diags);
+  printer.print(diags, sources);
+  if (!loaded) {
+    printer.print_summary();
+    return kExitErrors;
+  }
+  const InferredTypes* types = loaded->types.find(loaded->entry);
+  auto specs = compiler::arg_specs_from_types(*loaded->entry, types, shapes, error);
+  if (!specs) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    return kExitUsage;
+  }
+  compiler::BuildResult built =
+      compiler::build_graph(*loaded->entry, types, loaded->front.module->metadata.get(), *specs);
+  if (!built.ok()) {
+    const SourceFile& src = sources.get(id);
+    LineCol at = src.lines.lookup(built.where.begin);
+    std::fprintf(stderr, "error: @%s is not a graph: %s\n  --> %s:%u:%u\n", entry.c_str(), built.reason.c_str(),
+                 src.name.c_str(), at.line, at.column);
+    return kExitErrors;
+  }
+  try {
+    if (emit == "graph") {
+      std::fputs(compiler::print_graph(*built.graph).c_str(), stdout);
+      return kExitOk;
+    }
+    compiler::Graph g = compiler::optimize(*built.graph);
+    if (emit == "optimized") std::fputs(compiler::print_graph(g).c_str(), stdout);
+    else std::fputs(compiler::print_fused(g, compiler::fuse(g)).c_str(), stdout);
+  } catch (const compiler::GraphError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitErrors;
+  }
+  return kExitOk;
+}
+
+}  // namespace relay::cli

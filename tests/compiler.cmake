@@ -1,0 +1,11 @@
+# The compiler's tests (tests/compiler/): graphs of every model, each pass, fusion by
+# TVM's rules, and the graph executor against the interpreter. Included by
+# tests/CMakeLists.txt when the compiler's graph library is built.
+if(TARGET relay_compiler_graph)
+  file(GLOB RELAY_COMPILER_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/compiler/*.cpp)
+  add_executable(relay_compiler_tests ${RELAY_COMPILER_TESTS})
+  target_link_libraries(relay_compiler_tests PRIVATE relay_compiler_graph relay_interpreter relay_lang
+    Catch2::Catch2WithMain)
+  target_compile_definitions(relay_compiler_tests PRIVATE RELAY_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  catch_discover_tests(relay_compiler_tests TEST_PREFIX "compiler.")
+endif()

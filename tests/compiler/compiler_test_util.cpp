@@ -1,0 +1,79 @@
+#include "tests/compiler/compiler_test_util.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "lang/base/source.h"
+
+namespace relay::testing {
+
+namespace {
+
+std::unique_ptr<CompiledModel> load(const std::string& name, const std::string& text) {
+  auto m = std::make_unique<CompiledModel>();
+  FileId file = m->sources.add(name, text);
+  DiagnosticBag diags;
+  m->program = rt::load_program(m->sources, file, "main", nullptr, diags);
+  for (const Diagnostic& d : diags.items())
+    if (d.severity == Severity::Error) m->error += d.message + "\n";
+  return m;
+}
+
+}  // namespace
+
+std::unique_ptr<CompiledModel> load_model_file(const std::string& path) {
+  std::string text, err;
+  REQUIRE(read_text_file(path, &text, &err));
+  return load(path, text);
+}
+
+std::unique_ptr<CompiledModel> load_model_text(const std::string& text) { return load("test.relay", text); }
+
+compiler::BuildResult build_main(const CompiledModel& m) {
+  REQUIRE(m.program);
+  std::string error;
+  auto specs = compiler::arg_specs_from_types(*m.program->entry, m.types(), {}, error);
+  INFO(error);
+  REQUIRE(specs);
+  return compiler::build_graph(*m.program->entry, m.types(), m.metadata(), *specs);
+}
+
+std::vector<rt::NDArray> random_args(const CompiledModel& m, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<rt::NDArray> out;
+  std::string error;
+  auto specs = compiler::arg_specs_from_types(*m.program->entry, m.types(), {}, error);
+  REQUIRE(specs);
+  for (size_t i = 0; i < specs->size(); ++i) {
+    const auto& s = (*specs)[i];
+    const bool positive = std::string_view(m.program->entry->fn->params[i]->name).find("var") != std::string_view::npos;
+    rt::NDArray a = rt::NDArray::empty(s.shape, s.dtype);
+    for (int64_t k = 0; k < a.size(); ++k) a.set_double(k, positive ? 1.0 + 0.5 * u(rng) : u(rng));
+    out.push_back(a);
+  }
+  return out;
+}
+
+rt::Value interpret(CompiledModel& m, const std::vector<rt::NDArray>& args) {
+  rt::RunOutcome r = rt::run_function(*m.program->program, m.program->program->global(*m.program->entry),
+                                      std::vector<rt::Value>(args.begin(), args.end()), {}, m.sources);
+  INFO((r.error ? r.error->message : std::string()));
+  REQUIRE(r.value);
+  return *r.value;
+}
+
+double max_rel_diff(const rt::NDArray& a, const rt::NDArray& b) {
+  if (a.shape() != b.shape()) return std::numeric_limits<double>::infinity();
+  double worst = 0;
+  for (int64_t i = 0; i < a.size(); ++i) {
+    const double x = a.get_double(i), y = b.get_double(i);
+    if (std::isnan(x) != std::isnan(y)) return std::numeric_limits<double>::infinity();
+    if (!std::isnan(x)) worst = std::max(worst, std::abs(x - y) / (1 + std::abs(y)));
+  }
+  return worst;
+}
+
+}  // namespace relay::testing

@@ -1,0 +1,38 @@
+// Helpers for the compiler tests: a checked program (from a file of tests/models or from
+// text), its graph at the annotated shapes, seeded random arguments, and comparison.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/graph/graph.h"
+#include "interpreter/eval/run.h"
+
+namespace relay::testing {
+
+struct CompiledModel {
+  SourceManager sources;
+  std::unique_ptr<rt::LoadedProgram> program;
+  std::string error;  // load errors
+  const InferredTypes* types() const { return program->types.find(program->entry); }
+  const Metadata* metadata() const { return program->front.module->metadata.get(); }
+};
+
+std::unique_ptr<CompiledModel> load_model_file(const std::string& path);
+std::unique_ptr<CompiledModel> load_model_text(const std::string& text);
+
+// @main's graph at its annotated shapes (REQUIREs that the shapes are concrete).
+compiler::BuildResult build_main(const CompiledModel& m);
+
+// Seeded uniform values in [-1, 1); parameters named *var* get [0.5, 1.5) so that
+// batch-norm variances are positive.
+std::vector<rt::NDArray> random_args(const CompiledModel& m, uint64_t seed);
+
+// The interpreter's result for @main on `args`.
+rt::Value interpret(CompiledModel& m, const std::vector<rt::NDArray>& args);
+
+// Largest |a - b| / (1 + |b|) over two tensors of one shape (infinity when shapes differ).
+double max_rel_diff(const rt::NDArray& a, const rt::NDArray& b);
+
+}  // namespace relay::testing
