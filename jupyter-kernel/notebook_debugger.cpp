@@ -53,6 +53,11 @@ void NotebookDebugger::after_execute() {
 std::optional<repl::DebugOutcome> NotebookDebugger::run(const repl::DebugRun& run) {
   std::unique_lock lock(mutex_);
   if (!started_ || shutting_down_) return std::nullopt;
+  // With nothing to stop at, the engine would only cost time (it checks the session's
+  // module afresh): the cell runs as usual.
+  bool any_breakpoint = !exception_filters_.empty();
+  for (const auto& [path, list] : breakpoints_) any_breakpoint |= !list.empty();
+  if (!any_breakpoint) return std::nullopt;
   auto active = std::make_shared<Active>();
   dbg::SourceConfig config;
   config.name = run.module_name;

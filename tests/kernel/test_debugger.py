@@ -311,6 +311,30 @@ def test_disconnect_lets_cells_run():
     assert not events, events
 
 
+def test_shutdown_while_stopped():
+    """A kernel shut down while a cell is stopped ends that cell and exits (the shell
+    thread must not stay parked). Its own kernel."""
+    km, kc = start_kernel()
+    try:
+        d = Debugger(kc)
+        d.ok("initialize", {"adapterID": "relay"})
+        d.ok("attach")
+        path = d.ok("dumpCell", {"code": CELL})["sourcePath"]
+        d.ok("setBreakpoints", {"source": {"path": path}, "breakpoints": [{"line": 2}]})
+        d.ok("configurationDone")
+        reply, _ = d.run(SCALE_DEF)
+        assert reply["status"] == "ok", reply
+        kc.execute(CELL)
+        d.event("stopped")
+        kc.stop_channels()
+        km.shutdown_kernel(now=False)  # a shutdown_request on the control channel
+        assert not km.is_alive()
+    finally:
+        if km.is_alive():
+            km.shutdown_kernel(now=True)
+            raise AssertionError("the kernel did not exit")
+
+
 def main(argv):
     global RELAY, ROOT, SPEC_DIR
     if len(argv) < 2:
