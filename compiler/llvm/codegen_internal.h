@@ -1,0 +1,54 @@
+// The emitter shared by codegen_stmt.cpp (functions, loops, statements),
+// codegen_expr.cpp (expressions, math) and codegen_cast.cpp (dtype conversions).
+#pragma once
+
+#include <unordered_map>
+#include <vector>
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include "compiler/llvm/codegen.h"
+
+namespace relay::compiler::cg {
+
+class Emitter {
+ public:
+  Emitter(llvm::Module& m, const loops::Kernel& k) : m_(m), ctx_(m.getContext()), b_(ctx_), k_(k) {}
+
+  void emit_function(const std::string& symbol, const TargetAttrs& target);
+
+  // Expressions (codegen_expr.cpp)
+  llvm::Value* expr(const loops::Expr& e);
+  llvm::Type* value_type(DataType t);   // bool -> i1, float16 -> half, bfloat16 -> i16
+  llvm::Type* memory_type(DataType t);  // bool -> i8
+  // Conversions (codegen_cast.cpp): the interpreter's convert<D, S>.
+  llvm::Value* cast(llvm::Value* v, DataType from, DataType to);
+  // float16/bfloat16 -> float32; float32/float64 unchanged.
+  llvm::Value* to_compute(llvm::Value* v, DataType from);
+
+ private:
+  // Statements (codegen_stmt.cpp)
+  void block(const loops::Block& b);
+  void stmt(const loops::Stmt& s);
+  void loop(const loops::Stmt& s, llvm::Value* lo, llvm::Value* hi);
+  llvm::Value* element_ptr(int buffer, const loops::Expr& index);
+
+  llvm::Value* binary(const loops::ExprNode& e, llvm::Value* a, llvm::Value* b);
+  llvm::Value* compare(const loops::ExprNode& e, llvm::Value* a, llvm::Value* b);
+  llvm::Value* math(const loops::ExprNode& e, std::vector<llvm::Value*> args);
+  llvm::Value* libm(const char* name32, const char* name64, llvm::Value* x, llvm::Value* y = nullptr);
+  llvm::Value* bf16_from_f32(llvm::Value* f);
+  llvm::Value* bf16_to_f32(llvm::Value* bits);
+
+  llvm::Module& m_;
+  llvm::LLVMContext& ctx_;
+  llvm::IRBuilder<> b_;
+  const loops::Kernel& k_;
+  llvm::Function* fn_ = nullptr;
+  std::vector<llvm::Value*> buffers_;             // by buffer id
+  std::unordered_map<int, llvm::Value*> vars_;    // by var id
+};
+
+}  // namespace relay::compiler::cg

@@ -1,0 +1,218 @@
+// The loop IR verifier (verify.h): one recursive walk with a scope of defined variables.
+#include "compiler/loops/verify.h"
+
+#include <set>
+#include <unordered_set>
+
+#include "compiler/loops/print.h"
+
+namespace relay::loops {
+namespace {
+
+bool is_integer(DataType t) { return t.is_int() || t.is_uint(); }
+bool is_arith_float(DataType t) { return t.code == DataType::Float && (t.bits == 32 || t.bits == 64); }
+
+class Verifier {
+ public:
+  explicit Verifier(const Kernel& k) : k_(k) {}
+
+  std::vector<std::string> run() {
+    for (size_t i = 0; i < k_.buffers.size(); ++i) {
+      const Buffer& b = k_.buffers[i];
+      if (b.id != static_cast<int>(i)) fail("buffer " + b.name + " has id " + std::to_string(b.id));
+      if (b.shape.size() != b.strides.size()) fail("buffer " + b.name + ": shape and strides differ in rank");
+      if (b.dtype.lanes != 1) fail("buffer " + b.name + ": vector dtypes are not supported");
+      if (b.is_param && i >= k_.num_params()) fail("parameter " + b.name + " follows a local buffer");
+    }
+    int parallel = 0;
+    count_parallel(k_.body, parallel);
+    if (parallel > 1) fail("more than one parallel loop");
+    if (parallel == 1 && !(k_.body.size() == 1 && k_.body[0].kind == StmtKind::For &&
+                           k_.body[0].loop_kind == LoopKind::Parallel))
+      fail("the parallel loop must be the kernel body's only top-level statement");
+    block(k_.body);
+    return std::move(errors_);
+  }
+
+ private:
+  void fail(const std::string& m) { errors_.push_back(m); }
+
+  void count_parallel(const Block& b, int& n) {
+    for (const Stmt& s : b) {
+      if (s.kind == StmtKind::For && s.loop_kind == LoopKind::Parallel) ++n;
+      count_parallel(s.body, n);
+    }
+  }
+
+  void define(const Var& v) {
+    if (!defined_ever_.insert(v.id).second) fail("variable " + v.name + std::to_string(v.id) + " defined twice");
+    scope_.push_back(v);
+  }
+
+  bool in_scope(int id) const {
+    for (const Var& v : scope_)
+      if (v.id == id) return true;
+    return false;
+  }
+
+  void block(const Block& b) {
+    const size_t mark = scope_.size();
+    const std::set<int> allocated = allocated_;
+    for (const Stmt& s : b) stmt(s);
+    scope_.resize(mark);
+    allocated_ = allocated;
+  }
+
+  void check_buffer(int id, const char* what) {
+    if (id < 0 || static_cast<size_t>(id) >= k_.buffers.size()) {
+      fail(std::string(what) + " of an unknown buffer " + std::to_string(id));
+      return;
+    }
+    if (!k_.buffer(id).is_param && !allocated_.count(id))
+      fail(std::string(what) + " of local buffer " + k_.buffer(id).name + " outside its allocation");
+  }
+
+  void index(int buffer, const Expr& e, const char* what) {
+    expr(e);
+    if (e->dtype != i64()) fail(std::string(what) + " index is not int64");
+    if (!affine(e)) fail(std::string(what) + " index is not affine: " + print_expr(k_, e));
+    if (e->kind == ExprKind::IntImm && buffer >= 0 && static_cast<size_t>(buffer) < k_.buffers.size()) {
+      const int64_t n = k_.buffer(buffer).extent();
+      if (e->int_value < 0 || e->int_value >= n)
+        fail(std::string(what) + " index " + std::to_string(e->int_value) + " is outside buffer " +
+             k_.buffer(buffer).name);
+    }
+  }
+
+  // Affine in the loop variables: constants, variables, +, -, and * where one side is a constant.
+  bool affine(const Expr& e) const {
+    switch (e->kind) {
+      case ExprKind::IntImm:
+      case ExprKind::Var: return true;
+      case ExprKind::Binary: {
+        const auto op = static_cast<BinaryOp>(e->op);
+        if (op == BinaryOp::Add || op == BinaryOp::Sub) return affine(e->args[0]) && affine(e->args[1]);
+        if (op == BinaryOp::Mul)
+          return (e->args[0]->kind == ExprKind::IntImm && affine(e->args[1])) ||
+                 (e->args[1]->kind == ExprKind::IntImm && affine(e->args[0]));
+        return false;
+      }
+      default: return false;
+    }
+  }
+
+  bool extent_ok(const Expr& e) const {
+    if (e->kind == ExprKind::Binary && static_cast<BinaryOp>(e->op) == BinaryOp::Min)
+      return affine(e->args[0]) && affine(e->args[1]);
+    return affine(e);
+  }
+
+  void stmt(const Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::For:
+        expr(s.extent);
+        if (s.extent->dtype != i64() || !extent_ok(s.extent)) fail("loop extent must be an affine int64 (or a min of two)");
+        if (s.var.dtype != i64()) fail("loop variable " + s.var.name + " is not int64");
+        {
+          const size_t mark = scope_.size();
+          define(s.var);
+          block(s.body);
+          scope_.resize(mark);
+        }
+        break;
+      case StmtKind::Let:
+        expr(s.value);
+        if (s.var.dtype != s.value->dtype) fail("let " + s.var.name + ": the value's dtype differs from the variable's");
+        define(s.var);
+        break;
+      case StmtKind::Store:
+        check_buffer(s.buffer, "store");
+        index(s.buffer, s.index, "store");
+        expr(s.value);
+        if (s.buffer >= 0 && static_cast<size_t>(s.buffer) < k_.buffers.size() &&
+            s.value->dtype != k_.buffer(s.buffer).dtype)
+          fail("store to " + k_.buffer(s.buffer).name + ": value is " + dtype_name(s.value->dtype) + ", buffer is " +
+               dtype_name(k_.buffer(s.buffer).dtype));
+        break;
+      case StmtKind::Alloc:
+        if (s.buffer < 0 || static_cast<size_t>(s.buffer) >= k_.buffers.size() || k_.buffer(s.buffer).is_param)
+          fail("alloc of a buffer that is not local");
+        else
+          allocated_.insert(s.buffer);
+        break;
+      case StmtKind::If:
+        expr(s.value);
+        if (!s.value->dtype.is_bool()) fail("if condition is not bool");
+        block(s.body);
+        break;
+    }
+  }
+
+  void same_operands(const Expr& e, const char* what) {
+    for (const Expr& a : e->args)
+      if (a->dtype != e->args[0]->dtype) fail(std::string(what) + ": operands have different dtypes");
+    if (is_storage_only(e->args[0]->dtype))
+      fail(std::string(what) + " on " + dtype_name(e->args[0]->dtype) + ": cast to float32 first");
+  }
+
+  void expr(const Expr& e) {
+    if (!e) {
+      fail("missing expression");
+      return;
+    }
+    for (const Expr& a : e->args) expr(a);
+    const DataType t = e->args.empty() ? e->dtype : e->args[0]->dtype;
+    switch (e->kind) {
+      case ExprKind::IntImm:
+        if (!is_integer(e->dtype) && !e->dtype.is_bool()) fail("integer constant of dtype " + dtype_name(e->dtype));
+        break;
+      case ExprKind::FloatImm:
+        if (!is_arith_float(e->dtype)) fail("float constant of dtype " + dtype_name(e->dtype));
+        break;
+      case ExprKind::Var:
+        if (!in_scope(e->id)) fail("variable " + std::to_string(e->id) + " used outside its scope");
+        break;
+      case ExprKind::Load: check_buffer(e->id, "load"); index(e->id, e->args[0], "load"); break;
+      case ExprKind::Unary:
+        same_operands(e, name_of(static_cast<UnaryOp>(e->op)));
+        if (static_cast<UnaryOp>(e->op) == UnaryOp::Not && t.is_float()) fail("not on a float");
+        break;
+      case ExprKind::Binary: {
+        const auto op = static_cast<BinaryOp>(e->op);
+        same_operands(e, name_of(op));
+        const bool bitwise = op == BinaryOp::And || op == BinaryOp::Or || op == BinaryOp::Xor;
+        if (bitwise && t.is_float()) fail(std::string(name_of(op)) + " on a float");
+        if ((op == BinaryOp::Shl || op == BinaryOp::Shr) && !is_integer(t))
+          fail(std::string(name_of(op)) + " on " + dtype_name(t));
+        if (t.is_bool() && !bitwise && op != BinaryOp::Min && op != BinaryOp::Max)
+          fail(std::string(name_of(op)) + " on bool");
+        break;
+      }
+      case ExprKind::Compare: same_operands(e, name_of(static_cast<CmpOp>(e->op))); break;
+      case ExprKind::Select:
+        if (!e->args[0]->dtype.is_bool()) fail("select condition is not bool");
+        if (e->args[1]->dtype != e->args[2]->dtype) fail("select branches have different dtypes");
+        break;
+      case ExprKind::Cast: break;
+      case ExprKind::Call: {
+        const auto fn = static_cast<MathFn>(e->op);
+        same_operands(e, name_of(fn));
+        if (!is_arith_float(t)) fail(std::string(name_of(fn)) + " on " + dtype_name(t));
+        if ((fn == MathFn::Pow) != (e->args.size() == 2)) fail(std::string(name_of(fn)) + ": wrong arity");
+        break;
+      }
+    }
+  }
+
+  const Kernel& k_;
+  std::vector<Var> scope_;
+  std::unordered_set<int> defined_ever_;
+  std::set<int> allocated_;
+  std::vector<std::string> errors_;
+};
+
+}  // namespace
+
+std::vector<std::string> verify(const Kernel& k) { return Verifier(k).run(); }
+
+}  // namespace relay::loops

@@ -1,0 +1,27 @@
+// The loop IR's verifier: type rules, scoping, affine indices, bounds of constant
+// indices, and the kernel's structure. Every lowering's output is verified before a backend
+// sees it, so the backends can assume well-formed input.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compiler/loops/ir.h"
+
+namespace relay::loops {
+
+// Empty when the kernel is well formed; otherwise one message per problem found.
+//  - every Var is defined before use (loop index, or a Let earlier in an enclosing block);
+//    ids are defined once
+//  - operands of Unary/Binary/Compare/Call have equal dtypes, none of them float16 or
+//    bfloat16 (storage types: cast to float32 first); Not/And/Or/Xor/Shl/Shr are integer
+//    or bool (shifts integer only); math functions take float32/float64
+//  - Select's condition is bool and its branches agree; For extents and Load/Store indices
+//    are int64 and affine (sums of constants, loop variables and products by constants; an
+//    extent may also be the min of two such);
+//    a Store's value has the buffer's dtype
+//  - a local buffer is used only after its Alloc; at most one Parallel loop, and it is the
+//    body's only top-level statement
+std::vector<std::string> verify(const Kernel& k);
+
+}  // namespace relay::loops
