@@ -72,6 +72,16 @@ std::optional<repl::DebugOutcome> NotebookDebugger::run(const repl::DebugRun& ru
   if (!active->engine.launch_source(config, &error)) return std::nullopt;
   active->run = &run;
   active_ = active;
+  // However this returns (a kernel's exception escapes `advance` to the session, which
+  // reports it), the control thread must not see the run once `run` is gone.
+  struct Forget {
+    NotebookDebugger& self;
+    Active& active;
+    ~Forget() {
+      active.run = nullptr;
+      self.active_.reset();
+    }
+  } forget{*this, *active};
   dbg::Debugger& engine = active->engine;
   engine.set_exception_filters(exception_filters_);
   apply_breakpoints(nullptr);
@@ -97,8 +107,6 @@ std::optional<repl::DebugOutcome> NotebookDebugger::run(const repl::DebugRun& ru
     // Between slices: a control request waiting for the lock goes first.
     if (waiting_.load() > 0) wake_.wait(lock, [&] { return waiting_.load() == 0; });
   }
-  active->run = nullptr;
-  active_.reset();
   repl::DebugOutcome out;
   out.module_file = engine.program_file();
   if (engine.exit_code() == 0) out.value = engine.result();
