@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/diagnostic_output.h"
+#include "cli/run_jit.h"
 #include "interpreter/eval/run.h"
 #include "interpreter/runtime/npy.h"
 #include "interpreter/value_print.h"
@@ -25,6 +26,7 @@ void run_usage(FILE* out) {
   std::fprintf(out,
                "usage: relay run FILE [--entry NAME] [--arg NAME=PATH.npy]... [--random-inputs SEED]\n"
                "                      [--out PATH.npy|PATH.npz] [--check-numerics] [--max-depth N]\n"
+               "                      [--jit=off|auto|eager] [--jit-threshold N] [--threads N] [--jit-report] [--bench N]\n"
                "                      [--error-format=human|json] [--color=auto|always|never]\n"
                "\n"
                "Runs @main (or NAME) of FILE with the reference interpreter and prints the result.\n"
@@ -33,6 +35,13 @@ void run_usage(FILE* out) {
                "  --out PATH            save the result: .npy for a tensor, .npz for a tuple (keys 0, 1.0, ...)\n"
                "  --check-numerics      stop at the first operator that turns finite inputs into NaN/Inf\n"
                "  --max-depth N         maximum call depth (default %zu)\n"
+               "  --jit=off|auto|eager  native code for hot functions (auto, the default: once a function\n"
+               "                        has been called --jit-threshold times with the same shapes; eager:\n"
+               "                        the entry too, before it runs)\n"
+               "  --jit-threshold N     calls before a function is compiled (default 2)\n"
+               "  --threads N           threads for compiled code (default: the number of cores)\n"
+               "  --jit-report          print what was compiled, how long it took and what stayed interpreted\n"
+               "  --bench N             run the entry N more times after a warm-up; print min and median time\n"
                "Exit status: 0 ok, 1 errors, 2 usage error, 130 interrupted.\n",
                rt::Machine::kDefaultMaxDepth);
 }
@@ -58,8 +67,17 @@ int cmd_run(const Args& args) {
   rt::EntryInputs inputs;
   bool check_numerics = false;
   size_t max_depth = rt::Machine::kDefaultMaxDepth;
+  JitOptions jit;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
+    std::string jit_error;
+    if (parse_jit_option(args, i, jit, jit_error)) {
+      if (!jit_error.empty()) {
+        std::fprintf(stderr, "error: %s\n", jit_error.c_str());
+        return kExitUsage;
+      }
+      continue;
+    }
     auto value = [&](const char* opt) -> const std::string* {
       if (i + 1 >= args.size()) {
         std::fprintf(stderr, "error: `%s` needs a value\n", opt);
@@ -164,9 +182,7 @@ int cmd_run(const Args& args) {
   sa.sa_handler = on_run_sigint;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, &old);
-  rt::RunOutcome outcome =
-      rt::run_function(*loaded->program, loaded->program->global(*loaded->entry),
-                       std::vector<rt::Value>(loaded->arguments.begin(), loaded->arguments.end()), options, sources);
+  rt::RunOutcome outcome = run_with_jit(*loaded, jit, options, sources);
   sigaction(SIGINT, &old, nullptr);
   if (outcome.error) {
     DiagnosticBag run_diags;

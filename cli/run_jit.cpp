@@ -1,0 +1,77 @@
+#include "cli/run_jit.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "compiler/pipeline/compile_function.h"
+
+namespace relay::cli {
+
+bool parse_jit_option(const std::vector<std::string>& args, size_t& i, JitOptions& jit, std::string& error) {
+  const std::string& a = args[i];
+  auto number = [&](const char* opt, uint64_t& out, bool allow_zero) {
+    if (i + 1 >= args.size()) return error = std::string("`") + opt + "` needs a value", true;
+    const std::string& v = args[++i];
+    char* end = nullptr;
+    out = std::strtoull(v.c_str(), &end, 10);
+    if (v.empty() || *end || (!allow_zero && out == 0)) error = std::string("`") + opt + "` takes a positive integer, got `" + v + "`";
+    return true;
+  };
+  if (a.starts_with("--jit=")) {
+    jit.mode = a.substr(6);
+    if (jit.mode != "off" && jit.mode != "auto" && jit.mode != "eager")
+      error = "`--jit` is off, auto or eager, not `" + jit.mode + "`";
+    return true;
+  }
+  if (a == "--jit-threshold") return number("--jit-threshold", jit.threshold, false);
+  if (a == "--bench") return number("--bench", jit.bench, false);
+  if (a == "--threads") {
+    uint64_t n = 0;
+    number("--threads", n, false);
+    jit.threads = static_cast<unsigned>(n);
+    return true;
+  }
+  if (a == "--jit-report") return jit.report = true, true;
+  return false;
+}
+
+rt::RunOutcome run_with_jit(rt::LoadedProgram& loaded, const JitOptions& jit, rt::RunOptions options,
+                            const SourceManager& sources) {
+  compiler::ThreadPool pool(jit.threads ? jit.threads : compiler::default_threads());
+  jit::TierOptions tier_options;
+  tier_options.mode = jit.mode == "off" ? jit::JitMode::Off : jit.mode == "eager" ? jit::JitMode::Eager : jit::JitMode::Auto;
+  tier_options.threshold = jit.threshold;
+  jit::TieredCompiler tier(tier_options, compiler::compile_callback(loaded, &pool));
+  if (tier_options.mode != jit::JitMode::Off) options.tier = &tier;
+  const rt::Value entry = loaded.program->global(*loaded.entry);
+  const std::vector<rt::Value> args(loaded.arguments.begin(), loaded.arguments.end());
+  if (tier_options.mode == jit::JitMode::Eager) tier.compile_now(*loaded.entry, args);
+
+  auto once = [&] { return rt::run_function(*loaded.program, entry, args, options, sources); };
+  rt::RunOutcome outcome = once();
+  if (jit.bench > 0 && outcome.value) {
+    tier.drain();  // what got hot in the warm-up run is native now
+    std::vector<double> ms;
+    for (uint64_t r = 0; r < jit.bench && outcome.value; ++r) {
+      auto t0 = std::chrono::steady_clock::now();
+      outcome = once();
+      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    if (!ms.empty())
+      std::fprintf(stderr, "bench: %zu runs after a warm-up, min %.3f ms, median %.3f ms (--jit=%s, %u threads)\n",
+                   ms.size(), ms.front(), ms[ms.size() / 2], jit.mode.c_str(), pool.threads());
+  }
+  tier.drain();
+  if (jit.report) {
+    auto entries = tier.report();
+    std::fprintf(stderr, "jit report (--jit=%s, threshold %llu, %u threads):\n%s", jit.mode.c_str(),
+                 static_cast<unsigned long long>(jit.threshold), pool.threads(),
+                 entries.empty() ? "  nothing was hot enough to compile\n"
+                                 : jit::TieredCompiler::format_report(entries).c_str());
+  }
+  return outcome;
+}
+
+}  // namespace relay::cli

@@ -1,0 +1,30 @@
+// `relay run`'s compile-path options: --jit=off|auto|eager, --jit-threshold N, --threads N,
+// --jit-report and --bench N, and running the entry with them (tiering through
+// compiler/tier and the pipeline of compiler/pipeline).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "interpreter/eval/run.h"
+
+namespace relay::cli {
+
+struct JitOptions {
+  std::string mode = "auto";  // off, auto, eager
+  uint64_t threshold = 2;
+  unsigned threads = 0;       // 0: the number of cores
+  bool report = false;
+  uint64_t bench = 0;         // > 0: time that many runs after a warm-up
+};
+
+// Parses one option at args[i] (consuming its value); false when it is not a JIT option.
+// Sets `error` (and returns true) on a bad value.
+bool parse_jit_option(const std::vector<std::string>& args, size_t& i, JitOptions& jit, std::string& error);
+
+// Runs the loaded entry with the tier the options ask for; prints the report and the
+// bench timings to stderr.
+rt::RunOutcome run_with_jit(rt::LoadedProgram& loaded, const JitOptions& jit, rt::RunOptions options,
+                            const SourceManager& sources);
+
+}  // namespace relay::cli

@@ -1,0 +1,168 @@
+#include "compiler/pipeline/executable.h"
+
+#include <unordered_map>
+
+#include "interpreter/eval/closure.h"
+#include "interpreter/kernels/kernel.h"
+
+namespace relay::compiler {
+
+namespace {
+
+// The scalar attributes element-wise lowerings read (compiler/loops/elementwise_ops.cpp).
+constexpr const char* kScalarAttrs[] = {"a_min", "a_max", "alpha", "multiplier", "shift"};
+
+std::vector<int64_t> shape_of(Ty t) { return concrete_shape(t).value_or(std::vector<int64_t>{}); }
+
+DataType dtype_of(Ty t) { return static_cast<const TensorTy*>(t)->dtype; }
+
+}  // namespace
+
+std::optional<loops::ElementwiseProgram> elementwise_program(const Graph& g, const FusedGroup& group, std::string* why) {
+  if (group.pattern != FusionPattern::Elementwise && group.pattern != FusionPattern::Broadcast) {
+    *why = "pattern " + std::string(fusion_pattern_name(group.pattern));
+    return std::nullopt;
+  }
+  if (group.outputs.size() != 1) {
+    *why = std::to_string(group.outputs.size()) + " outputs";
+    return std::nullopt;
+  }
+  loops::ElementwiseProgram p;
+  std::unordered_map<NodeId, int> input_index, step_index;
+  for (NodeId in : group.inputs) {
+    const Node& n = g[in];
+    if (!n.type || n.type->kind != TyKind::Tensor) {
+      *why = "a tuple input";
+      return std::nullopt;
+    }
+    input_index[in] = static_cast<int>(p.inputs.size());
+    p.inputs.push_back({dtype_of(n.type), shape_of(n.type)});
+  }
+  for (NodeId id : group.nodes) {
+    const Node& n = g[id];
+    if (n.kind != NodeKind::Call || !n.op || !n.type || n.type->kind != TyKind::Tensor) {
+      *why = "a tuple inside the group";
+      return std::nullopt;
+    }
+    loops::EwStep step;
+    step.op = std::string(n.op->name);
+    step.dtype = dtype_of(n.type);
+    DataType first = step.dtype;
+    for (size_t k = 0; k < n.inputs.size(); ++k) {
+      NodeId in = n.inputs[k];
+      if (auto it = step_index.find(in); it != step_index.end()) step.operands.push_back(loops::EwOperand::step(it->second));
+      else step.operands.push_back(loops::EwOperand::input(input_index.at(in)));
+      if (k == 0 && g[in].type && g[in].type->kind == TyKind::Tensor) first = dtype_of(g[in].type);
+    }
+    if (!loops::elementwise_supports(step.op, first)) {
+      *why = "`" + step.op + "` on " + dtype_name(first) + " has no lowering";
+      return std::nullopt;
+    }
+    for (const char* name : kScalarAttrs)
+      if (const AttrVal* v = n.attrs.get(name)) {
+        if (v->kind == AttrVal::Kind::Int) step.attrs[name] = static_cast<double>(v->int_value);
+        else if (v->kind == AttrVal::Kind::Float) step.attrs[name] = v->float_value;
+      }
+    step_index[id] = static_cast<int>(p.steps.size());
+    p.steps.push_back(std::move(step));
+  }
+  if (step_index.find(group.outputs[0]) == step_index.end() || step_index[group.outputs[0]] + 1 != static_cast<int>(p.steps.size())) {
+    *why = "its output is not its last operation";
+    return std::nullopt;
+  }
+  const Node& out = g[group.outputs[0]];
+  p.out_dtype = dtype_of(out.type);
+  p.out_shape = shape_of(out.type);
+  return p;
+}
+
+Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool, std::vector<std::string>* notes)
+    : graph_(std::move(graph)), plan_(std::move(plan)), pool_(pool) {
+  for (const FusedGroup& group : plan_.groups) {
+    Step step{&group, std::nullopt};
+    std::string why;
+    if (auto program = elementwise_program(graph_, group, &why)) {
+      loops::LoweredElementwise lowered = loops::lower_elementwise(*program, graph_.name + "_g" + std::to_string(group.id));
+      if (lowered.ok()) {
+        Native native{std::move(*program), jit.compile(lowered.kernel), lowered.output_buffer, lowered.status_buffer};
+        compile_ms_ += native.kernel.compile_ms;
+        step.native = std::move(native);
+      } else {
+        why = lowered.error;
+      }
+    }
+    if (!step.native && notes)
+      notes->push_back("group " + std::to_string(group.id) + " (" + std::string(graph_[group.master].op ? graph_[group.master].op->name : "tuple") +
+                       ", " + std::to_string(group.nodes.size()) + " ops) on reference kernels: " + why);
+    steps_.push_back(std::move(step));
+  }
+  // Free each intermediate value after the last step that reads it (values of the result
+  // are kept).
+  last_use_.assign(graph_.size(), -1);
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    for (NodeId in : steps_[s].group->inputs) last_use_[in] = static_cast<int32_t>(s);
+    for (NodeId id : steps_[s].group->nodes)
+      for (NodeId in : graph_[id].inputs) last_use_[in] = std::max(last_use_[in], static_cast<int32_t>(s));
+  }
+}
+
+size_t Executable::native_groups() const {
+  size_t n = 0;
+  for (const Step& s : steps_) n += s.native.has_value();
+  return n;
+}
+size_t Executable::reference_groups() const { return steps_.size() - native_groups(); }
+
+void Executable::run_native(const Step& s, std::vector<rt::Value>& values) const {
+  const Native& n = *s.native;
+  std::vector<void*> buffers;
+  for (NodeId in : s.group->inputs) buffers.push_back(const_cast<void*>(static_cast<const void*>(values[in].tensor().raw())));
+  rt::NDArray out = rt::NDArray::empty(n.program.out_shape, n.program.out_dtype);
+  buffers.push_back(out.raw());
+  int32_t status = 0;
+  if (n.status_buffer >= 0) buffers.push_back(&status);
+  run_kernel(n.kernel, buffers.data(), pool_);
+  if (status != 0) throw rt::RuntimeError(loops::status_message(n.program));
+  values[s.group->outputs[0]] = rt::Value(out);
+}
+
+void Executable::run_reference(const Step& s, std::vector<rt::Value>& values) const {
+  for (NodeId id : s.group->nodes) {
+    const Node& n = graph_[id];
+    switch (n.kind) {
+      case NodeKind::Tuple: {
+        std::vector<rt::Value> fields;
+        for (NodeId in : n.inputs) fields.push_back(values[in]);
+        values[id] = rt::make_tuple(std::move(fields));
+        break;
+      }
+      case NodeKind::GetItem: values[id] = values[n.inputs[0]].tuple().fields[n.index]; break;
+      case NodeKind::Call: {
+        rt::KernelFn kernel = rt::find_kernel(n.op->name);
+        if (!kernel) throw rt::RuntimeError("the operator `" + std::string(n.op->name) + "` has no kernel");
+        std::vector<rt::Value> args;
+        for (NodeId in : n.inputs) args.push_back(values[in]);
+        rt::KernelCall call{*n.op, args, n.attrs, n.type};
+        values[id] = kernel(call);
+        break;
+      }
+      default: break;
+    }
+  }
+}
+
+rt::Value Executable::call(std::span<const rt::Value> args) {
+  std::vector<rt::Value> values(graph_.size());
+  for (size_t i = 0; i < graph_.params.size() && i < args.size(); ++i) values[graph_.params[i]] = args[i];
+  for (NodeId id = 0; id < graph_.size(); ++id)
+    if (graph_[id].kind == NodeKind::Constant) values[id] = rt::Value(graph_[id].constant);
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    if (steps_[s].native) run_native(steps_[s], values);
+    else run_reference(steps_[s], values);
+    for (NodeId in : steps_[s].group->inputs)
+      if (last_use_[in] == static_cast<int32_t>(s) && in != graph_.output) values[in] = rt::Value();
+  }
+  return values[graph_.output];
+}
+
+}  // namespace relay::compiler

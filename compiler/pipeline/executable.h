@@ -1,0 +1,60 @@
+// A function compiled for one argument signature: its optimised graph cut into fused
+// groups, each run either by one native kernel (element-wise and broadcast groups the
+// loop IR lowers, JIT-compiled by LLVM) or, honestly, by the reference kernels of its
+// operators (everything else for now: convolutions, dense, reductions, layout changes).
+// The interpreter calls it through the tier-up seam as a CompiledCall.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "compiler/graph/fuse.h"
+#include "compiler/graph/graph.h"
+#include "compiler/llvm/jit.h"
+#include "compiler/loops/elementwise.h"
+#include "compiler/runtime/thread_pool.h"
+#include "interpreter/eval/tier.h"
+
+namespace relay::compiler {
+
+class Executable final : public rt::CompiledCall {
+ public:
+  // Lowers and compiles what it can of `plan`'s groups; `notes` gets one line per group
+  // that stays on reference kernels and why. `pool` may be null (one thread).
+  Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool, std::vector<std::string>* notes);
+
+  rt::Value call(std::span<const rt::Value> args) override;
+
+  size_t native_groups() const;
+  size_t reference_groups() const;
+  double compile_ms() const { return compile_ms_; }
+
+ private:
+  struct Native {
+    loops::ElementwiseProgram program;
+    CompiledKernel kernel;
+    int output_buffer = -1, status_buffer = -1;
+  };
+  struct Step {
+    const FusedGroup* group;
+    std::optional<Native> native;
+  };
+  void run_native(const Step& s, std::vector<rt::Value>& values) const;
+  void run_reference(const Step& s, std::vector<rt::Value>& values) const;
+
+  Graph graph_;
+  FusionPlan plan_;
+  ThreadPool* pool_;
+  std::vector<Step> steps_;
+  std::vector<int32_t> last_use_;  // per node: the step after which its value is dead
+  double compile_ms_ = 0;
+};
+
+// The element-wise program of a group, or nullopt with `why` set when the group is not
+// one the loop IR lowers (its ops, dtypes, or several outputs).
+std::optional<loops::ElementwiseProgram> elementwise_program(const Graph& g, const FusedGroup& group, std::string* why);
+
+}  // namespace relay::compiler
