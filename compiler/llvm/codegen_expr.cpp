@@ -113,8 +113,43 @@ llvm::Value* Emitter::binary(const ExprNode& e, llvm::Value* a, llvm::Value* b) 
       return b_.CreateSelect(in_range, b_.CreateAShr(a, count),
                              b_.CreateAShr(a, llvm::ConstantInt::get(a->getType(), bits - 1)));
     }
+    case BinaryOp::Pow: return int_power(a, b, is_signed);
   }
   return nullptr;
+}
+
+// a ** b by squaring, as a loop over the exponent's bits (an unrolled form costs far more
+// compile time than it saves), then the negative-exponent rule of ir.h.
+llvm::Value* Emitter::int_power(llvm::Value* a, llvm::Value* b, bool is_signed) {
+  llvm::Type* t = a->getType();
+  llvm::Value* one = llvm::ConstantInt::get(t, 1);
+  llvm::Value* zero = llvm::ConstantInt::get(t, 0);
+  llvm::BasicBlock* pre = b_.GetInsertBlock();
+  llvm::BasicBlock* body = llvm::BasicBlock::Create(ctx_, "pow.loop", fn_);
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx_, "pow.exit", fn_);
+  b_.CreateBr(body);
+  b_.SetInsertPoint(body);
+  llvm::PHINode* result = b_.CreatePHI(t, 2, "pow.result");
+  llvm::PHINode* base = b_.CreatePHI(t, 2, "pow.base");
+  llvm::PHINode* exp = b_.CreatePHI(t, 2, "pow.exp");
+  result->addIncoming(one, pre);
+  base->addIncoming(a, pre);
+  exp->addIncoming(b, pre);
+  llvm::Value* odd = b_.CreateTrunc(exp, b_.getInt1Ty());
+  llvm::Value* next_result = b_.CreateSelect(odd, b_.CreateMul(result, base), result);
+  llvm::Value* next_exp = b_.CreateLShr(exp, 1);
+  result->addIncoming(next_result, body);
+  base->addIncoming(b_.CreateMul(base, base), body);
+  exp->addIncoming(next_exp, body);
+  b_.CreateCondBr(b_.CreateICmpEQ(next_exp, zero), exit, body);
+  b_.SetInsertPoint(exit);
+  if (!is_signed) return next_result;
+  llvm::Value* minus_one = llvm::ConstantInt::getSigned(t, -1);
+  llvm::Value* reciprocal = b_.CreateSelect(
+      b_.CreateICmpEQ(a, one), one,
+      b_.CreateSelect(b_.CreateICmpEQ(a, minus_one), b_.CreateSelect(b_.CreateTrunc(b, b_.getInt1Ty()), minus_one, one),
+                      zero));
+  return b_.CreateSelect(b_.CreateICmpSLT(b, zero), reciprocal, next_result);
 }
 
 llvm::Value* Emitter::compare(const ExprNode& e, llvm::Value* a, llvm::Value* b) {

@@ -36,6 +36,7 @@ class Emitter {
   llvm::Value* element_ptr(int buffer, const loops::Expr& index);
 
   llvm::Value* binary(const loops::ExprNode& e, llvm::Value* a, llvm::Value* b);
+  llvm::Value* int_power(llvm::Value* a, llvm::Value* b, bool is_signed);
   llvm::Value* compare(const loops::ExprNode& e, llvm::Value* a, llvm::Value* b);
   llvm::Value* math(const loops::ExprNode& e, std::vector<llvm::Value*> args);
   llvm::Value* libm(const char* name32, const char* name64, llvm::Value* x, llvm::Value* y = nullptr);

@@ -187,25 +187,14 @@ Expr floor_mod_int(Emitter& em, const Expr& a, const Expr& b, DataType t) {
   return select(adjust, binary(BinaryOp::Add, r, b), r);
 }
 
-// Integer power by squaring (wrapping), with the reference's answers for a negative
-// exponent: 1 for base 1, +-1 for base -1, 0 otherwise, and a failure for base 0.
+// Integer power (BinaryOp::Pow: wrapping, the reference's answers for a negative
+// exponent); 0 raised to a negative power is the reference's division by zero.
 Expr int_power(Emitter& em, const Expr& a, const Expr& b, DataType t) {
-  Expr result = int_imm(1, t), base = a;
-  const int bits = t.is_int() ? t.bits - 1 : t.bits;  // a non-negative signed exponent has bits-1
-  for (int k = 0; k < bits; ++k) {
-    const Expr bit = compare(CmpOp::Ne, binary(BinaryOp::And, binary(BinaryOp::Shr, b, int_imm(k, t)), int_imm(1, t)),
-                             int_imm(0, t));
-    result = em.bind(select(bit, binary(BinaryOp::Mul, result, base), result), "pw");
-    if (k + 1 < bits) base = em.bind(binary(BinaryOp::Mul, base, base), "sq");
+  if (t.is_int()) {
+    const Expr zero = int_imm(0, t);
+    em.failures.push_back(binary(BinaryOp::And, compare(CmpOp::Lt, b, zero), compare(CmpOp::Eq, a, zero)));
   }
-  if (!t.is_int()) return result;
-  const Expr zero = int_imm(0, t), one = int_imm(1, t), minus_one = int_imm(-1, t);
-  const Expr negative = em.bind(compare(CmpOp::Lt, b, zero), "negexp");
-  em.failures.push_back(binary(BinaryOp::And, negative, compare(CmpOp::Eq, a, zero)));
-  const Expr odd = compare(CmpOp::Ne, binary(BinaryOp::And, b, one), zero);
-  const Expr reciprocal = select(compare(CmpOp::Eq, a, one), one,
-                                 select(compare(CmpOp::Eq, a, minus_one), select(odd, minus_one, one), zero));
-  return select(negative, reciprocal, result);
+  return binary(BinaryOp::Pow, a, b);
 }
 
 Expr emit_arith(Emitter& em, std::string_view op, const Expr& a, const Expr& b, DataType t) {
@@ -275,7 +264,7 @@ bool fpm_shifts(const EwStep& s, int64_t& left, int64_t& right) {
   return left <= 62 && right <= 62;
 }
 
-Expr emit_special(const EwStep& step, const std::vector<Expr>& args, DataType t) {
+Expr emit_special(Emitter& em, const EwStep& step, const std::vector<Expr>& args, DataType t) {
   const std::string_view op = step.op;
   const Expr& x = args[0];
   if (op == "cast" || op == "cast_like") return cast(step.dtype, x);
@@ -285,7 +274,7 @@ Expr emit_special(const EwStep& step, const std::vector<Expr>& args, DataType t)
   if (op == "clip") {
     const Expr lo = constant(attr(step, "a_min", 0), t), hi = constant(attr(step, "a_max", 0), t);
     const Expr v = up(x);
-    const Expr below = select(compare(CmpOp::Lt, v, hi), v, hi);
+    const Expr below = em.bind(select(compare(CmpOp::Lt, v, hi), v, hi), "clip");
     return down(select(compare(CmpOp::Gt, below, lo), below, lo), t);
   }
   if (op == "nn.leaky_relu") {
@@ -352,7 +341,7 @@ Expr emit_step(Emitter& em, const EwStep& step, const std::vector<Expr>& args) {
     }
     case Family::IntBinary: return emit_int_binary(step.op, args[0], args[1], t);
     case Family::Compare: return emit_compare(step.op, args[0], args[1]);
-    case Family::Special: return emit_special(step, args, t);
+    case Family::Special: return emit_special(em, step, args, t);
   }
   return args[0];
 }

@@ -130,7 +130,8 @@ int add_local(Kernel& k, std::string name, DataType t, int64_t size) {
 }
 
 Stmt for_loop(Var v, Expr extent, LoopKind kind, Block body) {
-  Stmt s{StmtKind::For};
+  Stmt s;
+  s.kind = StmtKind::For;
   s.var = std::move(v);
   s.extent = std::move(extent);
   s.loop_kind = kind;
@@ -139,14 +140,16 @@ Stmt for_loop(Var v, Expr extent, LoopKind kind, Block body) {
 }
 
 Stmt let(Var v, Expr value) {
-  Stmt s{StmtKind::Let};
+  Stmt s;
+  s.kind = StmtKind::Let;
   s.var = std::move(v);
   s.value = std::move(value);
   return s;
 }
 
 Stmt store(const Buffer& b, Expr index, Expr value) {
-  Stmt s{StmtKind::Store};
+  Stmt s;
+  s.kind = StmtKind::Store;
   s.buffer = b.id;
   s.index = std::move(index);
   s.value = std::move(value);
@@ -154,13 +157,15 @@ Stmt store(const Buffer& b, Expr index, Expr value) {
 }
 
 Stmt alloc(const Buffer& b) {
-  Stmt s{StmtKind::Alloc};
+  Stmt s;
+  s.kind = StmtKind::Alloc;
   s.buffer = b.id;
   return s;
 }
 
 Stmt if_then(Expr cond, Block body) {
-  Stmt s{StmtKind::If};
+  Stmt s;
+  s.kind = StmtKind::If;
   s.value = std::move(cond);
   s.body = std::move(body);
   return s;
@@ -170,7 +175,7 @@ const char* name_of(UnaryOp op) { return op == UnaryOp::Neg ? "neg" : "not"; }
 
 const char* name_of(BinaryOp op) {
   static const char* const names[] = {"add", "sub", "mul", "div", "rem", "min", "max",
-                                      "and", "or", "xor", "shl", "shr"};
+                                      "and", "or", "xor", "shl", "shr", "pow"};
   return names[static_cast<int>(op)];
 }
 

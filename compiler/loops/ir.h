@@ -40,6 +40,9 @@ enum class BinaryOp : uint8_t {
   Min, Max,       // selects: a < b ? a : b and a > b ? a : b (NaN semantics follow)
   And, Or, Xor,   // bitwise (integers and bool)
   Shl, Shr,       // integers; a count outside [0, bits) shifts every bit out
+  Pow,            // integers: a ** b wrapping (by squaring); b < 0 gives 1 for a == 1,
+                  // +-1 for a == -1 and 0 otherwise (0 ** negative too: callers that
+                  // must fail there test it)
 };
 
 // Float comparisons are ordered (false when either side is NaN), Ne included.
@@ -100,7 +103,7 @@ struct Stmt;
 using Block = std::vector<Stmt>;
 
 struct Stmt {
-  StmtKind kind;
+  StmtKind kind = StmtKind::Let;
   // For: var runs over [0, extent); Let: var = value (visible to the rest of the block)
   Var var;
   Expr extent;  // For (int64)

@@ -182,7 +182,7 @@ class Verifier {
         same_operands(e, name_of(op));
         const bool bitwise = op == BinaryOp::And || op == BinaryOp::Or || op == BinaryOp::Xor;
         if (bitwise && t.is_float()) fail(std::string(name_of(op)) + " on a float");
-        if ((op == BinaryOp::Shl || op == BinaryOp::Shr) && !is_integer(t))
+        if ((op == BinaryOp::Shl || op == BinaryOp::Shr || op == BinaryOp::Pow) && !is_integer(t))
           fail(std::string(name_of(op)) + " on " + dtype_name(t));
         if (t.is_bool() && !bitwise && op != BinaryOp::Min && op != BinaryOp::Max)
           fail(std::string(name_of(op)) + " on bool");
