@@ -133,6 +133,8 @@ int main(int argc, char** argv) {
   const compiler::HostInfo& host = compiler::Jit::instance().host();
   std::printf("host: %s, cpu %s, AVX-512 %s, %u hardware threads\n", host.triple.c_str(), host.cpu.c_str(),
               host.avx512 ? "yes (512-bit vectors preferred)" : "no", compiler::default_threads());
+  std::printf("profilers: perf map %s; GDB JIT interface %s%s\n", host.perf_map.c_str(),
+              host.debugger_support ? "registered" : "off: ", host.debugger_note.c_str());
 
   std::printf("\nfused chain of 8 element-wise/broadcast ops (float32) vs memcpy of the same bytes\n");
   std::printf("%-28s %12s %12s %8s\n", "buffer, threads", "chain GB/s", "memcpy GB/s", "ratio");
