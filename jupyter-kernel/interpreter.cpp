@@ -47,9 +47,8 @@ void RelayInterpreter::configure_impl() {
 nl::json RelayInterpreter::execute_request_impl(int execution_counter, const std::string& code, bool silent,
                                                 bool /*store_history*/, nl::json /*user_expressions*/,
                                                 bool /*allow_stdin*/) {
-  // An interrupt that arrived while the kernel was idle (jupyter_client also sends
-  // one before shutting down) must not stop this input.
-  interrupts_.reset();
+  // The flag was cleared when this request was reported busy, and SIGINTs that came
+  // while the kernel was idle were dropped (kernel_server.h, interrupt_watcher.h).
   try {
     repl::ExecResult result = session_->execute(code);
     debugger_.after_execute();  // the bindings the debugger's variables panel shows

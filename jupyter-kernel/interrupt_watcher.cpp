@@ -7,11 +7,26 @@ namespace relay::kernel {
 
 namespace {
 
-// Process-wide, as signal dispositions are; lock-free, so a handler may store to it.
+// Process-wide, as signal dispositions are; lock-free, so a handler may use them.
 std::atomic<bool> g_interrupted{false};
-static_assert(std::atomic<bool>::is_always_lock_free);
+std::atomic<bool> g_armed{false};
+// How many SIGINTs are between reading `g_armed` and setting `g_interrupted`.
+// `disarm` waits for it to drop to zero, so a SIGINT that saw the watcher armed for
+// one request cannot set the flag after the request is over (and after the next one
+// has been armed): without it, a thread descheduled between its check and its store
+// would interrupt an input the user never meant to stop.
+std::atomic<int> g_in_flight{0};
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
 
-extern "C" void on_sigint(int) { g_interrupted.store(true); }
+// What every SIGINT does, on the waiting thread or in the handler. The default
+// (sequentially consistent) ordering is what `disarm`'s argument relies on.
+void on_interrupt() {
+  g_in_flight.fetch_add(1);
+  if (g_armed.load()) g_interrupted.store(true);
+  g_in_flight.fetch_sub(1);
+}
+
+extern "C" void on_sigint(int) { on_interrupt(); }
 
 sigset_t sigint_set() {
   sigset_t set;
@@ -37,7 +52,20 @@ InterruptWatcher::~InterruptWatcher() { stop(); }
 
 const std::atomic<bool>* InterruptWatcher::flag() const { return &g_interrupted; }
 
-void InterruptWatcher::reset() { g_interrupted.store(false); }
+void InterruptWatcher::arm() {
+  // Cleared before arming: a SIGINT from before this point belongs to no request.
+  g_interrupted.store(false);
+  g_armed.store(true);
+}
+
+void InterruptWatcher::disarm() {
+  g_armed.store(false);
+  // A SIGINT that read `g_armed` as true has either stored the flag already or is about
+  // to; wait for it (a few instructions, unless its thread is descheduled), then clear.
+  // Never called on a thread that runs the handler: SIGINT is blocked here.
+  while (g_in_flight.load() != 0) std::this_thread::yield();
+  g_interrupted.store(false);
+}
 
 void InterruptWatcher::stop() {
   if (!thread_.joinable()) return;
@@ -53,7 +81,7 @@ void InterruptWatcher::run() {
     int sig = 0;
     if (sigwait(&set, &sig) != 0 || sig != SIGINT) continue;
     if (stopping_.load()) return;
-    g_interrupted.store(true);
+    on_interrupt();
   }
 }
 

@@ -9,12 +9,12 @@
 
 #include "jupyter-kernel/interpreter.h"
 #include "jupyter-kernel/interrupt_watcher.h"
+#include "jupyter-kernel/kernel_server.h"
 #include "jupyter-kernel/notebook_debugger.h"
 #include "jupyter-kernel/xeus_debugger.h"
 #include "xeus/xeus_context.hpp"
 #include "xeus/xkernel.hpp"
 #include "xeus/xkernel_configuration.hpp"
-#include "xeus/xserver_shell_main.hpp"
 #include "xeus/xserver_zmq.hpp"  // zmq::context_t
 
 namespace relay::kernel {
@@ -71,9 +71,9 @@ int run_kernel(const std::string& connection_file) {
     // `replace`: text that is not valid UTF-8 (a value's printout, a file name) is sent
     // with U+FFFD instead of making the whole message fail to serialize.
     xeus::xkernel kernel(config, xeus::get_user_name(), std::move(context), std::move(interpreter),
-                         // Split: control requests on their own thread, so the debugger answers while a
-                         // cell runs or is stopped at a breakpoint (notebook_debugger.h).
-                         xeus::make_xserver_shell_main, xeus::make_in_memory_history_manager(), nullptr,
+                         // Split (control requests on their own thread, for the debugger), and arming
+                         // the interrupt watcher while a cell is busy: kernel_server.h.
+                         server_builder(interrupts), xeus::make_in_memory_history_manager(), nullptr,
                          debugger_builder(debugger), nl::json::object(), nl::json::error_handler_t::replace);
     kernel.start();
   } catch (const std::exception& e) {

@@ -16,7 +16,33 @@ nlohmann::json value_bundle(const repl::Output& value) {
 nlohmann::json svg_bundle(const repl::Output& picture) {
   std::string what = picture.text;
   if (what.empty()) what = "dataflow graph of @" + picture.name;
-  return {{"image/svg+xml", picture.svg}, {"text/plain", "<" + what + ">"}};
+  return {{"image/svg+xml", svg_element(picture.svg)}, {"text/plain", "<" + what + ">"}};
+}
+
+std::string svg_element(std::string_view document) {
+  constexpr std::string_view kBlank = " \t\r\n";
+  // The prolog's parts, by how they open and close. Graphviz's DOCTYPE has no internal
+  // subset (`[...]`), so its first `>` ends it.
+  struct Markup {
+    std::string_view open, close;
+  };
+  constexpr Markup kProlog[] = {{"<?", "?>"}, {"<!--", "-->"}, {"<!DOCTYPE", ">"}};
+  std::string_view rest = document;
+  for (;;) {
+    const size_t start = rest.find_first_not_of(kBlank);
+    if (start == std::string_view::npos) return std::string(document);
+    rest.remove_prefix(start);
+    const Markup* found = nullptr;
+    for (const Markup& m : kProlog)
+      if (rest.starts_with(m.open)) found = &m;
+    if (!found) break;
+    const size_t end = rest.find(found->close, found->open.size());
+    if (end == std::string_view::npos) return std::string(document);
+    rest.remove_prefix(end + found->close.size());
+  }
+  if (!rest.starts_with("<svg")) return std::string(document);
+  const size_t last = rest.find_last_not_of(kBlank);
+  return std::string(rest.substr(0, last + 1));
 }
 
 std::vector<std::string> split_lines(const std::string& text) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -18,7 +19,17 @@ std::string value_plain_text(const repl::Output& value);
 nlohmann::json value_bundle(const repl::Output& value);
 
 // An Svg output (`:viz`): the picture, and what it shows as the plain-text fallback.
+// The picture is the bare `<svg>` element (see `svg_element`).
 nlohmann::json svg_bundle(const repl::Output& picture);
+
+// `document` without what comes before its root element (the XML declaration, a
+// DOCTYPE, comments, blank space) and without trailing blank space. Graphviz writes a
+// complete SVG file, which is right for `relay repl`'s NAME.svg; in a notebook the
+// picture is inlined into HTML, where a declaration is not allowed: nbconvert's HTML
+// export parses it with lxml, which refuses a str that declares an encoding, and
+// IPython's own SVG display sends the bare element too. Text that is not such a
+// document comes back unchanged.
+std::string svg_element(std::string_view document);
 
 struct ErrorFields {
   std::string ename;                   // the first diagnostic's code, or "Interrupted"

@@ -13,6 +13,12 @@ if(TARGET relay_kernel AND RELAY_KERNEL_PYTHON3)
   add_test(NAME kernel_notebooks
            COMMAND ${RELAY_KERNEL_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/kernel/run_notebooks.py $<TARGET_FILE:relay>
                    ${PROJECT_SOURCE_DIR}/examples/notebooks)
+  # The same notebooks exported with `nbconvert --to html --execute` (what publishing a
+  # notebook does): every output must fit into HTML.
+  add_test(NAME kernel_notebooks_html
+           COMMAND ${RELAY_KERNEL_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/kernel/run_notebooks.py $<TARGET_FILE:relay>
+                   ${PROJECT_SOURCE_DIR}/examples/notebooks --to html)
   # 77: jupyter_client or nbconvert is missing for that Python.
-  set_tests_properties(kernel_protocol kernel_debugger kernel_notebooks PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
+  set_tests_properties(kernel_protocol kernel_debugger kernel_notebooks kernel_notebooks_html
+                       PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
 endif()

@@ -8,7 +8,13 @@ that `relay jupyter --install` writes into a private Jupyter tree. nbconvert fai
 the first cell that errors; the executed copy is checked again cell by cell so that a
 kernel which reports an error only as an output (not in its reply) is caught too.
 
-Usage: run_notebooks.py RELAY_BINARY NOTEBOOK_DIR
+With `--to html`, each notebook is instead exported with `jupyter nbconvert --to html
+--execute`, as a user publishing it would: the export parses every output (SVG with
+lxml), so an output that does not fit in HTML (an SVG with an XML declaration) fails
+it. The committed notebooks' stored pictures are checked too, since exporting them
+without `--execute` parses those.
+
+Usage: run_notebooks.py RELAY_BINARY NOTEBOOK_DIR [--to notebook|html]
 Exit status 77 (skipped) when nbconvert is not installed.
 """
 import glob
@@ -29,8 +35,34 @@ EXPECTED_MIME = {
 }
 
 
+# What each kind of output in EXPECTED_MIME must contain in the exported HTML: the
+# picture inlined as an <svg> element, a value's table. (Debian's nbconvert 6.5 passes
+# SVG through lxml's clean_html, which keeps the <svg> element but drops the shapes in
+# it: the picture is blank in its export, whatever the kernel sends.)
+HTML_EVIDENCE = {"image/svg+xml": "<svg", "text/html": "<table"}
+
+
+def html_outputs(html, mime):
+    """The exported outputs of type `mime`: the text from each `data-mime-type` marker
+    of the template to the next."""
+    pieces = html.split('data-mime-type="')[1:]
+    return [p for p in pieces if p.startswith(mime + '"')]
+
+
 def text(value):
     return value if isinstance(value, str) else "".join(value)
+
+
+def svg_problems(nb, what):
+    """Pictures that are not a bare <svg> element, which HTML export cannot inline."""
+    problems = []
+    for i, cell in enumerate(c for c in nb["cells"] if c["cell_type"] == "code"):
+        for out in cell.get("outputs", []):
+            svg = out.get("data", {}).get("image/svg+xml")
+            if svg is not None and not text(svg).startswith("<svg"):
+                problems.append("%s code cell %d: image/svg+xml does not start with <svg: %r"
+                                % (what, i, text(svg)[:80]))
+    return problems
 
 
 def check(path):
@@ -50,6 +82,7 @@ def check(path):
             if out["output_type"] == "stream" and out["name"] == "stderr":
                 problems.append("code cell %d wrote to stderr: %s" % (i, text(out["text"])))
             seen_mime.update(out.get("data", {}))
+    problems += svg_problems(nb, "executed")
     missing = EXPECTED_MIME.get(os.path.basename(path), set()) - seen_mime
     if missing:
         problems.append("no output of type %s" % ", ".join(sorted(missing)))
@@ -63,14 +96,30 @@ def main(argv):
         print("skipped: nbconvert is not installed for %s" % sys.executable)
         return SKIP
     relay, notebook_dir = os.path.abspath(argv[1]), argv[2]
+    if argv[3:] not in ([], ["--to", "notebook"], ["--to", "html"]):
+        print(__doc__)
+        return 2
+    to = argv[4] if argv[3:] else "notebook"
     root = isolated_jupyter()
     try:
-        return run(relay, notebook_dir, root)
+        return run(relay, notebook_dir, root, to)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
 
-def run(relay, notebook_dir, root):
+def check_html(notebook, html_path):
+    """The stored notebook's pictures, and what the HTML export of its run shows."""
+    with open(notebook) as f:
+        problems = svg_problems(json.load(f), "committed")
+    with open(html_path) as f:
+        html = f.read()
+    for mime in sorted(EXPECTED_MIME.get(os.path.basename(notebook), set())):
+        if not any(HTML_EVIDENCE[mime] in out for out in html_outputs(html, mime)):
+            problems.append("the HTML has no %s output with %s" % (mime, HTML_EVIDENCE[mime]))
+    return problems
+
+
+def run(relay, notebook_dir, root, to):
     install_kernelspec(relay, root)
     out_dir = os.path.join(root, "executed")
     notebooks = sorted(glob.glob(os.path.join(notebook_dir, "*.ipynb")))
@@ -78,12 +127,20 @@ def run(relay, notebook_dir, root):
     failed = 0
     for nb in notebooks:
         name = os.path.basename(nb)
-        r = subprocess.run([sys.executable, "-m", "nbconvert", "--to", "notebook", "--execute",
+        r = subprocess.run([sys.executable, "-m", "nbconvert", "--to", to, "--execute",
                             "--ExecutePreprocessor.timeout=120", "--output-dir", out_dir, nb],
                            capture_output=True, text=True)
         if r.returncode != 0:
             failed += 1
-            print("FAIL %s: nbconvert exited with %d\n%s" % (name, r.returncode, r.stderr[-4000:]))
+            print("FAIL %s: nbconvert --to %s exited with %d\n%s" % (name, to, r.returncode, r.stderr[-4000:]))
+            continue
+        if to == "html":
+            problems = check_html(nb, os.path.join(out_dir, os.path.splitext(name)[0] + ".html"))
+            if problems:
+                failed += 1
+                print("FAIL %s (html)\n  %s" % (name, "\n  ".join(problems)))
+            else:
+                print("ok   %s (exported to HTML)" % name)
             continue
         cells, problems = check(os.path.join(out_dir, name))
         if problems:
