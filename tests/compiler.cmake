@@ -7,5 +7,10 @@ if(TARGET relay_compiler_graph)
   target_link_libraries(relay_compiler_tests PRIVATE relay_compiler_graph relay_interpreter relay_lang
     Catch2::Catch2WithMain)
   target_compile_definitions(relay_compiler_tests PRIVATE RELAY_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  if(TARGET relay_compiler)
+    # The whole pipeline (tests/compiler/pipeline_test.cpp): compiled against interpreted.
+    target_link_libraries(relay_compiler_tests PRIVATE relay_compiler)
+    target_compile_definitions(relay_compiler_tests PRIVATE RELAY_HAVE_PIPELINE=1)
+  endif()
   catch_discover_tests(relay_compiler_tests TEST_PREFIX "compiler.")
 endif()

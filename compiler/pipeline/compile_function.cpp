@@ -19,9 +19,11 @@ jit::CompileOutcome compile_function(const rt::LoadedProgram& program, const Fun
     Graph g = optimize(*built.graph);
     FusionPlan plan = fuse(g);
     auto exe = std::make_unique<Executable>(std::move(g), std::move(plan), Jit::instance(), pool, &out.notes);
-    out.notes.insert(out.notes.begin(), std::to_string(exe->native_groups() + exe->reference_groups()) + " fused groups: " +
-                                            std::to_string(exe->native_groups()) + " native, " +
-                                            std::to_string(exe->reference_groups()) + " on reference kernels");
+    out.notes.insert(out.notes.begin(),
+                     std::to_string(exe->native_groups() + exe->epilogue_groups() + exe->reference_groups()) +
+                         " fused groups: " + std::to_string(exe->native_groups()) + " native, " +
+                         std::to_string(exe->epilogue_groups()) + " with a native epilogue, " +
+                         std::to_string(exe->reference_groups()) + " on reference kernels");
     out.code = std::move(exe);
   } catch (const GraphError& e) {
     out.reason = e.what();

@@ -1,5 +1,6 @@
 #include "compiler/pipeline/executable.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "interpreter/eval/closure.h"
@@ -79,21 +80,53 @@ std::optional<loops::ElementwiseProgram> elementwise_program(const Graph& g, con
 Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool, std::vector<std::string>* notes)
     : graph_(std::move(graph)), plan_(std::move(plan)), pool_(pool) {
   for (const FusedGroup& group : plan_.groups) {
-    Step step{&group, std::nullopt};
+    Step step{&group, group.nodes.size(), {}, std::nullopt};
     std::string why;
-    if (auto program = elementwise_program(graph_, group, &why)) {
-      loops::LoweredElementwise lowered = loops::lower_elementwise(*program, graph_.name + "_g" + std::to_string(group.id));
-      if (lowered.ok()) {
-        Native native{std::move(*program), jit.compile(lowered.kernel), lowered.output_buffer, lowered.status_buffer};
-        compile_ms_ += native.kernel.compile_ms;
-        step.native = std::move(native);
-      } else {
-        why = lowered.error;
+    // The whole group when it is element-wise; otherwise the element-wise epilogue after
+    // its master operator (TVM fuses those into convolutions and dense layers).
+    size_t first = 0;
+    if (group.pattern != FusionPattern::Elementwise && group.pattern != FusionPattern::Broadcast) {
+      first = group.nodes.size();
+      for (size_t k = 0; k < group.nodes.size(); ++k)
+        if (group.nodes[k] == group.master) first = k + 1;
+    }
+    if (first < group.nodes.size()) {
+      FusedGroup part;
+      part.id = group.id;
+      part.nodes.assign(group.nodes.begin() + static_cast<long>(first), group.nodes.end());
+      part.outputs = group.outputs;
+      part.pattern = FusionPattern::Broadcast;
+      std::vector<bool> inside(graph_.size(), false);
+      for (NodeId id : part.nodes) inside[id] = true;
+      for (NodeId id : part.nodes)
+        for (NodeId in : graph_[id].inputs)
+          if (!inside[in] && std::find(part.inputs.begin(), part.inputs.end(), in) == part.inputs.end())
+            part.inputs.push_back(in);
+      part.master = part.nodes.front();
+      if (auto program = elementwise_program(graph_, part, &why)) {
+        loops::LoweredElementwise lowered =
+            loops::lower_elementwise(*program, graph_.name + "_g" + std::to_string(group.id));
+        if (lowered.ok()) {
+          Native native{std::move(*program), jit.compile(lowered.kernel), lowered.output_buffer, lowered.status_buffer};
+          compile_ms_ += native.kernel.compile_ms;
+          step.native = std::move(native);
+          step.reference_nodes = first;
+          step.native_part = std::move(part);
+        } else {
+          why = lowered.error;
+        }
       }
+    } else {
+      why = "no element-wise epilogue";
     }
     if (!step.native && notes)
-      notes->push_back("group " + std::to_string(group.id) + " (" + std::string(graph_[group.master].op ? graph_[group.master].op->name : "tuple") +
-                       ", " + std::to_string(group.nodes.size()) + " ops) on reference kernels: " + why);
+      notes->push_back("group " + std::to_string(group.id) + " (" +
+                       std::string(graph_[group.master].op ? graph_[group.master].op->name : "tuple") + ", " +
+                       std::to_string(group.nodes.size()) + " ops) on reference kernels: " + why);
+    else if (step.reference_nodes > 0 && notes)
+      notes->push_back("group " + std::to_string(group.id) + ": " + std::string(graph_[group.master].op->name) +
+                       " on its reference kernel, its " + std::to_string(group.nodes.size() - step.reference_nodes) +
+                       "-op epilogue native");
     steps_.push_back(std::move(step));
   }
   // Free each intermediate value after the last step that reads it (values of the result
@@ -108,15 +141,21 @@ Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool,
 
 size_t Executable::native_groups() const {
   size_t n = 0;
-  for (const Step& s : steps_) n += s.native.has_value();
+  for (const Step& s : steps_) n += s.native.has_value() && s.reference_nodes == 0;
   return n;
 }
-size_t Executable::reference_groups() const { return steps_.size() - native_groups(); }
+size_t Executable::reference_groups() const {
+  size_t n = 0;
+  for (const Step& s : steps_) n += !s.native.has_value();
+  return n;
+}
+
+size_t Executable::epilogue_groups() const { return steps_.size() - native_groups() - reference_groups(); }
 
 void Executable::run_native(const Step& s, std::vector<rt::Value>& values) const {
   const Native& n = *s.native;
   std::vector<void*> buffers;
-  for (NodeId in : s.group->inputs) buffers.push_back(const_cast<void*>(static_cast<const void*>(values[in].tensor().raw())));
+  for (NodeId in : s.native_part.inputs) buffers.push_back(const_cast<void*>(static_cast<const void*>(values[in].tensor().raw())));
   rt::NDArray out = rt::NDArray::empty(n.program.out_shape, n.program.out_dtype);
   buffers.push_back(out.raw());
   int32_t status = 0;
@@ -127,7 +166,8 @@ void Executable::run_native(const Step& s, std::vector<rt::Value>& values) const
 }
 
 void Executable::run_reference(const Step& s, std::vector<rt::Value>& values) const {
-  for (NodeId id : s.group->nodes) {
+  for (size_t k = 0; k < s.reference_nodes; ++k) {
+    const NodeId id = s.group->nodes[k];
     const Node& n = graph_[id];
     switch (n.kind) {
       case NodeKind::Tuple: {
@@ -157,8 +197,8 @@ rt::Value Executable::call(std::span<const rt::Value> args) {
   for (NodeId id = 0; id < graph_.size(); ++id)
     if (graph_[id].kind == NodeKind::Constant) values[id] = rt::Value(graph_[id].constant);
   for (size_t s = 0; s < steps_.size(); ++s) {
+    run_reference(steps_[s], values);  // all of the group, or what precedes its native part
     if (steps_[s].native) run_native(steps_[s], values);
-    else run_reference(steps_[s], values);
     for (NodeId in : steps_[s].group->inputs)
       if (last_use_[in] == static_cast<int32_t>(s) && in != graph_.output) values[in] = rt::Value();
   }

@@ -30,6 +30,7 @@ class Executable final : public rt::CompiledCall {
 
   size_t native_groups() const;
   size_t reference_groups() const;
+  size_t epilogue_groups() const;  // reference master operator, native epilogue
   double compile_ms() const { return compile_ms_; }
 
  private:
@@ -40,6 +41,11 @@ class Executable final : public rt::CompiledCall {
   };
   struct Step {
     const FusedGroup* group;
+    // The group's first `reference_nodes` nodes run on reference kernels (a convolution
+    // or dense and what it needs), the rest as one native kernel (its element-wise
+    // epilogue: bias, batch-norm scale and shift, activation, residual add) when `native`.
+    size_t reference_nodes = 0;
+    FusedGroup native_part;  // the nodes, inputs and output of the native kernel
     std::optional<Native> native;
   };
   void run_native(const Step& s, std::vector<rt::Value>& values) const;

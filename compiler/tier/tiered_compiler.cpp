@@ -185,7 +185,10 @@ std::string TieredCompiler::format_report(const std::vector<TierReportEntry>& en
     char line[160];
     std::snprintf(line, sizeof line, "  %-11s calls: %llu native, %llu interpreted", state,
                   static_cast<unsigned long long>(e.native_calls), static_cast<unsigned long long>(e.interpreted_calls));
-    out += e.function + e.signature + "\n" + line;
+    // A model's @main takes every weight: keep the line readable.
+    std::string sig = e.signature;
+    if (sig.size() > 160) sig = sig.substr(0, 150) + "…, " + std::to_string(std::count(sig.begin(), sig.end(), ']')) + " tensors)";
+    out += e.function + sig + "\n" + line;
     if (e.state == TierReportEntry::State::Native) {
       char ms[48];
       std::snprintf(ms, sizeof ms, "; compiled in %.1f ms", e.compile_ms);
