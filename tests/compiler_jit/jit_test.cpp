@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <cmath>
 #include <fstream>
 #include <future>
 #include <sstream>
@@ -137,4 +138,22 @@ TEST_CASE("a kernel called on [begin, end) runs only those iterations of its par
   c.kernel(buffers, -5, 100);  // clamped to [0, 4)
   CHECK(out.get_double(n - 1) == -1);
   CHECK(out.get_double(0) == -1);
+}
+
+TEST_CASE("the comparison itself: bitwise for integers, ULPs for floats, NaN only equals NaN", "[jit][support]") {
+  NDArray a = NDArray::zeros({3}, DataType::int_(32)), b = NDArray::zeros({3}, DataType::int_(32));
+  CHECK(compare(a, b).empty());
+  b.set_int(2, 1);
+  CHECK_FALSE(compare(a, b).empty());
+  NDArray x = NDArray::zeros({2}, f32), y = NDArray::zeros({2}, f32);
+  x.set_double(0, 1.0);
+  y.set_double(0, std::nextafter(1.0f, 2.0f));  // 1 ULP
+  y.set_double(1, -0.0);                        // -0 == +0
+  CHECK(compare(x, y).empty());
+  y.set_double(0, 1.001);
+  CHECK_FALSE(compare(x, y).empty());
+  y.set_double(0, std::nan(""));
+  CHECK_FALSE(compare(x, y).empty());
+  x.set_double(0, -std::nan(""));
+  CHECK(compare(x, y).empty());
 }
