@@ -1,8 +1,8 @@
 // `relay compile FILE [--entry NAME] [--shape NAME=DxDx...]... --emit=STAGE`: builds the
 // entry's graph at its parameters' shapes (annotations, or --shape for `?`/symbolic
 // dims) and prints a stage of the compile path: `graph` (as built), `optimized` (after
-// the graph passes), `fused` (the fusion groups). `loops`, `llvm` and `asm` are the next
-// layers' and print "not built yet" (exit 2). Exit 1 when the file has errors or the
+// the graph passes), `fused` (the fusion groups); `loops`, `llvm` and `asm` print each
+// group's native kernel at that stage. Exit 1 when the file has errors or the
 // function is not a graph (the reason and where).
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +11,7 @@
 #include "cli/diagnostic_output.h"
 #include "compiler/graph/fuse.h"
 #include "compiler/graph/passes.h"
+#include "compiler/pipeline/executable.h"
 #include "compiler/graph/print.h"
 #include "interpreter/eval/run.h"
 
@@ -25,7 +26,9 @@ void compile_usage(FILE* out) {
                "Compiles @main (or NAME) of FILE for its parameters' shapes and prints a stage.\n"
                "  --shape NAME=DIMS  a parameter's shape, e.g. data=1x3x224x224 (needed for `?` dims)\n"
                "  --emit=STAGE       graph | optimized | fused (default) | loops | llvm | asm\n"
-               "Exit status: 0 ok, 1 errors or not a graph, 2 usage error or a stage not built yet.\n");
+               "  loops, llvm, asm: each fused group's native kernel (loop IR, optimised LLVM IR, host\n"
+               "  assembly), or why it runs on reference kernels\n"
+               "Exit status: 0 ok, 1 errors or not a graph, 2 usage error.\n");
 }
 
 // `1x3x224x224` (or `` for a scalar); false when malformed.
@@ -115,11 +118,8 @@ int cmd_compile(const Args& args) {
     compile_usage(stderr);
     return kExitUsage;
   }
-  if (emit == "loops" || emit == "llvm" || emit == "asm") {
-    std::fprintf(stderr, "error: `--emit=%s` is not built yet\n", emit.c_str());
-    return kExitUsage;
-  }
-  if (emit != "graph" && emit != "optimized" && emit != "fused") {
+  if (emit != "graph" && emit != "optimized" && emit != "fused" && emit != "loops" && emit != "llvm" &&
+      emit != "asm") {
     std::fprintf(stderr, "error: unknown stage `%s` (graph, optimized, fused, loops, llvm, asm)\n", emit.c_str());
     return kExitUsage;
   }
@@ -161,7 +161,8 @@ int cmd_compile(const Args& args) {
     }
     compiler::Graph g = compiler::optimize(*built.graph);
     if (emit == "optimized") std::fputs(compiler::print_graph(g).c_str(), stdout);
-    else std::fputs(compiler::print_fused(g, compiler::fuse(g)).c_str(), stdout);
+    else if (emit == "fused") std::fputs(compiler::print_fused(g, compiler::fuse(g)).c_str(), stdout);
+    else std::fputs(compiler::emit_groups(g, compiler::fuse(g), emit, compiler::Jit::instance()).c_str(), stdout);
   } catch (const compiler::GraphError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return kExitErrors;

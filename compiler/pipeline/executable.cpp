@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "compiler/loops/print.h"
 #include "interpreter/eval/closure.h"
 #include "interpreter/kernels/kernel.h"
 
@@ -77,47 +78,77 @@ std::optional<loops::ElementwiseProgram> elementwise_program(const Graph& g, con
   return p;
 }
 
+std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, std::string* why) {
+  // The whole group when it is element-wise; otherwise the element-wise epilogue after its
+  // master operator (TVM fuses those into convolutions and dense layers).
+  size_t first = 0;
+  if (group.pattern != FusionPattern::Elementwise && group.pattern != FusionPattern::Broadcast) {
+    first = group.nodes.size();
+    for (size_t k = 0; k < group.nodes.size(); ++k)
+      if (group.nodes[k] == group.master) first = k + 1;
+  }
+  if (first >= group.nodes.size()) {
+    *why = "no element-wise epilogue";
+    return std::nullopt;
+  }
+  NativePlan plan;
+  plan.reference_nodes = first;
+  FusedGroup& part = plan.part;
+  part.id = group.id;
+  part.nodes.assign(group.nodes.begin() + static_cast<long>(first), group.nodes.end());
+  part.outputs = group.outputs;
+  part.pattern = FusionPattern::Broadcast;
+  std::vector<bool> inside(g.size(), false);
+  for (NodeId id : part.nodes) inside[id] = true;
+  for (NodeId id : part.nodes)
+    for (NodeId in : g[id].inputs)
+      if (!inside[in] && std::find(part.inputs.begin(), part.inputs.end(), in) == part.inputs.end())
+        part.inputs.push_back(in);
+  part.master = part.nodes.front();
+  auto program = elementwise_program(g, part, why);
+  if (!program) return std::nullopt;
+  plan.lowered = loops::lower_elementwise(*program, g.name + "_g" + std::to_string(group.id));
+  if (!plan.lowered.ok()) {
+    *why = plan.lowered.error;
+    return std::nullopt;
+  }
+  plan.program = std::move(*program);
+  return plan;
+}
+
+std::string emit_groups(const Graph& g, const FusionPlan& plan, std::string_view stage, Jit& jit) {
+  std::string out;
+  for (const FusedGroup& group : plan.groups) {
+    const std::string master = g[group.master].op ? std::string(g[group.master].op->name) : "tuple";
+    out += "// group " + std::to_string(group.id) + " (" + master + ", " + std::to_string(group.nodes.size()) + " ops)";
+    std::string why;
+    auto native = plan_native(g, group, &why);
+    if (!native) {
+      out += ": reference kernels (" + why + ")\n\n";
+      continue;
+    }
+    if (native->reference_nodes > 0) out += ": " + master + " on its reference kernel, the epilogue native";
+    out += "\n";
+    if (stage == "loops") out += loops::print_kernel(native->lowered.kernel);
+    else if (stage == "llvm") out += jit.emit_llvm(native->lowered.kernel);
+    else out += jit.emit_asm(native->lowered.kernel);
+    out += "\n";
+  }
+  return out;
+}
+
 Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool, std::vector<std::string>* notes)
     : graph_(std::move(graph)), plan_(std::move(plan)), pool_(pool) {
   for (const FusedGroup& group : plan_.groups) {
     Step step{&group, group.nodes.size(), {}, std::nullopt};
     std::string why;
-    // The whole group when it is element-wise; otherwise the element-wise epilogue after
-    // its master operator (TVM fuses those into convolutions and dense layers).
-    size_t first = 0;
-    if (group.pattern != FusionPattern::Elementwise && group.pattern != FusionPattern::Broadcast) {
-      first = group.nodes.size();
-      for (size_t k = 0; k < group.nodes.size(); ++k)
-        if (group.nodes[k] == group.master) first = k + 1;
-    }
-    if (first < group.nodes.size()) {
-      FusedGroup part;
-      part.id = group.id;
-      part.nodes.assign(group.nodes.begin() + static_cast<long>(first), group.nodes.end());
-      part.outputs = group.outputs;
-      part.pattern = FusionPattern::Broadcast;
-      std::vector<bool> inside(graph_.size(), false);
-      for (NodeId id : part.nodes) inside[id] = true;
-      for (NodeId id : part.nodes)
-        for (NodeId in : graph_[id].inputs)
-          if (!inside[in] && std::find(part.inputs.begin(), part.inputs.end(), in) == part.inputs.end())
-            part.inputs.push_back(in);
-      part.master = part.nodes.front();
-      if (auto program = elementwise_program(graph_, part, &why)) {
-        loops::LoweredElementwise lowered =
-            loops::lower_elementwise(*program, graph_.name + "_g" + std::to_string(group.id));
-        if (lowered.ok()) {
-          Native native{std::move(*program), jit.compile(lowered.kernel), lowered.output_buffer, lowered.status_buffer};
-          compile_ms_ += native.kernel.compile_ms;
-          step.native = std::move(native);
-          step.reference_nodes = first;
-          step.native_part = std::move(part);
-        } else {
-          why = lowered.error;
-        }
-      }
-    } else {
-      why = "no element-wise epilogue";
+    if (auto native = plan_native(graph_, group, &why)) {
+      Native n{std::move(native->program), jit.compile(native->lowered.kernel), native->lowered.output_buffer,
+               native->lowered.status_buffer};
+      compile_ms_ += n.kernel.compile_ms;
+      step.native = std::move(n);
+      step.reference_nodes = native->reference_nodes;
+      step.native_part = std::move(native->part);
     }
     if (!step.native && notes)
       notes->push_back("group " + std::to_string(group.id) + " (" +

@@ -63,4 +63,19 @@ class Executable final : public rt::CompiledCall {
 // one the loop IR lowers (its ops, dtypes, or several outputs).
 std::optional<loops::ElementwiseProgram> elementwise_program(const Graph& g, const FusedGroup& group, std::string* why);
 
+// What of a group runs native: all of an element-wise group, or the element-wise
+// epilogue after a convolution's or dense layer's master op (whose first
+// `reference_nodes` nodes then run on reference kernels). Nullopt with `why` otherwise.
+struct NativePlan {
+  size_t reference_nodes = 0;
+  FusedGroup part;  // the native nodes, their inputs from outside, the group's output
+  loops::ElementwiseProgram program;
+  loops::LoweredElementwise lowered;
+};
+std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, std::string* why);
+
+// `relay compile --emit=loops|llvm|asm`: each group's native kernel at that stage, or the
+// reason it has none.
+std::string emit_groups(const Graph& g, const FusionPlan& plan, std::string_view stage, Jit& jit);
+
 }  // namespace relay::compiler

@@ -7,6 +7,7 @@
 
 #include <random>
 
+#include "compiler/graph/passes.h"
 #include "compiler/pipeline/compile_function.h"
 #include "interpreter/value_print.h"
 #include "tests/compiler/compiler_test_util.h"
@@ -61,6 +62,23 @@ TEST_CASE("compiled MLP equals the interpreter", "[compiler][pipeline]") { check
 TEST_CASE("compiled LSTM equals the interpreter", "[compiler][pipeline]") { check_model("lstm"); }
 TEST_CASE("compiled DQN equals the interpreter", "[compiler][pipeline]") { check_model("dqn"); }
 TEST_CASE("compiled ResNet-18 equals the interpreter", "[compiler][pipeline]") { check_model("resnet18"); }
+
+TEST_CASE("relay compile's later stages print each group's native kernel", "[compiler][pipeline]") {
+  auto m = t::load_model_file(std::string(RELAY_SOURCE_DIR) + "/tests/models/mlp.relay");
+  REQUIRE(m->error.empty());
+  compiler::BuildResult r = t::build_main(*m);
+  REQUIRE(r.ok());
+  compiler::Graph g = compiler::optimize(*r.graph);
+  compiler::FusionPlan plan = compiler::fuse(g);
+  const std::string loops = compiler::emit_groups(g, plan, "loops", compiler::Jit::instance());
+  CHECK(loops.find("group 0 (nn.batch_flatten, 1 ops): reference kernels (no element-wise epilogue)") != std::string::npos);
+  CHECK(loops.find("nn.dense on its reference kernel, the epilogue native") != std::string::npos);
+  CHECK(loops.find("parallel for") != std::string::npos);
+  const std::string ir = compiler::emit_groups(g, plan, "llvm", compiler::Jit::instance());
+  CHECK(ir.find("define void @main_g1(") != std::string::npos);
+  const std::string as = compiler::emit_groups(g, plan, "asm", compiler::Jit::instance());
+  CHECK(as.find("main_g1") != std::string::npos);
+}
 
 namespace {
 
