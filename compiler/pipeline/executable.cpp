@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "compiler/loops/print.h"
+#include "compiler/pipeline/interpreted_ops.h"
 #include "interpreter/eval/closure.h"
 #include "interpreter/kernels/kernel.h"
 
@@ -88,7 +89,9 @@ std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, s
       if (group.nodes[k] == group.master) first = k + 1;
   }
   if (first >= group.nodes.size()) {
-    *why = "no element-wise epilogue";
+    const std::string_view op = g[group.master].op ? g[group.master].op->name : std::string_view{};
+    const std::string_view listed = interpreted_reason(op);
+    *why = listed.empty() ? "no element-wise epilogue" : std::string(listed);
     return std::nullopt;
   }
   NativePlan plan;

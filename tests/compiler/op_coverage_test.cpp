@@ -1,0 +1,49 @@
+// Every supported operator has a decision in the compile path: lowered to native code
+// (compiler/loops), or listed with the reason it runs its reference kernel
+// (compiler/pipeline/interpreted_ops.def) — never neither, never both.
+#ifdef RELAY_HAVE_PIPELINE
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+
+#include "compiler/loops/elementwise.h"
+#include "compiler/pipeline/interpreted_ops.h"
+#include "interpreter/kernels/kernel.h"
+#include "lang/ops/op_registry.h"
+
+using namespace relay;
+
+TEST_CASE("every supported operator is lowered or runs its reference kernel for a stated reason",
+          "[compiler][coverage]") {
+  std::set<std::string> lowered;
+  for (std::string_view op : loops::lowered_elementwise_ops()) lowered.insert(std::string(op));
+  std::set<std::string> listed;
+  for (std::string_view op : compiler::interpreted_ops()) {
+    INFO(op);
+    CHECK(listed.insert(std::string(op)).second);  // listed once
+    CHECK(!compiler::interpreted_reason(op).empty());
+  }
+  std::string neither, both, unknown;
+  for (const OpInfo& op : all_ops()) {
+    const std::string name(op.name);
+    const bool is_lowered = lowered.count(name) > 0, is_listed = listed.count(name) > 0;
+    if (!op.supported) {
+      if (is_listed) unknown += " " + name;  // not supported: nothing to run
+      continue;
+    }
+    if (!is_lowered && !is_listed) neither += " " + name;
+    if (is_lowered && is_listed) both += " " + name;
+    // A listed operator's fallback must exist.
+    if (is_listed) CHECK(rt::find_kernel(op.name) != nullptr);
+  }
+  for (const std::string& name : listed)
+    if (!find_op(name)) unknown += " " + name;
+  INFO("supported, neither lowered nor listed:" << neither);
+  CHECK(neither.empty());
+  INFO("lowered and also listed as interpreted (a stale entry):" << both);
+  CHECK(both.empty());
+  INFO("listed but not a supported operator:" << unknown);
+  CHECK(unknown.empty());
+}
+#endif
