@@ -14,6 +14,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "compiler/pipeline/compile_function.h"
 #include "cli/repl_output.h"
 #include "repl/session.h"
 
@@ -212,6 +213,8 @@ int cmd_repl(const Args& args) {
 
   repl::Session session(options);
   session.set_interrupt_flag(&g_interrupted);
+  auto jit = compiler::JitRuntime::for_session([&session](const FuncDef* d) { return session.types_of(d); });
+  session.set_tier(&jit->tier());
   // SIGINT only sets a flag: the machine stops at its next step and the session stays.
   struct sigaction sa {};
   sa.sa_handler = on_repl_sigint;

@@ -38,11 +38,12 @@ bool parse_jit_option(const std::vector<std::string>& args, size_t& i, JitOption
 
 rt::RunOutcome run_with_jit(rt::LoadedProgram& loaded, const JitOptions& jit, rt::RunOptions options,
                             const SourceManager& sources) {
-  compiler::ThreadPool pool(jit.threads ? jit.threads : compiler::default_threads());
   jit::TierOptions tier_options;
   tier_options.mode = jit.mode == "off" ? jit::JitMode::Off : jit.mode == "eager" ? jit::JitMode::Eager : jit::JitMode::Auto;
   tier_options.threshold = jit.threshold;
-  jit::TieredCompiler tier(tier_options, compiler::compile_callback(loaded, &pool));
+  compiler::JitRuntime runtime(compiler::program_types(loaded), tier_options, jit.threads);
+  jit::TieredCompiler& tier = runtime.tier();
+  compiler::ThreadPool& pool = runtime.pool();
   if (tier_options.mode != jit::JitMode::Off) options.tier = &tier;
   const rt::Value entry = loaded.program->global(*loaded.entry);
   const std::vector<rt::Value> args(loaded.arguments.begin(), loaded.arguments.end());
@@ -64,13 +65,9 @@ rt::RunOutcome run_with_jit(rt::LoadedProgram& loaded, const JitOptions& jit, rt
                    ms.size(), ms.front(), ms[ms.size() / 2], jit.mode.c_str(), pool.threads());
   }
   tier.drain();
-  if (jit.report) {
-    auto entries = tier.report();
+  if (jit.report)
     std::fprintf(stderr, "jit report (--jit=%s, threshold %llu, %u threads):\n%s", jit.mode.c_str(),
-                 static_cast<unsigned long long>(jit.threshold), pool.threads(),
-                 entries.empty() ? "  nothing was hot enough to compile\n"
-                                 : jit::TieredCompiler::format_report(entries).c_str());
-  }
+                 static_cast<unsigned long long>(jit.threshold), pool.threads(), tier.describe().c_str());
   return outcome;
 }
 

@@ -41,6 +41,9 @@ RelayInterpreter::~RelayInterpreter() = default;
 void RelayInterpreter::configure_impl() {
   session_ = std::make_unique<repl::Session>();
   session_->set_interrupt_flag(interrupts_.flag());
+  repl::Session* session = session_.get();
+  jit_ = compiler::JitRuntime::for_session([session](const FuncDef* d) { return session->types_of(d); });
+  session_->set_tier(&jit_->tier());
   debugger_.attach(*session_);
 }
 

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "compiler/pipeline/compile_function.h"
 #include "jupyter-kernel/interrupt_watcher.h"
 #include "jupyter-kernel/notebook_debugger.h"
 #include "repl/session.h"
@@ -41,6 +42,7 @@ class RelayInterpreter final : public xeus::xinterpreter {
   InterruptWatcher& interrupts_;
   NotebookDebugger& debugger_;
   std::unique_ptr<repl::Session> session_;
+  std::unique_ptr<compiler::JitRuntime> jit_;  // native code for hot functions (`:jit`)
 };
 
 }  // namespace relay::kernel

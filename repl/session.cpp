@@ -427,6 +427,8 @@ std::optional<rt::Value> Session::Impl::run_input(const CheckedInput& in, Origin
       nullptr);
   rt::RunOptions run;
   run.check_numerics = options.check_numerics;
+  run_tier.inner = tier;
+  run.tier = options.jit && tier ? &run_tier : nullptr;
   run.max_depth = options.max_depth;
   run.interrupt = interrupt;
   // The input's own function is the session's device: its stack frame is the input.
@@ -515,6 +517,23 @@ std::string Session::render(const std::vector<Diagnostic>& diagnostics, bool col
 
 const SourceManager& Session::sources() const { return impl_->display; }
 void Session::set_interrupt_flag(const std::atomic<bool>* flag) { impl_->interrupt = flag; }
+void Session::set_tier(rt::TierUp* tier) { impl_->tier = tier; }
+
+rt::CompiledCall* Session::Impl::SkipInputFunction::at_call(const FuncDef& def, std::span<const rt::Value> args) {
+  return def.name == kInputFunction ? nullptr : inner->at_call(def, args);
+}
+
+const InferredTypes* Session::types_of(const FuncDef* def) const {
+  // The newest check first: a definition's types are those of the check that ran it.
+  for (auto it = impl_->generations.rbegin(); it != impl_->generations.rend(); ++it)
+    if (it->check)
+      for (const auto& d : it->check->definitions)
+        if (d.def == def) return d.types.get();
+  if (impl_->accepted)
+    for (const auto& d : impl_->accepted->definitions)
+      if (d.def == def) return d.types.get();
+  return nullptr;
+}
 const SessionOptions& Session::options() const { return impl_->options; }
 
 }  // namespace relay::repl

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "ide/completion.h"
+#include "interpreter/eval/tier.h"
 #include "interpreter/value.h"
 #include "lang/base/diagnostic.h"
 #include "lang/base/source.h"
@@ -84,6 +85,7 @@ class DebugHook;  // session_debug.h
 
 struct SessionOptions {
   bool check_numerics = false;
+  bool jit = true;  // use the front end's JIT (set_tier) when it has one; `:set jit on|off`
   size_t max_depth = 4'000'000;
 };
 
@@ -115,6 +117,12 @@ class Session {
 
   // Checked between evaluation steps; set it (e.g. from SIGINT) to stop a run.
   void set_interrupt_flag(const std::atomic<bool>* flag);
+  // Native code for hot functions: the front end's JIT (compiler/, which the session does
+  // not know), or null. `:set jit on|off` turns its use on and off; `:jit` prints its report.
+  void set_tier(rt::TierUp* tier);
+  // The checked types of one of the session's definitions (the JIT compiles from them),
+  // or null.
+  const InferredTypes* types_of(const FuncDef* def) const;
   const SessionOptions& options() const;
 
   // Expression and binding inputs are run by `hook` (a debugger; session_debug.h) while

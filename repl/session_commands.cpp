@@ -28,7 +28,8 @@ const CommandInfo kCommands[] = {
     {"load", "FILE", "add the definitions of a .relay file (replacing those of the same name)"},
     {"reload", "", "load the files loaded with :load again"},
     {"reset", "", "forget every definition and binding"},
-    {"set", "check-numerics on|off", "stop at the first operator that produces NaN/Inf"},
+    {"set", "SETTING on|off", "check-numerics (stop at the first NaN/Inf) or jit (native code)"},
+    {"jit", "", "what the JIT compiled (functions, shapes, groups) and what stayed interpreted"},
     {"help", "", "show this help"},
     {"quit", "", "leave the session"},
 };
@@ -198,13 +199,27 @@ ExecResult Session::Impl::command(const CommandLine& c, FileId input) {
     size_t sp = a.find_first_of(" \t");
     std::string_view key = a.substr(0, sp);
     std::string_view val = sp == std::string_view::npos ? "" : a.substr(a.find_first_not_of(" \t", sp));
-    if (key != "check-numerics")
-      return session_error(arg_span, "unknown setting `" + std::string(key) + "`", "settings: check-numerics");
+    if (key != "check-numerics" && key != "jit")
+      return session_error(arg_span, "unknown setting `" + std::string(key) + "`", "settings: check-numerics, jit");
     if (val != "on" && val != "off")
-      return session_error(arg_span, "`check-numerics` is `on` or `off`", "usage: :set check-numerics on|off");
-    options.check_numerics = val == "on";
+      return session_error(arg_span, "`" + std::string(key) + "` is `on` or `off`",
+                           "usage: :set " + std::string(key) + " on|off");
+    bool& setting = key == "jit" ? options.jit : options.check_numerics;
+    setting = val == "on";
     ExecResult r;
-    r.outputs.push_back(text_output(std::string("check-numerics: ") + (options.check_numerics ? "on" : "off")));
+    std::string text = std::string(key) + ": " + (setting ? "on" : "off");
+    if (key == "jit" && setting && !tier) text += " (this front end has no JIT: everything is interpreted)";
+    r.outputs.push_back(text_output(text));
+    return r;
+  }
+  if (name == "jit") {
+    ExecResult r;
+    if (!tier) r.outputs.push_back(text_output("this front end has no JIT: everything is interpreted"));
+    else {
+      std::string text = std::string("jit: ") + (options.jit ? "on" : "off") + "\n" + tier->describe();
+      if (!text.empty() && text.back() == '\n') text.pop_back();
+      r.outputs.push_back(text_output(text));
+    }
     return r;
   }
   if (name == "help") {

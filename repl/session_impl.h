@@ -58,6 +58,14 @@ struct Session::Impl {
   std::vector<std::string> loaded_files;
   int inputs = 0;
   DebugHook* debug_hook = nullptr;
+  rt::TierUp* tier = nullptr;  // the front end's JIT, if any
+  // The JIT as runs see it: the session's temporary input function is never compiled
+  // (it is new for every input, and only calls what the user defined).
+  struct SkipInputFunction final : rt::TierUp {
+    rt::TierUp* inner = nullptr;
+    rt::CompiledCall* at_call(const FuncDef& def, std::span<const rt::Value> args) override;
+    std::string describe() const override { return inner ? inner->describe() : std::string(); }
+  } run_tier;
 
   explicit Impl(SessionOptions o);
 

@@ -4,14 +4,19 @@
 
 namespace relay::compiler {
 
-jit::CompileOutcome compile_function(const rt::LoadedProgram& program, const FuncDef& def, const jit::Signature& sig,
+ProgramTypes program_types(const rt::LoadedProgram& program) {
+  const ModuleTypes* types = &program.types;
+  return {[types](const FuncDef* d) { return types->find(d); }, program.front.module->metadata.get()};
+}
+
+jit::CompileOutcome compile_function(const ProgramTypes& program, const FuncDef& def, const jit::Signature& sig,
                                      ThreadPool* pool) {
   jit::CompileOutcome out;
   std::vector<ArgSpec> specs;
   for (const jit::ArgType& a : sig.args) specs.push_back({a.shape, a.dtype});
   try {
     BuildResult built =
-        build_graph(def, program.types.find(&def), program.front.module->metadata.get(), specs);
+        build_graph(def, program.types ? program.types(&def) : nullptr, program.metadata, specs);
     if (!built.ok()) {
       out.reason = built.reason;
       return out;
@@ -33,10 +38,19 @@ jit::CompileOutcome compile_function(const rt::LoadedProgram& program, const Fun
   return out;
 }
 
-jit::CompileFn compile_callback(const rt::LoadedProgram& program, ThreadPool* pool) {
-  return [&program, pool](const FuncDef& def, const jit::Signature& sig) {
-    return compile_function(program, def, sig, pool);
-  };
+JitRuntime::JitRuntime(ProgramTypes program, jit::TierOptions options, unsigned threads)
+    : program_(std::move(program)),
+      pool_(threads ? threads : default_threads()),
+      tier_(options, [this](const FuncDef& def, const jit::Signature& sig) {
+        return compile_function(program_, def, sig, &pool_);
+      }) {}
+
+std::unique_ptr<JitRuntime> JitRuntime::for_session(std::function<const InferredTypes*(const FuncDef*)> types) {
+  jit::TierOptions options;
+  options.mode = jit::JitMode::Auto;
+  options.threshold = 2;
+  options.background = false;
+  return std::make_unique<JitRuntime>(ProgramTypes{std::move(types), nullptr}, options);
 }
 
 }  // namespace relay::compiler

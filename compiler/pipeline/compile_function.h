@@ -1,7 +1,10 @@
 // The compile pipeline for one global at one argument signature: graph (build_graph,
 // optimize), fusion, lowering and LLVM code generation of the groups it can, reference
-// kernels for the rest. `compile_callback` packages it for tiering (compiler/tier).
+// kernels for the rest; `JitRuntime` puts it behind tiering (compiler/tier) for a front end.
 #pragma once
+
+#include <functional>
+#include <memory>
 
 #include "compiler/pipeline/executable.h"
 #include "compiler/tier/tiered_compiler.h"
@@ -9,11 +12,37 @@
 
 namespace relay::compiler {
 
-// Compiles `def` of `program` for `sig`; what stays interpreted says why.
-jit::CompileOutcome compile_function(const rt::LoadedProgram& program, const FuncDef& def, const jit::Signature& sig,
-                                     ThreadPool* pool);
+// Where a function's checked types and its module's constants come from: a file's
+// (rt::LoadedProgram) or a REPL session's growing module.
+struct ProgramTypes {
+  std::function<const InferredTypes*(const FuncDef*)> types;
+  const Metadata* metadata = nullptr;
+};
+ProgramTypes program_types(const rt::LoadedProgram& program);
 
-// The tiering callback over `program` (which must outlive the tier).
-jit::CompileFn compile_callback(const rt::LoadedProgram& program, ThreadPool* pool);
+// Compiles `def` for `sig`; what stays interpreted says why.
+jit::CompileOutcome compile_function(const ProgramTypes& program, const FuncDef& def, const jit::Signature& sig,
+                                     ThreadPool* pool);
+inline jit::CompileOutcome compile_function(const rt::LoadedProgram& program, const FuncDef& def,
+                                            const jit::Signature& sig, ThreadPool* pool) {
+  return compile_function(program_types(program), def, sig, pool);
+}
+
+// The JIT of one front end: the thread pool and the tiering over the pipeline.
+class JitRuntime {
+ public:
+  JitRuntime(ProgramTypes program, jit::TierOptions options, unsigned threads = 0);
+  // The JIT of an interactive session (the REPL, the notebook kernel): functions compile at
+  // their second call with the same shapes, on the calling thread — the session's module
+  // changes between inputs, so nothing compiles behind its back.
+  static std::unique_ptr<JitRuntime> for_session(std::function<const InferredTypes*(const FuncDef*)> types);
+  jit::TieredCompiler& tier() { return tier_; }
+  ThreadPool& pool() { return pool_; }
+
+ private:
+  ProgramTypes program_;
+  ThreadPool pool_;
+  jit::TieredCompiler tier_;
+};
 
 }  // namespace relay::compiler

@@ -175,6 +175,11 @@ std::vector<TierReportEntry> TieredCompiler::report() const {
   return out;
 }
 
+std::string TieredCompiler::describe() const {
+  auto entries = report();
+  return entries.empty() ? "  nothing was hot enough to compile\n" : format_report(entries);
+}
+
 std::string TieredCompiler::format_report(const std::vector<TierReportEntry>& entries) {
   std::string out;
   for (const TierReportEntry& e : entries) {

@@ -67,6 +67,7 @@ class TieredCompiler final : public rt::TierUp {
   // Waits for background compilations to finish (tests, `--bench` warm-up).
   void drain();
   std::vector<TierReportEntry> report() const;
+  std::string describe() const override;
   static std::string format_report(const std::vector<TierReportEntry>& entries);
 
  private:

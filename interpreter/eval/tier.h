@@ -12,6 +12,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 
 #include "interpreter/value.h"
 #include "lang/syntax/ast.h"
@@ -33,6 +34,8 @@ class TierUp {
   // At a call of the global `def` on `args`: the native code to run, or null to interpret
   // this call. Called for every call of a global, so it must be cheap when it says no.
   virtual CompiledCall* at_call(const FuncDef& def, std::span<const Value> args) = 0;
+  // What was compiled and what stayed interpreted, for people (`--jit-report`, `:jit`).
+  virtual std::string describe() const { return {}; }
 };
 
 }  // namespace relay::rt

@@ -20,7 +20,7 @@ ALLOWED = {
     "repl": {"lang", "interpreter", "ide"},
     "lsp": {"lang", "ide", "protocol"},
     "dap": {"lang", "interpreter", "ide", "debugger", "protocol"},
-    "jupyter-kernel": {"lang", "interpreter", "ide", "debugger", "repl", "dap", "protocol"},
+    "jupyter-kernel": {"lang", "interpreter", "ide", "debugger", "repl", "dap", "protocol", "compiler"},
     "cli": None,  # the top: anything
 }
 # The interpreter reaches the compiler only through its own seam (interpreter/eval/tier.h).
