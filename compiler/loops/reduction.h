@@ -1,0 +1,69 @@
+// Lowering of fused reduction groups to one loop-IR kernel: the contract between the graph
+// layer and code generation for TVM's kCommReduce groups (a reduction that took its
+// element-wise/broadcast producers).
+//
+// A ReductionProgram is an element-wise prologue (an ElementwiseProgram, elementwise.h)
+// evaluated at every element of the tensor being reduced — its out_shape is that tensor's
+// shape — and one reduction of that tensor over `axes` with Relay's keepdims/exclude
+// semantics (axes empty: every axis, exclude ignored; negative axes count from the end).
+// A group without producers has a one-step prologue (`copy`).
+//
+// Every output is folded in the reference kernel's order (interpreter/kernels/
+// reduction.cpp, reduction_arg.cpp): starting from the reducer's identity, over its
+// elements in row-major order of the input, in the reference's accumulator type (the
+// input's dtype for integers, wrapping; float32 for float16/bfloat16, rounded to storage
+// after every step; float32/float64 for those), so results are bitwise the reference's.
+//
+// Kernel ABI: buffers = [prologue inputs..., output, status?], contiguous, not overlapping;
+// `status` as in elementwise.h (present when the prologue can fail).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compiler/loops/elementwise.h"
+
+namespace relay::loops {
+
+enum class ReduceOp : uint8_t { Sum, Mean, Max, Min, Prod, All, Any, ArgMax, ArgMin };
+
+struct ReductionProgram {
+  ElementwiseProgram prologue;   // its out_shape/out_dtype: the reduced tensor's
+  ReduceOp op = ReduceOp::Sum;
+  std::vector<int64_t> axes;     // empty: every axis
+  bool keepdims = false;
+  bool exclude = false;
+  bool select_last_index = false;  // argmax/argmin: ties take the last index
+  DataType out_dtype;            // the prologue's dtype; argmax/argmin: the index dtype
+  std::vector<int64_t> out_shape;  // must be what axes/keepdims/exclude give
+};
+
+struct LoweredReduction {
+  Kernel kernel;
+  int output_buffer = -1;
+  int status_buffer = -1;  // -1: the kernel cannot fail
+  std::string error;       // non-empty: not lowered, and why
+  bool ok() const { return error.empty(); }
+};
+
+// The accumulator row of a reduction whose innermost dimension is kept is processed in
+// chunks of this many outputs (a local array, so it stays in cache / on the stack).
+inline constexpr int64_t kReductionRow = 512;
+
+LoweredReduction lower_reduction(const ReductionProgram& p, std::string name);
+
+// The ReduceOp of a Relay operator ("sum", "argmax", ...), if it is lowered.
+std::optional<ReduceOp> reduce_op_named(std::string_view op);
+std::string_view reduce_op_name(ReduceOp op);
+// Whether `op` lowers over a reduced tensor of dtype `t` (mean is not defined for bool).
+bool reduction_supports(ReduceOp op, DataType t);
+// The Relay operators lower_reduction handles.
+const std::vector<std::string_view>& lowered_reduction_ops();
+
+// The interpreter's message for a failed kernel (status set): the prologue's.
+std::string status_message(const ReductionProgram& p);
+
+}  // namespace relay::loops

@@ -1,0 +1,259 @@
+// lower_reduction: the loop nest of a reduction with an element-wise prologue.
+//
+// The reduced tensor's dimensions are collapsed as for element-wise kernels, but a kept
+// and a reduced dimension never merge. Kept dimensions are the outer loops (the first is
+// the parallel one), reduced dimensions the inner `reduction` loops in row-major order, so
+// every output folds its elements in exactly the reference kernel's order:
+//
+//   reduced innermost (sum over the last axis, softmax's max/sum):
+//     parallel for o / serial for kept... { acc = identity;
+//       reduction for r... { prologue at the element; acc = fold(acc, value) }
+//       out[...] = finish(acc) }
+//   The per-output fold is a serial chain: not vectorised, since vectorising it would
+//   reassociate float sums (LLVM may still vectorise integer ones, whose wrapping
+//   arithmetic is associative, by itself).
+//
+//   kept innermost (sum over axis 0, mean over the batch):
+//     parallel for o / serial for kept... / chunks of the last kept dimension {
+//       vectorizable for c { acc[c] = identity }
+//       reduction for r... { vectorizable for c { prologue; acc[c] = fold(acc[c], value) } }
+//       vectorizable for c { out[...c] = finish(acc[c]) } }
+//   A row of independent accumulators: each output still folds in the reference's order,
+//   and the c loop vectorises without reassociating anything.
+#include <algorithm>
+#include <optional>
+
+#include "compiler/loops/reduction_internal.h"
+#include "compiler/loops/verify.h"
+
+namespace relay::loops {
+
+namespace {
+
+using ew::Strides;
+
+bool is_arg(ReduceOp op) { return op == ReduceOp::ArgMax || op == ReduceOp::ArgMin; }
+
+// Relay's reduced axes: none listed means every axis (exclude ignored); else the listed
+// ones, complemented by exclude. Empty error on success.
+std::string reduced_axes(const ReductionProgram& p, size_t rank, std::vector<bool>& reduced) {
+  reduced.assign(rank, p.axes.empty());
+  for (int64_t a : p.axes) {
+    const int64_t d = a < 0 ? a + static_cast<int64_t>(rank) : a;
+    if (d < 0 || d >= static_cast<int64_t>(rank))
+      return "axis " + std::to_string(a) + " is out of range for rank " + std::to_string(rank);
+    if (reduced[static_cast<size_t>(d)]) return "axis " + std::to_string(a) + " is listed twice";
+    reduced[static_cast<size_t>(d)] = true;
+  }
+  if (!p.axes.empty() && p.exclude) reduced.flip();
+  return {};
+}
+
+}  // namespace
+
+LoweredReduction lower_reduction(const ReductionProgram& p, std::string name) {
+  LoweredReduction r;
+  auto fail = [&](std::string m) {
+    r.error = std::move(m);
+    r.kernel = Kernel{};
+    return r;
+  };
+  const ElementwiseProgram& pro = p.prologue;
+  const std::vector<int64_t>& shape = pro.out_shape;
+  const size_t rank = shape.size();
+  for (int64_t d : shape)
+    if (d < 0) return fail("negative dimension");
+  const ew::CheckedProgram checked = ew::check_program(pro);
+  if (!checked.error.empty()) return fail(checked.error);
+  const DataType t = pro.out_dtype;
+  const std::string op_name(reduce_op_name(p.op));
+  if (!reduction_supports(p.op, t)) return fail("`" + op_name + "` on " + dtype_name(t) + " has no lowering");
+  if (is_arg(p.op)) {
+    if (rank == 0) return fail("`" + op_name + "` needs a tensor of rank at least 1");
+    if (!p.out_dtype.is_int() && !p.out_dtype.is_uint()) return fail("`" + op_name + "` gives an integer dtype");
+  } else if (p.out_dtype != t) {
+    return fail("the output dtype differs from the reduced tensor's");
+  }
+
+  // Which dimensions reduce; the output's stride along each input dimension (0 where
+  // reduced) and the position among the reduced elements (what argmax returns).
+  std::vector<bool> reduced;
+  if (std::string e = reduced_axes(p, rank, reduced); !e.empty()) return fail(e);
+  Strides out_strides(rank, 0), position_strides(rank, 0);
+  std::vector<int64_t> out_shape;
+  int64_t count = 1, out_stride = 1, position = 1, outputs = 1;
+  for (size_t d = rank; d-- > 0;) {
+    if (reduced[d]) {
+      position_strides[d] = position;
+      position *= shape[d];
+      count *= shape[d];
+    } else {
+      out_strides[d] = out_stride;
+      out_stride *= shape[d];
+    }
+  }
+  for (size_t d = 0; d < rank; ++d) {
+    if (!reduced[d]) out_shape.push_back(shape[d]), outputs *= shape[d];
+    else if (p.keepdims) out_shape.push_back(1);
+  }
+  if (out_shape != p.out_shape) return fail("the output shape differs from what the axes give");
+  if (p.op == ReduceOp::Mean && (t.is_int() || t.is_uint()) && outputs > 0 && red::wrapped_count(t, count) == 0)
+    return fail("the reference fails: integer division by zero in `mean` (" + std::to_string(count) +
+                " elements as " + dtype_name(t) + ")");
+
+  // Buffers: prologue inputs, output, status; operands of the nest: the output, the
+  // reduced position, then the inputs (broadcast to the reduced tensor's shape).
+  Kernel& k = r.kernel;
+  k.name = std::move(name);
+  std::vector<Strides> operands{out_strides, position_strides};
+  for (size_t i = 0; i < pro.inputs.size(); ++i) {
+    Strides s;
+    if (!ew::broadcast_strides(pro.inputs[i].shape, shape, s))
+      return fail("input " + std::to_string(i) + " does not broadcast to the reduced shape");
+    operands.push_back(std::move(s));
+    add_param(k, "in" + std::to_string(i), pro.inputs[i].dtype, pro.inputs[i].shape, ew::contiguous(pro.inputs[i].shape));
+  }
+  r.output_buffer = add_param(k, "out", p.out_dtype, p.out_shape, ew::contiguous(p.out_shape));
+  if (checked.can_fail) r.status_buffer = add_param(k, "status", DataType::int_(32), {}, {});
+  if (outputs == 0) return r;  // nothing to compute: an empty body
+
+  std::vector<int> classes(rank);
+  for (size_t d = 0; d < rank; ++d) classes[d] = reduced[d] ? 1 : 0;
+  const ew::Nest nest = ew::collapse(shape, operands, &classes);
+  std::vector<size_t> kept, red_dims;
+  for (size_t d = 0; d < nest.dims.size(); ++d) (nest.classes[d] ? red_dims : kept).push_back(d);
+  const bool row = !kept.empty() && !red_dims.empty() && nest.classes.back() == 0;
+
+  // The accumulator row: the last kept dimension in chunks (one chunk per parallel
+  // iteration when it is the only kept dimension, so the threads share it).
+  const int64_t last = row ? nest.dims[kept.back()] : 1;
+  int64_t chunk = 1;
+  if (row) {
+    chunk = std::min(kReductionRow, last);
+    if (kept.size() == 1) chunk = std::min(chunk, std::max<int64_t>(64, (last / 16 + 15) / 16 * 16));
+  }
+  const int64_t chunks = (last + chunk - 1) / chunk;
+
+  const DataType acc_t = red::acc_dtype(p.op, t);
+  const int acc = add_local(k, "acc", acc_t, chunk);
+  const int acc_index = is_arg(p.op) ? add_local(k, "best_index", i64(), chunk) : -1;
+  const int flag = checked.can_fail ? add_local(k, "flag", boolean(), 1) : -1;
+
+  // Loop variables and each nest dimension's position expression.
+  std::vector<Expr> pos(nest.dims.size(), int_imm(0));
+  const Var outer = new_var(k, "o", i64());
+  int64_t outer_extent = 1;
+  std::vector<Var> serial_kept;  // kept dims inside the parallel loop (not the row)
+  std::vector<size_t> serial_kept_dims;
+  Expr row_base = int_imm(0);  // the chunk's first element along the row dimension
+  std::optional<Var> chunk_var;
+  const size_t plain_kept = row ? kept.size() - 1 : kept.size();  // kept dims looped one by one
+  if (row && plain_kept == 0) {  // the row is the only kept dim: its chunks are parallel
+    outer_extent = chunks;
+    row_base = ew::index_scale(var_ref(outer), chunk);
+  } else if (plain_kept > 0) {
+    outer_extent = nest.dims[kept[0]];
+    pos[kept[0]] = var_ref(outer);
+    for (size_t j = 1; j < plain_kept; ++j) {
+      serial_kept.push_back(new_var(k, "j", i64()));
+      serial_kept_dims.push_back(kept[j]);
+      pos[kept[j]] = var_ref(serial_kept.back());
+    }
+    if (row && chunks > 1) {
+      chunk_var = new_var(k, "ch", i64());
+      row_base = ew::index_scale(var_ref(*chunk_var), chunk);
+    }
+  }
+  std::vector<Var> red_vars;
+  for (size_t d : red_dims) {
+    red_vars.push_back(new_var(k, "r", i64()));
+    pos[d] = var_ref(red_vars.back());
+  }
+  // The row loop's extent: min(chunk, last - base) (a shorter last chunk).
+  const Expr row_extent = chunks > 1 ? binary(BinaryOp::Min, int_imm(chunk), binary(BinaryOp::Sub, int_imm(last), row_base))
+                                     : int_imm(last);
+  auto index_of = [&](size_t operand) {
+    Expr e = int_imm(0);
+    for (size_t d = 0; d < nest.dims.size(); ++d) e = ew::index_add(e, ew::index_scale(pos[d], nest.strides[operand][d]));
+    return e;
+  };
+  // A row loop over c: sets the row dimension's position to base + c while `make` builds
+  // its body.
+  auto row_loop = [&](auto make) {
+    const Var c = new_var(k, "c", i64());
+    pos[kept.back()] = ew::index_add(row_base, var_ref(c));
+    Block body = make(var_ref(c));
+    return for_loop(c, row_extent, LoopKind::Vectorizable, std::move(body));
+  };
+  const Expr zero = int_imm(0);
+
+  // Innermost: the prologue at one element folded into the accumulator at `slot`.
+  auto fold_body = [&](const Expr& slot) {
+    Block b;
+    ew::Emitter em{k, b, {}};
+    const Expr value = ew::emit_program(
+        em, pro, [&](int i) { return load(k.buffer(i), index_of(static_cast<size_t>(i) + 2)); });
+    const Expr current = em.bind(load(k.buffer(acc), slot), "acc");
+    if (is_arg(p.op)) {
+      const Expr current_index = em.bind(load(k.buffer(acc_index), slot), "idx");
+      const red::ArgState next = red::arg_fold(em, p.op == ReduceOp::ArgMax, p.select_last_index, current,
+                                               current_index, value, index_of(1));
+      b.push_back(store(k.buffer(acc), slot, next.best));
+      b.push_back(store(k.buffer(acc_index), slot, next.index));
+    } else {
+      b.push_back(store(k.buffer(acc), slot, red::fold(em, p.op, t, current, value)));
+    }
+    if (flag >= 0) ew::record_failures(b, k, flag, em.failures);
+    return b;
+  };
+  auto init_body = [&](const Expr& slot) {
+    Block b{store(k.buffer(acc), slot, red::identity(p.op, t))};
+    if (acc_index >= 0) b.push_back(store(k.buffer(acc_index), slot, int_imm(-1)));
+    return b;
+  };
+  auto finish_body = [&](const Expr& slot) {
+    const Expr result = is_arg(p.op) ? cast(p.out_dtype, load(k.buffer(acc_index), slot))
+                                     : red::finish(p.op, t, p.out_dtype, load(k.buffer(acc), slot), count);
+    return Block{store(k.buffer(r.output_buffer), index_of(0), result)};
+  };
+
+  // One output (or row of outputs): init, the reduction loops, finish.
+  Block per_output{alloc(k.buffer(acc))};
+  if (acc_index >= 0) per_output.push_back(alloc(k.buffer(acc_index)));
+  Block inner;
+  if (row) {
+    per_output.push_back(row_loop(init_body));
+    inner.push_back(row_loop(fold_body));
+  } else {
+    for (const Stmt& s : init_body(zero)) per_output.push_back(s);
+    inner = fold_body(zero);
+  }
+  for (size_t j = red_vars.size(); j-- > 0;) {
+    Stmt loop = for_loop(red_vars[j], int_imm(nest.dims[red_dims[j]]), LoopKind::Reduction, std::move(inner));
+    inner = Block{std::move(loop)};
+  }
+  for (Stmt& s : inner) per_output.push_back(std::move(s));
+  if (row) per_output.push_back(row_loop(finish_body));
+  else
+    for (Stmt& s : finish_body(zero)) per_output.push_back(std::move(s));
+
+  // The kept loops around it, innermost first: the row's chunks, then the serial kept dims.
+  Block body = std::move(per_output);
+  if (chunk_var) body = Block{for_loop(*chunk_var, int_imm(chunks), LoopKind::Serial, std::move(body))};
+  for (size_t j = serial_kept.size(); j-- > 0;)
+    body = Block{for_loop(serial_kept[j], int_imm(nest.dims[serial_kept_dims[j]]), LoopKind::Serial, std::move(body))};
+  if (flag >= 0) {
+    Block with_flag{alloc(k.buffer(flag)), store(k.buffer(flag), zero, int_imm(0, boolean()))};
+    for (Stmt& s : body) with_flag.push_back(std::move(s));
+    with_flag.push_back(if_then(load(k.buffer(flag), zero),
+                                {store(k.buffer(r.status_buffer), zero, int_imm(1, DataType::int_(32)))}));
+    body = std::move(with_flag);
+  }
+  k.body.push_back(for_loop(outer, int_imm(outer_extent), LoopKind::Parallel, std::move(body)));
+
+  std::vector<std::string> problems = verify(k);
+  if (!problems.empty()) return fail("internal error: the lowered kernel does not verify: " + problems[0]);
+  return r;
+}
+
+}  // namespace relay::loops
