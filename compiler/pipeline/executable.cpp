@@ -79,7 +79,101 @@ std::optional<loops::ElementwiseProgram> elementwise_program(const Graph& g, con
   return p;
 }
 
+namespace {
+
+// The sub-group of `group` made of `nodes` with the one output `output`: its inputs are
+// the values its nodes read from outside them, in first-use order.
+FusedGroup sub_group(const Graph& g, const FusedGroup& group, std::vector<NodeId> nodes, NodeId output) {
+  FusedGroup part;
+  part.id = group.id;
+  part.nodes = std::move(nodes);
+  part.outputs = {output};
+  part.pattern = FusionPattern::Broadcast;
+  std::vector<bool> inside(g.size(), false);
+  for (NodeId id : part.nodes) inside[id] = true;
+  for (NodeId id : part.nodes)
+    for (NodeId in : g[id].inputs)
+      if (!inside[in] && std::find(part.inputs.begin(), part.inputs.end(), in) == part.inputs.end())
+        part.inputs.push_back(in);
+  if (!part.nodes.empty()) part.master = part.nodes.front();
+  return part;
+}
+
+std::string kernel_name(const Graph& g, const FusedGroup& group) { return g.name + "_g" + std::to_string(group.id); }
+
+std::optional<NativePlan> plan_reduction(const Graph& g, const FusedGroup& group, std::string* why) {
+  std::vector<NodeId> inputs;
+  auto program = reduction_program(g, group, &inputs, why);
+  if (!program) return std::nullopt;
+  loops::LoweredReduction lowered = loops::lower_reduction(*program, kernel_name(g, group));
+  if (!lowered.ok()) {
+    *why = lowered.error;
+    return std::nullopt;
+  }
+  NativePlan plan;
+  plan.kind = NativePlan::Kind::Reduction;
+  plan.part = group;
+  plan.part.inputs = std::move(inputs);
+  plan.kernel = std::move(lowered.kernel);
+  plan.output_buffer = lowered.output_buffer;
+  plan.status_buffer = lowered.status_buffer;
+  plan.out_dtype = program->out_dtype;
+  plan.out_shape = program->out_shape;
+  plan.status_message = loops::status_message(*program);
+  return plan;
+}
+
+}  // namespace
+
+std::optional<loops::ReductionProgram> reduction_program(const Graph& g, const FusedGroup& group,
+                                                         std::vector<NodeId>* inputs, std::string* why) {
+  const Node& master = g[group.master];
+  const std::string_view op = master.op ? master.op->name : std::string_view{};
+  const std::optional<loops::ReduceOp> reduce = loops::reduce_op_named(op);
+  if (group.pattern != FusionPattern::Reduction || !reduce) {
+    const std::string_view listed = interpreted_reason(op);
+    *why = listed.empty() ? "pattern " + std::string(fusion_pattern_name(group.pattern)) : std::string(listed);
+    return std::nullopt;
+  }
+  // TVM fuses producers into a reduction, never consumers: the reduction is the group's
+  // last node and only output.
+  if (group.nodes.empty() || group.nodes.back() != group.master || group.outputs.size() != 1 ||
+      group.outputs[0] != group.master) {
+    *why = "`" + std::string(op) + "` is not the group's only output";
+    return std::nullopt;
+  }
+  if (master.inputs.size() != 1 || !g[master.inputs[0]].type || g[master.inputs[0]].type->kind != TyKind::Tensor) {
+    *why = "`" + std::string(op) + "` of a tuple";
+    return std::nullopt;
+  }
+  const NodeId data = master.inputs[0];
+  loops::ReductionProgram p;
+  if (group.nodes.size() == 1) {  // no producers: the prologue copies the input
+    p.prologue.inputs = {{dtype_of(g[data].type), shape_of(g[data].type)}};
+    p.prologue.steps = {{"copy", {loops::EwOperand::input(0)}, {}, dtype_of(g[data].type)}};
+    p.prologue.out_dtype = dtype_of(g[data].type);
+    p.prologue.out_shape = shape_of(g[data].type);
+    *inputs = {data};
+  } else {
+    FusedGroup producers =
+        sub_group(g, group, std::vector<NodeId>(group.nodes.begin(), group.nodes.end() - 1), data);
+    auto prologue = elementwise_program(g, producers, why);
+    if (!prologue) return std::nullopt;
+    p.prologue = std::move(*prologue);
+    *inputs = producers.inputs;
+  }
+  p.op = *reduce;
+  p.axes = master.attrs.get_ints("axis");
+  p.keepdims = master.attrs.get_bool("keepdims");
+  p.exclude = master.attrs.get_bool("exclude");
+  p.select_last_index = master.attrs.get_bool("select_last_index");
+  p.out_dtype = dtype_of(master.type);
+  p.out_shape = shape_of(master.type);
+  return p;
+}
+
 std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, std::string* why) {
+  if (group.pattern == FusionPattern::Reduction) return plan_reduction(g, group, why);
   // The whole group when it is element-wise; otherwise the element-wise epilogue after its
   // master operator (TVM fuses those into convolutions and dense layers).
   size_t first = 0;
@@ -94,28 +188,28 @@ std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, s
     *why = listed.empty() ? "no element-wise epilogue" : std::string(listed);
     return std::nullopt;
   }
-  NativePlan plan;
-  plan.reference_nodes = first;
-  FusedGroup& part = plan.part;
-  part.id = group.id;
-  part.nodes.assign(group.nodes.begin() + static_cast<long>(first), group.nodes.end());
-  part.outputs = group.outputs;
-  part.pattern = FusionPattern::Broadcast;
-  std::vector<bool> inside(g.size(), false);
-  for (NodeId id : part.nodes) inside[id] = true;
-  for (NodeId id : part.nodes)
-    for (NodeId in : g[id].inputs)
-      if (!inside[in] && std::find(part.inputs.begin(), part.inputs.end(), in) == part.inputs.end())
-        part.inputs.push_back(in);
-  part.master = part.nodes.front();
-  auto program = elementwise_program(g, part, why);
-  if (!program) return std::nullopt;
-  plan.lowered = loops::lower_elementwise(*program, g.name + "_g" + std::to_string(group.id));
-  if (!plan.lowered.ok()) {
-    *why = plan.lowered.error;
+  if (group.outputs.size() != 1) {
+    *why = std::to_string(group.outputs.size()) + " outputs";
     return std::nullopt;
   }
-  plan.program = std::move(*program);
+  NativePlan plan;
+  plan.kind = first > 0 ? NativePlan::Kind::Epilogue : NativePlan::Kind::Elementwise;
+  plan.reference_nodes = first;
+  plan.part = sub_group(g, group, std::vector<NodeId>(group.nodes.begin() + static_cast<long>(first), group.nodes.end()),
+                        group.outputs[0]);
+  auto program = elementwise_program(g, plan.part, why);
+  if (!program) return std::nullopt;
+  loops::LoweredElementwise lowered = loops::lower_elementwise(*program, kernel_name(g, group));
+  if (!lowered.ok()) {
+    *why = lowered.error;
+    return std::nullopt;
+  }
+  plan.kernel = std::move(lowered.kernel);
+  plan.output_buffer = lowered.output_buffer;
+  plan.status_buffer = lowered.status_buffer;
+  plan.out_dtype = program->out_dtype;
+  plan.out_shape = program->out_shape;
+  plan.status_message = loops::status_message(*program);
   return plan;
 }
 
@@ -130,11 +224,13 @@ std::string emit_groups(const Graph& g, const FusionPlan& plan, std::string_view
       out += ": reference kernels (" + why + ")\n\n";
       continue;
     }
-    if (native->reference_nodes > 0) out += ": " + master + " on its reference kernel, the epilogue native";
+    if (native->kind == NativePlan::Kind::Epilogue) out += ": " + master + " on its reference kernel, the epilogue native";
+    else if (native->kind == NativePlan::Kind::Reduction)
+      out += ": " + master + (group.nodes.size() > 1 ? " with its element-wise producers" : "") + ", one native kernel";
     out += "\n";
-    if (stage == "loops") out += loops::print_kernel(native->lowered.kernel);
-    else if (stage == "llvm") out += jit.emit_llvm(native->lowered.kernel);
-    else out += jit.emit_asm(native->lowered.kernel);
+    if (stage == "loops") out += loops::print_kernel(native->kernel);
+    else if (stage == "llvm") out += jit.emit_llvm(native->kernel);
+    else out += jit.emit_asm(native->kernel);
     out += "\n";
   }
   return out;
@@ -146,8 +242,8 @@ Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool,
     Step step{&group, group.nodes.size(), {}, std::nullopt};
     std::string why;
     if (auto native = plan_native(graph_, group, &why)) {
-      Native n{std::move(native->program), jit.compile(native->lowered.kernel), native->lowered.output_buffer,
-               native->lowered.status_buffer};
+      Native n{jit.compile(native->kernel), native->output_buffer, native->status_buffer, native->out_dtype,
+               std::move(native->out_shape), std::move(native->status_message)};
       compile_ms_ += n.kernel.compile_ms;
       step.native = std::move(n);
       step.reference_nodes = native->reference_nodes;
@@ -190,12 +286,12 @@ void Executable::run_native(const Step& s, std::vector<rt::Value>& values) const
   const Native& n = *s.native;
   std::vector<void*> buffers;
   for (NodeId in : s.native_part.inputs) buffers.push_back(const_cast<void*>(static_cast<const void*>(values[in].tensor().raw())));
-  rt::NDArray out = rt::NDArray::empty(n.program.out_shape, n.program.out_dtype);
+  rt::NDArray out = rt::NDArray::empty(n.out_shape, n.out_dtype);
   buffers.push_back(out.raw());
   int32_t status = 0;
   if (n.status_buffer >= 0) buffers.push_back(&status);
   run_kernel(n.kernel, buffers.data(), pool_);
-  if (status != 0) throw rt::RuntimeError(loops::status_message(n.program));
+  if (status != 0) throw rt::RuntimeError(n.status_message);
   values[s.group->outputs[0]] = rt::Value(out);
 }
 

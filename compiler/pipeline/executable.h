@@ -1,7 +1,8 @@
 // A function compiled for one argument signature: its optimised graph cut into fused
-// groups, each run either by one native kernel (element-wise and broadcast groups the
-// loop IR lowers, JIT-compiled by LLVM) or, honestly, by the reference kernels of its
-// operators (everything else for now: convolutions, dense, reductions, layout changes).
+// groups, each run either by one native kernel (element-wise and broadcast groups, and
+// reductions with their element-wise producers, that the loop IR lowers, JIT-compiled by
+// LLVM) or, honestly, by the reference kernels of its operators (everything else for now:
+// convolutions and dense (their element-wise epilogues native), layout changes, softmax).
 // The interpreter calls it through the tier-up seam as a CompiledCall.
 #pragma once
 
@@ -15,6 +16,7 @@
 #include "compiler/graph/graph.h"
 #include "compiler/llvm/jit.h"
 #include "compiler/loops/elementwise.h"
+#include "compiler/loops/reduction.h"
 #include "compiler/runtime/thread_pool.h"
 #include "interpreter/eval/tier.h"
 
@@ -35,9 +37,11 @@ class Executable final : public rt::CompiledCall {
 
  private:
   struct Native {
-    loops::ElementwiseProgram program;
     CompiledKernel kernel;
     int output_buffer = -1, status_buffer = -1;
+    DataType out_dtype;
+    std::vector<int64_t> out_shape;
+    std::string status_message;  // the reference's error when the kernel sets its status
   };
   struct Step {
     const FusedGroup* group;
@@ -63,14 +67,27 @@ class Executable final : public rt::CompiledCall {
 // one the loop IR lowers (its ops, dtypes, or several outputs).
 std::optional<loops::ElementwiseProgram> elementwise_program(const Graph& g, const FusedGroup& group, std::string* why);
 
-// What of a group runs native: all of an element-wise group, or the element-wise
+// The reduction program of a group whose master is a lowered reduction (sum, mean, max,
+// min, prod, all, any, argmax, argmin) fed by element-wise/broadcast producers, which
+// become its prologue; `inputs` gets the group's inputs in the kernel's buffer order.
+// Nullopt with `why` set otherwise.
+std::optional<loops::ReductionProgram> reduction_program(const Graph& g, const FusedGroup& group,
+                                                         std::vector<NodeId>* inputs, std::string* why);
+
+// What of a group runs native: all of an element-wise group, all of a reduction group
+// (the reduction and its element-wise producers, one kernel), or the element-wise
 // epilogue after a convolution's or dense layer's master op (whose first
 // `reference_nodes` nodes then run on reference kernels). Nullopt with `why` otherwise.
 struct NativePlan {
+  enum class Kind : uint8_t { Elementwise, Reduction, Epilogue } kind = Kind::Elementwise;
   size_t reference_nodes = 0;
-  FusedGroup part;  // the native nodes, their inputs from outside, the group's output
-  loops::ElementwiseProgram program;
-  loops::LoweredElementwise lowered;
+  FusedGroup part;  // the native nodes, their inputs from outside (in the kernel's buffer
+                    // order), the group's output
+  loops::Kernel kernel;
+  int output_buffer = -1, status_buffer = -1;
+  DataType out_dtype;
+  std::vector<int64_t> out_shape;
+  std::string status_message;
 };
 std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, std::string* why);
 

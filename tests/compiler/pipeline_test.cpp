@@ -169,4 +169,83 @@ TEST_CASE("random fused element-wise chains compile to what the interpreter comp
   }
   CHECK(native_programs >= 35);  // nearly every chain is one native kernel
 }
+namespace {
+
+// Compiles @main of `text` at its annotated shapes and checks the call against the
+// interpreter: the compile notes' summary, then the result (equal when `exact`).
+void check_reductions(const std::string& text, const std::string& summary, bool exact) {
+  INFO(text);
+  auto m = t::load_model_text(text);
+  REQUIRE(m->error.empty());
+  std::vector<rt::NDArray> args = t::random_args(*m, 3);
+  rt::Value want = t::interpret(*m, args);
+  compiler::ThreadPool pool(2);
+  Compiled c = compile_main(*m, args, &pool);
+  INFO(c.reason);
+  REQUIRE(c.code);
+  REQUIRE(!c.notes.empty());
+  CHECK(c.notes[0] == summary);
+  CHECK(c.notes.size() == 1);  // no group on reference kernels, so no further note
+  std::vector<rt::Value> vals(args.begin(), args.end());
+  rt::Value got = c.code->call(vals);
+  CHECK(got.tensor().dtype() == want.tensor().dtype());
+  // exact: every element equal (the reductions fold in the reference's order); else the
+  // exp's libm rounding in the element-wise groups
+  if (exact) CHECK(t::max_rel_diff(got.tensor(), want.tensor()) == 0);
+  else CHECK(t::max_rel_diff(got.tensor(), want.tensor()) < 1e-6);
+}
+
+}  // namespace
+
+TEST_CASE("reductions with their element-wise producers compile to one native kernel each", "[compiler][pipeline]") {
+  // the producers fuse into the reduction: one group, one kernel, the reference's bits
+  check_reductions("def @main(%x: Tensor[(4, 33), float32]) {\n  mean(multiply(%x, %x), axis=[1])\n}\n",
+                   "1 fused groups: 1 native, 0 with a native epilogue, 0 on reference kernels", true);
+  // softmax written out: max and sum reduce over the last axis; exp(x - max) has two
+  // consumers, so it is a group of its own (TVM's dominator rule)
+  check_reductions(
+      "def @main(%x: Tensor[(8, 50), float32]) {\n"
+      "  %0 = max(%x, axis=[1], keepdims=True);\n"
+      "  %1 = exp(subtract(%x, %0));\n"
+      "  %2 = sum(%1, axis=[1], keepdims=True);\n"
+      "  divide(%1, %2)\n}\n",
+      "4 fused groups: 4 native, 0 with a native epilogue, 0 on reference kernels", false);
+  // keepdims, exclude, argmax and a broadcast producer over integers
+  check_reductions(
+      "def @main(%x: Tensor[(3, 4, 5), int32], %y: Tensor[(5), int32]) {\n"
+      "  %0 = sum(add(%x, %y), axis=[1], keepdims=True);\n"
+      "  %1 = argmax(multiply(%x, %y), axis=[2], exclude=True);\n"
+      "  add(%0, %1)\n}\n",
+      "3 fused groups: 3 native, 0 with a native epilogue, 0 on reference kernels", true);
+  // a whole-tensor float16 sum over the kept-innermost row form (axis 0)
+  check_reductions("def @main(%x: Tensor[(16, 40), float16]) {\n  sum(sigmoid(%x), axis=[0])\n}\n",
+                   "1 fused groups: 1 native, 0 with a native epilogue, 0 on reference kernels", true);
+}
+
+TEST_CASE("a reduction the loop IR cannot lower stays on reference kernels with the reason", "[compiler][pipeline]") {
+  // int8's element count 256 wraps to 0: the reference divides by zero, so no kernel
+  auto m = t::load_model_text("def @main(%x: Tensor[(2, 256), int8]) {\n  mean(%x, axis=[1])\n}\n");
+  REQUIRE(m->error.empty());
+  compiler::BuildResult r = t::build_main(*m);
+  REQUIRE(r.ok());
+  compiler::Graph g = compiler::optimize(*r.graph);
+  compiler::FusionPlan plan = compiler::fuse(g);
+  const std::string loops = compiler::emit_groups(g, plan, "loops", compiler::Jit::instance());
+  CHECK(loops.find("reference kernels (the reference fails: integer division by zero in `mean`") != std::string::npos);
+}
+
+TEST_CASE("relay compile --emit=loops prints a reduction group's kernel", "[compiler][pipeline]") {
+  auto m = t::load_model_text("def @main(%x: Tensor[(4, 33), float32]) {\n  sum(exp(%x), axis=[1], keepdims=True)\n}\n");
+  REQUIRE(m->error.empty());
+  compiler::BuildResult r = t::build_main(*m);
+  REQUIRE(r.ok());
+  compiler::Graph g = compiler::optimize(*r.graph);
+  compiler::FusionPlan plan = compiler::fuse(g);
+  const std::string loops = compiler::emit_groups(g, plan, "loops", compiler::Jit::instance());
+  CHECK(loops.find("sum with its element-wise producers, one native kernel") != std::string::npos);
+  CHECK(loops.find("reduction for") != std::string::npos);
+  CHECK(loops.find("exp(") != std::string::npos);
+  const std::string as = compiler::emit_groups(g, plan, "asm", compiler::Jit::instance());
+  CHECK(as.find("main_g0") != std::string::npos);
+}
 #endif
