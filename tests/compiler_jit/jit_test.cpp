@@ -99,7 +99,7 @@ TEST_CASE("every compiled kernel is named in the perf map", "[jit][profiler]") {
   CHECK((jit.host().debugger_support || !jit.host().debugger_note.empty()));
 }
 
-TEST_CASE("parallel_for covers [0, n) exactly once in chunks, and nests serially", "[runtime]") {
+TEST_CASE("parallel_for covers 0..n exactly once in chunks, and nests serially", "[runtime]") {
   compiler::ThreadPool pool(3);
   CHECK(pool.threads() == 3);
   for (int64_t n : {0, 1, 5, 1000, 100003}) {
@@ -122,7 +122,7 @@ TEST_CASE("parallel_for covers [0, n) exactly once in chunks, and nests serially
   CHECK(compiler::default_threads() >= 1);
 }
 
-TEST_CASE("a kernel called on [begin, end) runs only those iterations of its parallel loop", "[jit][abi]") {
+TEST_CASE("a kernel called on begin..end runs only those iterations of its parallel loop", "[jit][abi]") {
   const int64_t n = 3 * loops::kElementwiseChunk + 5;
   const loops::ElementwiseProgram p = unary_program("negative", f32, f32, {n});
   CompiledProgram c = compile_program(p);
