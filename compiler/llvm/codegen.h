@@ -20,6 +20,8 @@ class TargetMachine;
 
 namespace relay::compiler {
 
+class Jit;
+
 // What the generated functions are tuned for (the host, detected at run time).
 struct TargetAttrs {
   std::string cpu;       // "target-cpu"
@@ -37,5 +39,16 @@ void optimize_module(llvm::Module& m, llvm::TargetMachine& tm, int opt_level);
 // The module's machine code as assembly text (the module is not changed).
 std::string module_asm(const llvm::Module& m, llvm::TargetMachine& tm);
 std::string module_ir(const llvm::Module& m);
+
+// For code generators other than kernels (scalar_codegen.cpp): the JIT session's host
+// target, a process-unique symbol suffix, and adding a finished module to the session.
+struct JitModules {
+  static std::unique_ptr<llvm::TargetMachine> machine(Jit& jit);
+  static const TargetAttrs& target(Jit& jit);
+  static std::string unique_symbol(Jit& jit, const std::string& name);
+  // Hands `m` (owned by `ctx`) to LLJIT and returns the address of `symbol`.
+  static void* add(Jit& jit, std::unique_ptr<llvm::LLVMContext> ctx, std::unique_ptr<llvm::Module> m,
+                   const std::string& symbol);
+};
 
 }  // namespace relay::compiler

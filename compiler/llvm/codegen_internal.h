@@ -28,6 +28,14 @@ class Emitter {
   // float16/bfloat16 -> float32; float32/float64 unchanged.
   llvm::Value* to_compute(llvm::Value* v, DataType from);
 
+  // Scalar functions (scalar_codegen.cpp): loop-IR lets and expressions over variables
+  // bound to LLVM values, emitted at the builder's insertion point in `fn`, a function
+  // the caller builds (its own control flow, no buffers).
+  void enter_function(llvm::Function* fn) { fn_ = fn; }
+  void bind_var(int id, llvm::Value* v) { vars_[id] = v; }
+  void emit_block(const loops::Block& b) { block(b); }
+  llvm::IRBuilder<>& builder() { return b_; }
+
  private:
   // Statements (codegen_stmt.cpp)
   void block(const loops::Block& b);

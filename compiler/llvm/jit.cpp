@@ -146,6 +146,22 @@ std::string Jit::emit_asm(const loops::Kernel& k, int opt_level) {
   return module_asm(*impl_->build(ctx, k, k.name, opt_level, *tm), *tm);
 }
 
+std::unique_ptr<llvm::TargetMachine> JitModules::machine(Jit& jit) { return jit.impl_->machine(); }
+
+const TargetAttrs& JitModules::target(Jit& jit) { return jit.impl_->target; }
+
+std::string JitModules::unique_symbol(Jit& jit, const std::string& name) {
+  return name + "_" + std::to_string(jit.impl_->serial++);
+}
+
+void* JitModules::add(Jit& jit, std::unique_ptr<llvm::LLVMContext> ctx, std::unique_ptr<llvm::Module> m,
+                      const std::string& symbol) {
+  llvm::orc::ThreadSafeModule tsm(std::move(m), std::move(ctx));
+  if (llvm::Error e = jit.impl_->lljit->addIRModule(std::move(tsm)))
+    throw std::runtime_error("adding " + symbol + " to the JIT: " + error_text(std::move(e)));
+  return check(jit.impl_->lljit->lookup(symbol), "looking up a compiled function").toPtr<void*>();
+}
+
 void run_kernel(const CompiledKernel& k, void* const* buffers, ThreadPool* pool) {
   const int64_t n = k.parallel_extent;
   if (!pool || n <= 1) {

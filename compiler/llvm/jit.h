@@ -69,6 +69,7 @@ class Jit {
   std::string emit_asm(const loops::Kernel& k, int opt_level = 2);
 
  private:
+  friend struct JitModules;  // codegen.h: adding a module built elsewhere in compiler/llvm
   Jit();
   struct Impl;
   std::unique_ptr<Impl> impl_;

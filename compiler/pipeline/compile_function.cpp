@@ -1,6 +1,7 @@
 #include "compiler/pipeline/compile_function.h"
 
 #include "compiler/graph/passes.h"
+#include "compiler/pipeline/scalar_call.h"
 
 namespace relay::compiler {
 
@@ -8,6 +9,33 @@ ProgramTypes program_types(const rt::LoadedProgram& program) {
   const ModuleTypes* types = &program.types;
   return {[types](const FuncDef* d) { return types->find(d); }, program.front.module->metadata.get()};
 }
+
+namespace {
+
+// A function that is not a graph (control flow, calls of globals, recursion) may still be
+// a scalar function: native control flow (compiler/llvm/scalar_codegen.h). If it is not
+// either, the reason names both refusals.
+jit::CompileOutcome compile_scalar(const ProgramTypes& program, const FuncDef& def, const jit::Signature& sig,
+                                   const std::string& not_a_graph) {
+  jit::CompileOutcome out;
+  ScalarFunction f = compile_scalar_function(def, program.types, Jit::instance());
+  if (f.ok()) {
+    bool fits = f.params.size() == sig.args.size();
+    for (size_t i = 0; fits && i < sig.args.size(); ++i)
+      fits = sig.args[i].shape.empty() && sig.args[i].dtype == f.params[i];
+    if (!fits) f.reason = "the arguments are not its scalar parameters";
+  }
+  if (!f.ok()) {
+    out.reason = not_a_graph + "; not a scalar function: " + f.reason;
+    return out;
+  }
+  out.notes.push_back("scalar function: native control flow (" + std::to_string(f.functions) +
+                      (f.functions == 1 ? " function" : " functions") + " in one module)");
+  out.code = std::make_unique<ScalarCall>(std::move(f));
+  return out;
+}
+
+}  // namespace
 
 jit::CompileOutcome compile_function(const ProgramTypes& program, const FuncDef& def, const jit::Signature& sig,
                                      ThreadPool* pool) {
@@ -17,10 +45,7 @@ jit::CompileOutcome compile_function(const ProgramTypes& program, const FuncDef&
   try {
     BuildResult built =
         build_graph(def, program.types ? program.types(&def) : nullptr, program.metadata, specs);
-    if (!built.ok()) {
-      out.reason = built.reason;
-      return out;
-    }
+    if (!built.ok()) return compile_scalar(program, def, sig, built.reason);
     Graph g = optimize(*built.graph);
     FusionPlan plan = fuse(g);
     auto exe = std::make_unique<Executable>(std::move(g), std::move(plan), Jit::instance(), pool, &out.notes);
