@@ -49,13 +49,24 @@ rt::Value ScalarCall::call(std::span<const rt::Value> args) {
       throw rt::RuntimeError("native code: an argument is not the scalar it was compiled for");
     pointers.push_back(t.data<void>());
   }
+  if (skip_.load(std::memory_order_relaxed) > 0) {
+    skip_.fetch_sub(1, std::memory_order_relaxed);
+    throw rt::RuntimeError("native code: backing off after a failed native call");
+  }
   rt::NDArray out = rt::NDArray::empty({}, f_.result);
   const int32_t status = f_.fn(pointers.data(), out.data<void>(), native_stack_limit());
+  if (status == kScalarOk) {
+    backoff_.store(0, std::memory_order_relaxed);
+    return rt::Value(out);
+  }
+  const uint64_t b = backoff_.load(std::memory_order_relaxed);
+  const uint64_t next = b == 0 ? 1024 : std::min<uint64_t>(b * 2, uint64_t{1} << 22);
+  backoff_.store(next, std::memory_order_relaxed);
+  skip_.store(next, std::memory_order_relaxed);
   if (status == kScalarFailed) throw rt::RuntimeError("native code: an operator failed (the interpreter reports it)");
   if (status == kScalarTooDeep)
     throw rt::RuntimeError("native code: recursion deeper than the native bound (the interpreter runs it)");
-  if (status != kScalarOk) throw rt::RuntimeError("native code: unknown status");
-  return rt::Value(out);
+  throw rt::RuntimeError("native code: unknown status");
 }
 
 }  // namespace relay::compiler
