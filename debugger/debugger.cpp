@@ -436,26 +436,9 @@ std::vector<BreakpointView> Debugger::set_line_breakpoints(const std::vector<Lin
     bp.pos = chosen->pos;
     if (!chosen->statement) column_breakpoints_ = true;
     std::string error;
-    if (!spec.condition.empty()) {
-      auto env = scope_env(*chosen);
-      bp.condition = compiler_->compile(spec.condition, env, "condition", &error);
-      if (bp.condition && bp.condition->type != "bool") {
-        error = "the condition `" + spec.condition + "` has type `" + bp.condition->type + "`, not `bool`";
-        bp.condition.reset();
-      }
-      if (!bp.condition) {
-        bp.message = error;
-        out.push_back(view_of(bp));
-        continue;
-      }
-    }
-    if (!spec.hit_condition.empty()) {
-      bp.hit_condition = parse_hit_condition(spec.hit_condition, &error);
-      if (!bp.hit_condition) {
-        bp.message = error;
-        out.push_back(view_of(bp));
-        continue;
-      }
+    if (!set_checks(bp, spec.condition, spec.hit_condition, spec.condition.empty() ? std::vector<EnvVar>{} : scope_env(*chosen))) {
+      out.push_back(view_of(bp));
+      continue;
     }
     if (!spec.log_message.empty()) {
       bp.log = parse_log_message(spec.log_message, &error);
@@ -503,49 +486,29 @@ std::vector<BreakpointView> Debugger::set_function_breakpoints(const std::vector
     if (global_syntax) name.erase(0, 1);
     const FuncDef* global = loaded_ ? loaded_->find_global(name) : nullptr;
     const OpInfo* op = global_syntax ? nullptr : find_op(name);
-    std::string error;
+    std::vector<EnvVar> env;  // what a condition may use: the global's parameters, or
+                              // nothing for an operator (its caller's frame varies)
     if (global) {
       bp.kind = Breakpoint::Kind::Global;
       bp.global = global;
       bp.pos = position_of(sources_->get(loaded_->file), global->name_span);
-      if (!spec.condition.empty()) {
-        std::vector<EnvVar> env;
-        const InferredTypes* types = loaded_->types.find(global);
-        for (const VarDecl* p : global->fn->params) {
-          Ty t = types ? types->type_of(p) : nullptr;
-          env.push_back({p, t ? type_to_string(t) : ""});
-        }
-        bp.condition = compiler_->compile(spec.condition, env, "condition", &error);
+      const InferredTypes* types = loaded_->types.find(global);
+      for (const VarDecl* p : global->fn->params) {
+        Ty t = types ? types->type_of(p) : nullptr;
+        env.push_back({p, t ? type_to_string(t) : ""});
       }
     } else if (op) {
       bp.kind = Breakpoint::Kind::Operator;
       bp.op_name = op->name;
-      if (!spec.condition.empty()) {
-        // The caller's variables: the condition runs in the frame making the call.
-        bp.condition = compiler_->compile(spec.condition, {}, "condition", &error);
-      }
     } else {
       bp.message = "no global `@" + name + "`" + (global_syntax ? "" : " and no operator `" + name + "`") +
                    " in this program";
       out.push_back(view_of(bp));
       continue;
     }
-    if (!spec.condition.empty() && bp.condition && bp.condition->type != "bool") {
-      error = "the condition `" + spec.condition + "` has type `" + bp.condition->type + "`, not `bool`";
-      bp.condition.reset();
-    }
-    if (!spec.condition.empty() && !bp.condition) {
-      bp.message = error;
+    if (!set_checks(bp, spec.condition, spec.hit_condition, env)) {
       out.push_back(view_of(bp));
       continue;
-    }
-    if (!spec.hit_condition.empty()) {
-      bp.hit_condition = parse_hit_condition(spec.hit_condition, &error);
-      if (!bp.hit_condition) {
-        bp.message = error;
-        out.push_back(view_of(bp));
-        continue;
-      }
     }
     bp.verified = true;
     if (global) by_function_[global->fn].push_back(&bp);
@@ -553,6 +516,30 @@ std::vector<BreakpointView> Debugger::set_function_breakpoints(const std::vector
     out.push_back(view_of(bp));
   }
   return out;
+}
+
+bool Debugger::set_checks(Breakpoint& bp, const std::string& condition, const std::string& hit_condition,
+                          const std::vector<EnvVar>& env) {
+  std::string error;
+  if (!condition.empty()) {
+    bp.condition = compiler_->compile(condition, env, "condition", &error);
+    if (bp.condition && bp.condition->type != "bool") {
+      error = "the condition `" + condition + "` has type `" + bp.condition->type + "`, not `bool`";
+      bp.condition.reset();
+    }
+    if (!bp.condition) {
+      bp.message = error;
+      return false;
+    }
+  }
+  if (!hit_condition.empty()) {
+    bp.hit_condition = parse_hit_condition(hit_condition, &error);
+    if (!bp.hit_condition) {
+      bp.message = error;
+      return false;
+    }
+  }
+  return true;
 }
 
 std::vector<Position> Debugger::breakpoint_locations(uint32_t line, uint32_t end_line) const {

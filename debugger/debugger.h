@@ -233,6 +233,10 @@ class Debugger {
   void begin_resume();
   void reset_breakpoints();
   bool condition_holds(Breakpoint& bp, rt::Machine& m);
+  // Compiles a breakpoint's condition (a `bool` expression over `env`) and parses its hit
+  // condition; false with `bp.message` saying what is wrong.
+  bool set_checks(Breakpoint& bp, const std::string& condition, const std::string& hit_condition,
+                  const std::vector<EnvVar>& env);
   std::string log_line(const Breakpoint& bp, rt::Machine& m);
   std::vector<EnvVar> frame_env(size_t frame) const;
   std::vector<rt::Value> frame_args(const CompiledExpression& e, size_t frame) const;

@@ -37,6 +37,9 @@ import time
 
 from dap_protocol import DapSchema, FrameReader, ProtocolViolation, describe, frame  # noqa: F401 (re-exported)
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from test_runner import run_tests as _run_tests  # noqa: E402
+
 DEFAULT_TIMEOUT = 10.0
 
 
@@ -442,20 +445,5 @@ class DapClient:
 
 
 def run_tests(namespace, argv):
-    """Runs every test_* function of `namespace` (a module's globals), or those named in
-    argv[2:]; prints `N passed, M failed`; returns the exit status."""
-    import traceback
-    names = argv[2:]
-    tests = [(n, f) for n, f in sorted(namespace.items()) if n.startswith("test_") and callable(f)]
-    selected = [(n, f) for n, f in tests if not names or n in names]
-    failed = 0
-    for name, f in selected:
-        try:
-            f()
-            print("ok   " + name)
-        except Exception:
-            failed += 1
-            print("FAIL " + name)
-            traceback.print_exc()
-    print("%d passed, %d failed" % (len(selected) - failed, failed))
-    return 1 if failed else 0
+    """tests/support/test_runner.py's runner."""
+    return _run_tests(namespace, argv)

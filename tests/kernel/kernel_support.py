@@ -11,6 +11,10 @@ import os
 import subprocess
 import tempfile
 import time
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from test_runner import run_tests as _run_tests  # noqa: E402
 
 SKIP = 77  # CTest's SKIP_RETURN_CODE for these tests
 
@@ -100,21 +104,5 @@ def execute(kc, code, timeout=30, **kwargs):
 
 
 def run_tests(namespace, argv):
-    """Runs every test_* function of `namespace` in definition order, or those named in
-    argv[2:]; prints `N passed, M failed`; returns the exit status."""
-    import traceback
-    names = argv[2:]
-    tests = [(n, f) for n, f in namespace.items() if n.startswith("test_") and callable(f)]
-    selected = [(n, f) for n, f in tests if not names or n in names]
-    failed = 0
-    for name, f in selected:
-        start = time.monotonic()
-        try:
-            f()
-            print("ok   %s (%.2f s)" % (name, time.monotonic() - start), flush=True)
-        except Exception:
-            failed += 1
-            print("FAIL " + name, flush=True)
-            traceback.print_exc()
-    print("%d passed, %d failed" % (len(selected) - failed, failed))
-    return 1 if failed else 0
+    """tests/support/test_runner.py's runner in definition order, timed."""
+    return _run_tests(namespace, argv, sort=False, timed=True)

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "interpreter/eval/run.h"
+#include "tests/support/loaded_text.h"
 #include "interpreter/value_print.h"
 
 using namespace relay;
@@ -14,17 +15,7 @@ using relay::rt::Value;
 
 namespace {
 
-struct Loaded {
-  SourceManager sources;
-  std::unique_ptr<rt::LoadedProgram> p;
-  explicit Loaded(const std::string& text) {
-    FileId id = sources.add("test.relay", "#[version = \"0.0.5\"]\n" + text);
-    DiagnosticBag diags;
-    p = rt::load_program(sources, id, "main", nullptr, diags);
-    REQUIRE(p);
-  }
-  std::string text(const Expr& e) const { return std::string(sources.get(e.span.file).slice(e.span)); }
-};
+using Loaded = testing::LoadedText;
 
 // Pauses before every statement and records it.
 struct StatementPauser : rt::Observer {
@@ -80,7 +71,7 @@ def @main() { add(@down(1), 0) }
   CallLog log;
   rt::RunOptions options;
   options.observers = {&log};
-  auto out = rt::run_function(*l.p->program, l.p->program->global(*l.p->entry), {}, options, l.sources);
+  auto out = l.run(options, {});
   REQUIRE(out.value);
   CHECK(rt::format_value(*out.value) == "42");
   const std::vector<std::string> want = {
@@ -102,7 +93,7 @@ def @main() { @loop(3) }
   } probe;
   rt::RunOptions options;
   options.observers = {&probe};
-  auto out = rt::run_function(*l.p->program, l.p->program->global(*l.p->entry), {}, options, l.sources);
+  auto out = l.run(options, {});
   REQUIRE(out.value);
   REQUIRE(probe.seen.size() == 4);
   for (size_t i = 0; i < 4; ++i) CHECK(probe.seen[i].second == i + 1);  // @main's frame, replaced each time
@@ -130,7 +121,7 @@ def @main(%x: Tensor[(3), float32]) {
   x.data<float>()[0] = 1, x.data<float>()[1] = 0, x.data<float>()[2] = -2;
   rt::RunOptions options;
   options.observers = {&ops};
-  auto out = rt::run_function(*l.p->program, l.p->program->global(*l.p->entry), {Value(x)}, options, l.sources);
+  auto out = l.run(options, {Value(x)});
   REQUIRE(out.value);
   CHECK(ops.before == std::vector<std::string>{"abs/1", "log/1"});
   CHECK(ops.after == std::vector<std::string>{"abs", "log"});
@@ -138,7 +129,7 @@ def @main(%x: Tensor[(3), float32]) {
   // --check-numerics names `log` (called as %f) as the producer of -Inf.
   options.observers.clear();
   options.check_numerics = true;
-  out = rt::run_function(*l.p->program, l.p->program->global(*l.p->entry), {Value(x)}, options, l.sources);
+  out = l.run(options, {Value(x)});
   REQUIRE(!out.value);
   REQUIRE(out.error);
   CHECK(std::string(out.error->code()) == "E0102");
@@ -208,7 +199,7 @@ def @main() { let %a = @f(2); %a }
   s.l = &l;
   rt::RunOptions options;
   options.observers = {&s};
-  auto out = rt::run_function(*l.p->program, l.p->program->global(*l.p->entry), {}, options, l.sources);
+  auto out = l.run(options, {});
   REQUIRE(out.value);
   const std::vector<std::string> want = {"@f(2)", "if (equal(%n, 0)) { 1 } else {\n    let %m = subtract(%n, 1);\n    multiply(%n, %m)\n  }",
                                          "subtract(%n, 1)", "multiply(%n, %m)", "%a"};

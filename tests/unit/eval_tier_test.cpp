@@ -7,6 +7,7 @@
 #include <map>
 
 #include "interpreter/eval/run.h"
+#include "tests/support/loaded_text.h"
 #include "interpreter/value_print.h"
 
 using namespace relay;
@@ -14,19 +15,7 @@ using relay::rt::Value;
 
 namespace {
 
-struct Loaded {
-  SourceManager sources;
-  std::unique_ptr<rt::LoadedProgram> p;
-  explicit Loaded(const std::string& text) {
-    FileId id = sources.add("test.relay", "#[version = \"0.0.5\"]\n" + text);
-    DiagnosticBag diags;
-    p = rt::load_program(sources, id, "main", nullptr, diags);
-    REQUIRE(p);
-  }
-  rt::RunOutcome run(rt::RunOptions options, std::vector<Value> args = {}) {
-    return rt::run_function(*p->program, p->program->global(*p->entry), std::move(args), options, sources);
-  }
-};
+using Loaded = testing::LoadedText;
 
 // "Compiles" a global after `threshold` calls into the given C++ function.
 struct FakeTier : rt::TierUp {

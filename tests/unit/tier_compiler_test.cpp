@@ -7,6 +7,7 @@
 
 #include "compiler/tier/tiered_compiler.h"
 #include "interpreter/eval/run.h"
+#include "tests/support/loaded_text.h"
 #include "interpreter/value_print.h"
 
 using namespace relay;
@@ -14,16 +15,7 @@ using relay::rt::Value;
 
 namespace {
 
-struct Loaded {
-  SourceManager sources;
-  std::unique_ptr<rt::LoadedProgram> p;
-  explicit Loaded(const std::string& text) {
-    FileId id = sources.add("test.relay", "#[version = \"0.0.5\"]\n" + text);
-    DiagnosticBag diags;
-    p = rt::load_program(sources, id, "main", nullptr, diags);
-    REQUIRE(p);
-  }
-};
+using Loaded = testing::LoadedText;
 
 // "Native" code: adds 1000 to a float32 tensor's first element, so its use shows.
 struct Marked : rt::CompiledCall {
@@ -65,7 +57,7 @@ TEST_CASE("tier: a hot signature compiles once and later calls run native", "[ti
   rt::RunOptions run;
   run.tier = &tier;
   // @main is not compiled (the stand-in refuses nothing; it is called once: below threshold).
-  auto out = rt::run_function(*l.p->program, l.p->program->global(*l.p->entry), {vec(3)}, run, l.sources);
+  auto out = l.run(run, {vec(3)});
   REQUIRE(out.value);
   // 1 -> 2 -> 4 (interpreted twice, compiled at the 2nd call, which already runs native:
   // threshold reached on the hot call itself) ...
