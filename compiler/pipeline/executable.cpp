@@ -21,7 +21,8 @@ DataType dtype_of(Ty t) { return static_cast<const TensorTy*>(t)->dtype; }
 
 }  // namespace
 
-std::optional<loops::ElementwiseProgram> elementwise_program(const Graph& g, const FusedGroup& group, std::string* why) {
+std::optional<loops::ElementwiseProgram> elementwise_program(const Graph& g, const FusedGroup& group, std::string* why,
+                                                            std::vector<NodeId>* buffers) {
   if (group.pattern != FusionPattern::Elementwise && group.pattern != FusionPattern::Broadcast) {
     *why = "pattern " + std::string(fusion_pattern_name(group.pattern));
     return std::nullopt;
@@ -32,16 +33,39 @@ std::optional<loops::ElementwiseProgram> elementwise_program(const Graph& g, con
   }
   loops::ElementwiseProgram p;
   std::unordered_map<NodeId, int> input_index, step_index;
-  for (NodeId in : group.inputs) {
-    const Node& n = g[in];
-    if (!n.type || n.type->kind != TyKind::Tensor) {
-      *why = "a tuple input";
-      return std::nullopt;
-    }
-    input_index[in] = static_cast<int>(p.inputs.size());
+  // An input is read with the shape of `shaped` from the buffer of `source`.
+  auto add_input = [&](NodeId shaped, NodeId source) -> bool {
+    const Node& n = g[shaped];
+    if (!n.type || n.type->kind != TyKind::Tensor) return false;
+    input_index[shaped] = static_cast<int>(p.inputs.size());
     p.inputs.push_back({dtype_of(n.type), shape_of(n.type)});
+    if (buffers) buffers->push_back(source);
+    return true;
+  };
+  // With `buffers`, a reshape or expand_dims of a value from outside the group is not a
+  // step: the kernel reads that value's buffer with the new shape (same elements, same
+  // row-major order), so a bias expanded to (C, 1, 1) broadcasts without a copy.
+  std::unordered_map<NodeId, NodeId> alias;  // node -> the outside value it reshapes
+  if (buffers) {
+    std::vector<bool> inside(g.size(), false);
+    for (NodeId id : group.nodes) inside[id] = true;
+    for (NodeId id : group.nodes) {
+      const Node& n = g[id];
+      const bool reshapes = n.kind == NodeKind::Call && n.op &&
+                            (std::string_view(n.op->name) == "expand_dims" || std::string_view(n.op->name) == "reshape");
+      if (reshapes && id != group.outputs[0] && n.inputs.size() == 1 && !inside[n.inputs[0]] && n.type &&
+          n.type->kind == TyKind::Tensor && g[n.inputs[0]].type && g[n.inputs[0]].type->kind == TyKind::Tensor)
+        alias[id] = n.inputs[0];
+    }
+  } else {
+    for (NodeId in : group.inputs)
+      if (!add_input(in, in)) {
+        *why = "a tuple input";
+        return std::nullopt;
+      }
   }
   for (NodeId id : group.nodes) {
+    if (alias.count(id)) continue;
     const Node& n = g[id];
     if (n.kind != NodeKind::Call || !n.op || !n.type || n.type->kind != TyKind::Tensor) {
       *why = "a tuple inside the group";
@@ -53,8 +77,18 @@ std::optional<loops::ElementwiseProgram> elementwise_program(const Graph& g, con
     DataType first = step.dtype;
     for (size_t k = 0; k < n.inputs.size(); ++k) {
       NodeId in = n.inputs[k];
-      if (auto it = step_index.find(in); it != step_index.end()) step.operands.push_back(loops::EwOperand::step(it->second));
-      else step.operands.push_back(loops::EwOperand::input(input_index.at(in)));
+      if (auto it = step_index.find(in); it != step_index.end()) {
+        step.operands.push_back(loops::EwOperand::step(it->second));
+      } else {
+        if (!input_index.count(in)) {
+          auto a = alias.find(in);
+          if (!add_input(in, a == alias.end() ? in : a->second)) {
+            *why = "a tuple input";
+            return std::nullopt;
+          }
+        }
+        step.operands.push_back(loops::EwOperand::input(input_index.at(in)));
+      }
       if (k == 0 && g[in].type && g[in].type->kind == TyKind::Tensor) first = dtype_of(g[in].type);
     }
     if (!loops::elementwise_supports(step.op, first)) {
@@ -197,8 +231,10 @@ std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, s
   plan.reference_nodes = first;
   plan.part = sub_group(g, group, std::vector<NodeId>(group.nodes.begin() + static_cast<long>(first), group.nodes.end()),
                         group.outputs[0]);
-  auto program = elementwise_program(g, plan.part, why);
+  std::vector<NodeId> buffers;  // the kernel reads these values (reshaped ones by their source)
+  auto program = elementwise_program(g, plan.part, why, &buffers);
   if (!program) return std::nullopt;
+  plan.part.inputs = std::move(buffers);
   loops::LoweredElementwise lowered = loops::lower_elementwise(*program, kernel_name(g, group));
   if (!lowered.ok()) {
     *why = lowered.error;

@@ -65,7 +65,11 @@ class Executable final : public rt::CompiledCall {
 
 // The element-wise program of a group, or nullopt with `why` set when the group is not
 // one the loop IR lowers (its ops, dtypes, or several outputs).
-std::optional<loops::ElementwiseProgram> elementwise_program(const Graph& g, const FusedGroup& group, std::string* why);
+// With `buffers`, a reshape or expand_dims of a value from outside the group reads that
+// value's buffer instead of being a step; `buffers` gets, per program input, the node
+// whose value the kernel reads (else the inputs are `group.inputs`, in order).
+std::optional<loops::ElementwiseProgram> elementwise_program(const Graph& g, const FusedGroup& group, std::string* why,
+                                                            std::vector<NodeId>* buffers = nullptr);
 
 // The reduction program of a group whose master is a lowered reduction (sum, mean, max,
 // min, prod, all, any, argmax, argmin) fed by element-wise/broadcast producers, which

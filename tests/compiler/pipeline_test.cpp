@@ -62,6 +62,9 @@ TEST_CASE("compiled MLP equals the interpreter", "[compiler][pipeline]") { check
 TEST_CASE("compiled LSTM equals the interpreter", "[compiler][pipeline]") { check_model("lstm"); }
 TEST_CASE("compiled DQN equals the interpreter", "[compiler][pipeline]") { check_model("dqn"); }
 TEST_CASE("compiled ResNet-18 equals the interpreter", "[compiler][pipeline]") { check_model("resnet18"); }
+TEST_CASE("compiled MobileNet equals the interpreter", "[compiler][pipeline]") { check_model("mobilenet"); }
+TEST_CASE("compiled SqueezeNet 1.1 equals the interpreter", "[compiler][pipeline]") { check_model("squeezenet1_1"); }
+TEST_CASE("compiled DCGAN generator equals the interpreter", "[compiler][pipeline]") { check_model("dcgan"); }
 
 TEST_CASE("relay compile's later stages print each group's native kernel", "[compiler][pipeline]") {
   auto m = t::load_model_file(std::string(RELAY_SOURCE_DIR) + "/tests/models/mlp.relay");
