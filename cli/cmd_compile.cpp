@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/diagnostic_output.h"
+#include "cli/load_entry.h"
 #include "compiler/graph/fuse.h"
 #include "compiler/graph/passes.h"
 #include "compiler/pipeline/executable.h"
@@ -126,19 +127,9 @@ int cmd_compile(const Args& args) {
 
   DiagnosticPrinter printer(out_opts);
   SourceManager sources;
-  std::string text, error;
-  if (!read_source_file(file, &text, &error)) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
-    return kExitErrors;
-  }
-  FileId id = sources.add(file == "-" ? "<stdin>" : file, std::move(text));
-  DiagnosticBag diags;
-  auto loaded = rt::load_program(sources, id, entry, nullptr, diags);
-  printer.print(diags, sources);
-  if (!loaded) {
-    printer.print_summary();
-    return kExitErrors;
-  }
+  auto loaded = load_entry(file, entry, nullptr, printer, sources);
+  if (!loaded) return kExitErrors;
+  std::string error;
   const InferredTypes* types = loaded->types.find(loaded->entry);
   auto specs = compiler::arg_specs_from_types(*loaded->entry, types, shapes, error);
   if (!specs) {
@@ -148,7 +139,7 @@ int cmd_compile(const Args& args) {
   compiler::BuildResult built =
       compiler::build_graph(*loaded->entry, types, loaded->front.module->metadata.get(), *specs);
   if (!built.ok()) {
-    const SourceFile& src = sources.get(id);
+    const SourceFile& src = sources.get(loaded->file);
     LineCol at = src.lines.lookup(built.where.begin);
     std::fprintf(stderr, "error: @%s is not a graph: %s\n  --> %s:%u:%u\n", entry.c_str(), built.reason.c_str(),
                  src.name.c_str(), at.line, at.column);

@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/diagnostic_output.h"
+#include "cli/load_entry.h"
 #include "cli/run_jit.h"
 #include "interpreter/eval/run.h"
 #include "interpreter/runtime/npy.h"
@@ -160,19 +161,8 @@ int cmd_run(const Args& args) {
 
   DiagnosticPrinter printer(out_opts);
   SourceManager sources;
-  std::string text, error;
-  if (!read_source_file(file, &text, &error)) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
-    return kExitErrors;
-  }
-  FileId id = sources.add(file == "-" ? "<stdin>" : file, std::move(text));
-  DiagnosticBag diags;
-  auto loaded = rt::load_program(sources, id, entry, &inputs, diags);
-  printer.print(diags, sources);  // errors, or warnings before the run
-  if (!loaded) {
-    printer.print_summary();
-    return kExitErrors;
-  }
+  auto loaded = load_entry(file, entry, &inputs, printer, sources);
+  if (!loaded) return kExitErrors;
 
   rt::RunOptions options;
   options.check_numerics = check_numerics;

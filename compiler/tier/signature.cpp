@@ -13,7 +13,9 @@ std::optional<Signature> signature_of(std::span<const rt::Value> args) {
     if (!v.is_tensor()) return std::nullopt;
     const rt::NDArray& a = v.tensor();
     s.args.push_back({a.dtype(), a.shape()});
-    mix(std::hash<std::string>{}(dtype_name(a.dtype())));
+    // The dtype's fields, not its name: this runs at every call of a global.
+    const DataType t = a.dtype();
+    mix(static_cast<uint64_t>(t.code) | static_cast<uint64_t>(t.bits) << 8 | static_cast<uint64_t>(t.lanes) << 16);
     for (int64_t d : a.shape()) mix(static_cast<uint64_t>(d));
     mix(a.shape().size());
   }

@@ -1,7 +1,8 @@
 #include "interpreter/eval/machine.h"
 
+#include "interpreter/eval/numerics.h"
+
 #include <algorithm>
-#include <cmath>
 
 namespace relay::rt {
 
@@ -183,24 +184,6 @@ bool Machine::announce_op(const OpInfo& op, const CallExpr* site, size_t argc, s
   announced_op_ = true;
   return true;
 }
-
-namespace {
-
-bool has_non_finite(const Value& v) {
-  if (v.is_tensor()) {
-    const NDArray& a = v.tensor();
-    if (!a.dtype().is_float()) return false;
-    for (int64_t i = 0; i < a.size(); ++i)
-      if (!std::isfinite(a.get_double(i))) return true;
-    return false;
-  }
-  if (v.is_tuple())
-    for (const Value& f : v.tuple().fields)
-      if (has_non_finite(f)) return true;
-  return false;
-}
-
-}  // namespace
 
 // A call of a global with native code ready: its value replaces the whole call, as an
 // operator's does (no frame; a call in tail position then returns through the caller's

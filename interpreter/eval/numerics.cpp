@@ -47,6 +47,14 @@ std::string number(double v) {
 
 }  // namespace
 
+bool has_non_finite(const Value& v) {
+  std::vector<NDArray> tensors;
+  collect_tensors(v, tensors);
+  for (const NDArray& t : tensors)
+    if (non_finite(t) > 0) return true;
+  return false;
+}
+
 TensorStats tensor_stats(const NDArray& a) {
   TensorStats s{a.shape(), a.dtype()};
   double sum = 0;

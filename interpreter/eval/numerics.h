@@ -28,6 +28,9 @@ struct NumericsReport {
   std::vector<std::string> notes;   // input statistics, the first bad element and its inputs
 };
 
+// Whether a tensor, or any tensor in a (nested) tuple, holds NaN or ±Inf.
+bool has_non_finite(const Value& v);
+
 // The report for one operator call when its output has NaN or ±Inf and its inputs had
 // none (the operator produced them); nullopt otherwise. The checker below and the
 // debugger's `nan`/`inf` exception filters share this rule.
