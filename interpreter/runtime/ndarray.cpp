@@ -27,19 +27,32 @@ bool dtype_supported(DataType t) {
 }
 
 int64_t shape_size(const Shape& shape) {
-  int64_t n = 1;
+  // The product of the non-zero dimensions must fit too, as numpy requires: a shape such
+  // as (0, 2^40, 2^40) holds no elements, but its row-major strides (the product of the
+  // later dimensions) would overflow, and so would any index arithmetic over it.
+  int64_t nonzero = 1;
+  bool empty = false;
   for (int64_t d : shape) {
     if (d < 0) throw RuntimeError("negative dimension " + std::to_string(d) + " in shape " + shape_to_string(shape));
-    if (d != 0 && n > INT64_MAX / d)
+    if (d == 0) {
+      empty = true;
+      continue;
+    }
+    if (__builtin_mul_overflow(nonzero, d, &nonzero))
       throw RuntimeError("the shape " + shape_to_string(shape) + " has more elements than fit in 64 bits");
-    n *= d;
   }
-  return n;
+  return empty ? 0 : nonzero;
 }
 
 std::vector<int64_t> contiguous_strides(const Shape& shape) {
+  // Checked although shape_size() has usually vetted the shape: strides of a shape that
+  // never became a tensor (a type's shape, a shape computed from data) must not overflow.
   std::vector<int64_t> s(shape.size(), 1);
-  for (size_t i = shape.size(); i-- > 1;) s[i - 1] = s[i] * shape[i];
+  for (size_t i = shape.size(); i-- > 1;) {
+    const int64_t d = shape[i];
+    if (d < 0 || __builtin_mul_overflow(s[i], d, &s[i - 1]))
+      throw RuntimeError("the shape " + shape_to_string(shape) + " has strides that do not fit in 64 bits");
+  }
   return s;
 }
 

@@ -106,9 +106,10 @@ class NDArray {
   Ref<TensorObj> obj_;
 };
 
-// Product of the dims (1 for a scalar); RuntimeError on a negative dim or overflow.
+// Product of the dims (1 for a scalar); RuntimeError on a negative dim, or when the
+// product of the non-zero dims overflows (numpy's rule: such a shape has no strides).
 int64_t shape_size(const Shape& shape);
-// Row-major strides in elements.
+// Row-major strides in elements; RuntimeError when one overflows.
 std::vector<int64_t> contiguous_strides(const Shape& shape);
 // `(2, 3)`, as Relay prints shapes.
 std::string shape_to_string(const Shape& shape);

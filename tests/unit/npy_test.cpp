@@ -292,6 +292,14 @@ TEST_CASE("npy: malformed files are RuntimeErrors", "[npy]") {
   // A huge claimed shape in a tiny file fails before anything is allocated.
   expect_error([&] { parse(with_header("{'descr': '<f8', 'shape': (1000000000, 1000), }", data)); }, "truncated");
   expect_error([&] { parse(with_header("{'descr': '<f8', 'shape': (4294967296, 4294967296), }", data)); }, "");
+  // An empty shape whose other dimensions multiply past 64 bits has no strides: rejected
+  // as numpy rejects it (found by the fuzzer: the count was 0, the strides overflowed).
+  expect_error([&] { parse(with_header("{'descr': '<f2', 'fortran_order': True, 'shape': (2, 0, 4294967296, 4294967296), }", "")); },
+               "more elements than fit in 64 bits");
+  expect_error([&] { parse(with_header("{'descr': '<f2', 'shape': (0, 3037000500, 3037000500), }", "")); },
+               "more elements than fit in 64 bits");
+  // Large but representable empty shapes still read: (0, 2^31, 2^31) has strides that fit.
+  CHECK(parse(with_header("{'descr': '<f4', 'shape': (0, 2147483648, 2147483648), }", "")).size() == 0);
 
   // Every proper prefix of a valid file is an error, never a crash.
   for (size_t n = 0; n < good.size(); ++n) {
