@@ -133,7 +133,7 @@ bool accepts(AttrType t, const AttrVal& v) {
     case AttrType::Bool: return v.kind == K::Bool || (v.kind == K::Int && (v.int_value == 0 || v.int_value == 1));
     case AttrType::Double: return v.kind == K::Float || v.kind == K::Int;
     case AttrType::String: return v.kind == K::String;
-    case AttrType::DType: return v.kind == K::String && (v.text.empty() || parse_dtype(v.text));
+    case AttrType::DType: return v.kind == K::None || (v.kind == K::String && (v.text.empty() || parse_dtype(v.text)));
     case AttrType::IndexExpr: return v.kind == K::Int || v.kind == K::Any || v.kind == K::None;
     case AttrType::Integer: return v.kind == K::Int || v.kind == K::None || v.kind == K::Bool;
     case AttrType::IndexArray:
@@ -388,6 +388,12 @@ bool check_call_attrs(const OpSignature& sig, const CallExpr& call, CallAttrs& o
       schema_note(d);
       ok = false;
       continue;
+    }
+    // TVM prints an unset DataType as `None` as well as `""` (cumsum's `dtype=None`): both
+    // mean void, so kernels and relations see one spelling.
+    if (f->type == AttrType::DType && v.kind == AttrVal::Kind::None) {
+      v.kind = AttrVal::Kind::String;
+      v.text.clear();
     }
     out.values_.emplace_back(std::string(a.key), std::move(v));
   }
