@@ -41,7 +41,9 @@ rt::RunOutcome run_with_jit(rt::LoadedProgram& loaded, const JitOptions& jit, rt
   jit::TierOptions tier_options;
   tier_options.mode = jit.mode == "off" ? jit::JitMode::Off : jit.mode == "eager" ? jit::JitMode::Eager : jit::JitMode::Auto;
   tier_options.threshold = jit.threshold;
-  compiler::JitRuntime runtime(compiler::program_types(loaded), tier_options, jit.threads);
+  compiler::ProgramTypes program = compiler::program_types(loaded);
+  program.sources = &sources;  // the report names a function's tensor regions by lines
+  compiler::JitRuntime runtime(std::move(program), tier_options, jit.threads);
   jit::TieredCompiler& tier = runtime.tier();
   compiler::ThreadPool& pool = runtime.pool();
   if (tier_options.mode != jit::JitMode::Off) options.tier = &tier;

@@ -9,6 +9,7 @@
 
 #include "compiler/graph/graph.h"
 #include "interpreter/eval/meta_constant.h"
+#include "interpreter/eval/tier.h"
 
 namespace relay::compiler {
 
@@ -40,6 +41,31 @@ class Builder {
     }
     NodeId out = expr(fn.body);
     return b_.finish(out, std::string(def.name));
+  }
+
+  // A tensor region: its input variables are the graph's inputs, its bindings the body,
+  // the tuple of its output variables the result.
+  Graph build_region(const rt::RegionInfo& r, std::span<const ArgSpec> args) {
+    if (args.size() != r.inputs.size())
+      fail("given " + std::to_string(args.size()) + " inputs but the region reads " +
+               std::to_string(r.inputs.size()) + " variables",
+           r.span);
+    for (uint32_t i = 0; i < r.inputs.size(); ++i) {
+      const VarDecl* v = r.inputs[i];
+      Ty t = tensor_type(*b_.graph().arena, args[i].shape, args[i].dtype);
+      check_param(v, t);
+      env_[v] = Entry{b_.input(i, std::string(v->name), t, v->span), nullptr};
+    }
+    for (const Binding* binding : r.bindings) bind(*binding);
+    std::vector<NodeId> outs;
+    for (const VarDecl* v : r.outputs) {
+      auto it = env_.find(v);
+      if (it == env_.end() || it->second.fn) fail("%" + std::string(v->name) + " is not a value of the region", v->span);
+      outs.push_back(it->second.id);
+    }
+    NodeId out = b_.tuple(std::move(outs), r.span);
+    std::string name = r.enclosing ? std::string(r.enclosing->name) : std::string("region");
+    return b_.finish(out, name + "_region" + std::to_string(r.id));
   }
 
  private:
@@ -122,16 +148,18 @@ class Builder {
   }
 
   NodeId block(const BlockExpr* b) {
-    for (const Binding& binding : b->bindings) {
-      if (binding.kind == BindingKind::FreeVar) fail("a free variable", binding.span);
-      if (binding.var && binding.value->kind == ExprKind::Function) {
-        env_[binding.var] = Entry{0, static_cast<const FunctionExpr*>(binding.value)};
-        continue;
-      }
-      NodeId v = expr(binding.value);  // a Sequence binding's value is pure: DCE drops it
-      if (binding.var) env_[binding.var] = Entry{v, nullptr};
-    }
+    for (const Binding& binding : b->bindings) bind(binding);
     return expr(b->result);
+  }
+
+  void bind(const Binding& binding) {
+    if (binding.kind == BindingKind::FreeVar) fail("a free variable", binding.span);
+    if (binding.var && binding.value->kind == ExprKind::Function) {
+      env_[binding.var] = Entry{0, static_cast<const FunctionExpr*>(binding.value)};
+      return;
+    }
+    NodeId v = expr(binding.value);  // a Sequence binding's value is pure: DCE drops it
+    if (binding.var) env_[binding.var] = Entry{v, nullptr};
   }
 
   NodeId call(const CallExpr* c) {
@@ -192,6 +220,22 @@ BuildResult build_graph(const FuncDef& def, const InferredTypes* types, const Me
   try {
     Builder b(types, metadata);
     r.graph = b.build(def, args);
+  } catch (const NotAGraph& e) {
+    r.reason = e.reason;
+    r.where = e.where;
+  } catch (const GraphError& e) {
+    r.reason = e.what();
+    r.where = e.span;
+  }
+  return r;
+}
+
+BuildResult build_region_graph(const rt::RegionInfo& region, const InferredTypes* types, const Metadata* metadata,
+                               std::span<const ArgSpec> args) {
+  BuildResult r;
+  try {
+    Builder b(types, metadata);
+    r.graph = b.build_region(region, args);
   } catch (const NotAGraph& e) {
     r.reason = e.reason;
     r.where = e.where;

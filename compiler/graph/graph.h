@@ -29,6 +29,10 @@
 #include "lang/types/infer.h"
 #include "lang/types/type.h"
 
+namespace relay::rt {
+struct RegionInfo;  // interpreter/eval/tier.h
+}
+
 namespace relay::compiler {
 
 using NodeId = uint32_t;
@@ -145,5 +149,12 @@ struct BuildResult {
 // constructors, globals, closures that escape, operators as values — gives a reason.
 BuildResult build_graph(const FuncDef& def, const InferredTypes* types, const Metadata* metadata,
                         std::span<const ArgSpec> args);
+
+// The graph of a tensor region of an interpreted function (mixed mode, rt::RegionInfo in
+// interpreter/eval/tier.h) for inputs of `args`' shapes and dtypes: the region's input
+// variables are the graph's inputs, its bindings the body, and the tuple of its output
+// variables the result. `types` is the enclosing definition's side table.
+BuildResult build_region_graph(const rt::RegionInfo& region, const InferredTypes* types, const Metadata* metadata,
+                               std::span<const ArgSpec> args);
 
 }  // namespace relay::compiler

@@ -35,26 +35,46 @@ jit::CompileOutcome compile_scalar(const ProgramTypes& program, const FuncDef& d
   return out;
 }
 
+std::vector<ArgSpec> specs_of(const jit::Signature& sig) {
+  std::vector<ArgSpec> specs;
+  for (const jit::ArgType& a : sig.args) specs.push_back({a.shape, a.dtype});
+  return specs;
+}
+
+// A built graph through the passes, fusion and code generation.
+void compile_graph(Graph built, ThreadPool* pool, jit::CompileOutcome& out) {
+  Graph g = optimize(built);
+  FusionPlan plan = fuse(g);
+  auto exe = std::make_unique<Executable>(std::move(g), std::move(plan), Jit::instance(), pool, &out.notes);
+  out.notes.insert(out.notes.begin(),
+                   std::to_string(exe->native_groups() + exe->epilogue_groups() + exe->reference_groups()) +
+                       " fused groups: " + std::to_string(exe->native_groups()) + " native, " +
+                       std::to_string(exe->epilogue_groups()) + " with a native epilogue, " +
+                       std::to_string(exe->reference_groups()) + " on reference kernels");
+  out.code = std::move(exe);
+}
+
+// A region with one output: its graph returns the value itself (no tuple group in the
+// fusion plan and the report), and this wraps it in the one-field tuple the machine reads.
+class OneOutput final : public rt::CompiledCall {
+ public:
+  explicit OneOutput(std::unique_ptr<rt::CompiledCall> inner) : inner_(std::move(inner)) {}
+  rt::Value call(std::span<const rt::Value> args) override { return rt::make_tuple({inner_->call(args)}); }
+
+ private:
+  std::unique_ptr<rt::CompiledCall> inner_;
+};
+
 }  // namespace
 
 jit::CompileOutcome compile_function(const ProgramTypes& program, const FuncDef& def, const jit::Signature& sig,
                                      ThreadPool* pool) {
   jit::CompileOutcome out;
-  std::vector<ArgSpec> specs;
-  for (const jit::ArgType& a : sig.args) specs.push_back({a.shape, a.dtype});
   try {
     BuildResult built =
-        build_graph(def, program.types ? program.types(&def) : nullptr, program.metadata, specs);
+        build_graph(def, program.types ? program.types(&def) : nullptr, program.metadata, specs_of(sig));
     if (!built.ok()) return compile_scalar(program, def, sig, built.reason);
-    Graph g = optimize(*built.graph);
-    FusionPlan plan = fuse(g);
-    auto exe = std::make_unique<Executable>(std::move(g), std::move(plan), Jit::instance(), pool, &out.notes);
-    out.notes.insert(out.notes.begin(),
-                     std::to_string(exe->native_groups() + exe->epilogue_groups() + exe->reference_groups()) +
-                         " fused groups: " + std::to_string(exe->native_groups()) + " native, " +
-                         std::to_string(exe->epilogue_groups()) + " with a native epilogue, " +
-                         std::to_string(exe->reference_groups()) + " on reference kernels");
-    out.code = std::move(exe);
+    compile_graph(std::move(*built.graph), pool, out);
   } catch (const GraphError& e) {
     out.reason = e.what();
   } catch (const std::exception& e) {
@@ -63,12 +83,47 @@ jit::CompileOutcome compile_function(const ProgramTypes& program, const FuncDef&
   return out;
 }
 
+jit::CompileOutcome compile_region(const ProgramTypes& program, const rt::RegionInfo& region,
+                                   const jit::Signature& sig, ThreadPool* pool) {
+  jit::CompileOutcome out;
+  try {
+    const InferredTypes* types = program.types && region.enclosing ? program.types(region.enclosing) : nullptr;
+    BuildResult built = build_region_graph(region, types, program.metadata, specs_of(sig));
+    if (!built.ok()) {
+      out.reason = "not a graph: " + built.reason;
+      return out;
+    }
+    Graph& g = *built.graph;
+    const bool one = region.outputs.size() == 1;
+    if (one) g.output = g.nodes[g.output].inputs[0];  // the tuple is left dead: the passes drop it
+    compile_graph(std::move(g), pool, out);
+    if (one && out.code) out.code = std::make_unique<OneOutput>(std::move(out.code));
+  } catch (const GraphError& e) {
+    out.reason = e.what();
+  } catch (const std::exception& e) {
+    out.reason = std::string("compilation failed: ") + e.what();
+  }
+  return out;
+}
+
+std::string region_place(const ProgramTypes& program, const rt::RegionInfo& region) {
+  if (!program.sources || !region.span.valid()) return {};
+  const SourceFile& file = program.sources->get(region.span.file);
+  const uint32_t first = file.lines.lookup(region.span.begin).line;
+  const uint32_t last = file.lines.lookup(region.span.end > region.span.begin ? region.span.end - 1 : region.span.end).line;
+  return first == last ? "line " + std::to_string(first) : "lines " + std::to_string(first) + "-" + std::to_string(last);
+}
+
 JitRuntime::JitRuntime(ProgramTypes program, jit::TierOptions options, unsigned threads)
     : program_(std::move(program)),
       pool_(threads ? threads : default_threads()),
-      tier_(options, [this](const FuncDef& def, const jit::Signature& sig) {
-        return compile_function(program_, def, sig, &pool_);
-      }) {}
+      tier_(
+          options,
+          [this](const FuncDef& def, const jit::Signature& sig) { return compile_function(program_, def, sig, &pool_); },
+          [this](const rt::RegionInfo& region, const jit::Signature& sig) {
+            return compile_region(program_, region, sig, &pool_);
+          },
+          [this](const rt::RegionInfo& region) { return region_place(program_, region); }) {}
 
 std::unique_ptr<JitRuntime> JitRuntime::for_session(std::function<const InferredTypes*(const FuncDef*)> types) {
   jit::TierOptions options;

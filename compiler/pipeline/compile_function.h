@@ -17,6 +17,7 @@ namespace relay::compiler {
 struct ProgramTypes {
   std::function<const InferredTypes*(const FuncDef*)> types;
   const Metadata* metadata = nullptr;
+  const SourceManager* sources = nullptr;  // names regions by lines in the report (may be null)
 };
 ProgramTypes program_types(const rt::LoadedProgram& program);
 
@@ -27,6 +28,15 @@ inline jit::CompileOutcome compile_function(const rt::LoadedProgram& program, co
                                             const jit::Signature& sig, ThreadPool* pool) {
   return compile_function(program_types(program), def, sig, pool);
 }
+
+// Compiles a tensor region of an interpreted function (mixed mode) for `sig`, the shapes
+// and dtypes of its inputs: its graph (build_region_graph) through the same passes,
+// fusion and code generation as a function's; the result is a tuple of its outputs.
+jit::CompileOutcome compile_region(const ProgramTypes& program, const rt::RegionInfo& region,
+                                   const jit::Signature& sig, ThreadPool* pool);
+
+// `lines 5-9` for a region when `program` has the sources, else empty.
+std::string region_place(const ProgramTypes& program, const rt::RegionInfo& region);
 
 // The JIT of one front end: the thread pool and the tiering over the pipeline.
 class JitRuntime {

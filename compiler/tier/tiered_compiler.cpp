@@ -22,6 +22,9 @@ class TieredCompiler::Counted final : public rt::CompiledCall {
 
 struct TieredCompiler::Entry {
   const FuncDef* def;
+  // A region's own copy of its description: the compile worker reads it, and the
+  // interpreter's copy belongs to a Program that may go away first.
+  std::unique_ptr<rt::RegionInfo> region;
   Signature sig;
   uint64_t interpreted = 0;
   // Published by the worker under the mutex; read lock-free by the machine once `ready`.
@@ -33,13 +36,17 @@ struct TieredCompiler::Entry {
 };
 
 struct TieredCompiler::Function {
+  std::string region;  // a region's name in the report
+  uint32_t region_id = 0;
   std::vector<std::unique_ptr<Entry>> entries;
   Entry* last = nullptr;  // most calls repeat the previous signature
   bool over_bound = false;
 };
 
-TieredCompiler::TieredCompiler(TierOptions options, CompileFn compile)
-    : options_(options), compile_(std::move(compile)) {
+TieredCompiler::TieredCompiler(TierOptions options, CompileFn compile, RegionCompileFn compile_region,
+                               RegionPlaceFn place)
+    : options_(options), compile_(std::move(compile)), compile_region_(std::move(compile_region)),
+      place_(std::move(place)) {
   if (options_.background && options_.mode != JitMode::Off) thread_ = std::thread([this] { worker(); });
 }
 
@@ -52,36 +59,58 @@ TieredCompiler::~TieredCompiler() {
   if (thread_.joinable()) thread_.join();
 }
 
-TieredCompiler::Entry* TieredCompiler::find_or_add(const FuncDef& def, const Signature& sig) {
-  auto& fn = functions_[&def];
-  if (!fn) fn = std::make_unique<Function>();
-  if (fn->last && fn->last->sig == sig) return fn->last;
-  for (auto& e : fn->entries)
-    if (e->sig == sig) return fn->last = e.get();
+TieredCompiler::Entry* TieredCompiler::find_or_add(Function& fn, const FuncDef& def, const Signature& sig) {
+  if (fn.last && fn.last->sig == sig) return fn.last;
+  for (auto& e : fn.entries)
+    if (e->sig == sig) return fn.last = e.get();
   auto e = std::make_unique<Entry>();
   e->def = &def;
   e->sig = sig;
-  if (fn->entries.size() >= options_.max_signatures) {
+  if (fn.entries.size() >= options_.max_signatures) {
     e->state = static_cast<int>(TierReportEntry::State::Interpreted);
     e->reason = "more than " + std::to_string(options_.max_signatures) +
                 " argument signatures: the others stay interpreted";
   }
-  fn->entries.push_back(std::move(e));
-  return fn->last = fn->entries.back().get();
+  fn.entries.push_back(std::move(e));
+  return fn.last = fn.entries.back().get();
 }
 
 rt::CompiledCall* TieredCompiler::at_call(const FuncDef& def, std::span<const rt::Value> args) {
   if (options_.mode == JitMode::Off) return nullptr;
   auto sig = signature_of(args);
   if (!sig) return nullptr;
-  Entry* e = find_or_add(def, *sig);
+  auto& fn = functions_[&def];
+  if (!fn) fn = std::make_unique<Function>();
+  return count(*find_or_add(*fn, def, *sig), options_.threshold, options_.background);
+}
+
+rt::CompiledCall* TieredCompiler::at_region(const rt::RegionInfo& region, std::span<const rt::Value> inputs) {
+  if (options_.mode == JitMode::Off || !compile_region_ || !region.enclosing) return nullptr;
+  auto sig = signature_of(inputs);
+  if (!sig) return nullptr;
+  auto& fn = regions_[{region.enclosing, region.id}];
+  if (!fn) {
+    fn = std::make_unique<Function>();
+    std::string place = place_ ? place_(region) : std::string();
+    fn->region = "region " + std::to_string(region.id) + (place.empty() ? "" : " (" + place + ")");
+    fn->region_id = region.id;
+  }
+  Entry* e = find_or_add(*fn, *region.enclosing, *sig);
+  if (!e->region) e->region = std::make_unique<rt::RegionInfo>(region);
+  // Eager: a region compiles where it is first reached, before its bindings would run.
+  if (options_.mode == JitMode::Eager) return count(*e, 1, false);
+  return count(*e, options_.threshold, options_.background);
+}
+
+rt::CompiledCall* TieredCompiler::count(Entry& entry, uint64_t threshold, bool background) {
+  Entry* e = &entry;
   using State = TierReportEntry::State;
   const auto state = static_cast<State>(e->state.load(std::memory_order_acquire));
   if (state == State::Native) return e->code.get();
   ++e->interpreted;  // this call, unless it is compiled on the spot below
-  if (state == State::Counting && e->interpreted >= options_.threshold) {
+  if (state == State::Counting && e->interpreted >= threshold) {
     e->state = static_cast<int>(State::Compiling);
-    if (options_.background) {
+    if (background) {
       {
         std::lock_guard<std::mutex> lock(mutex_);
         queue_.push_back(e);
@@ -101,7 +130,9 @@ rt::CompiledCall* TieredCompiler::at_call(const FuncDef& def, std::span<const rt
 bool TieredCompiler::compile_now(const FuncDef& def, std::span<const rt::Value> args) {
   auto sig = signature_of(args);
   if (!sig) return false;
-  Entry* e = find_or_add(def, *sig);
+  auto& fn = functions_[&def];
+  if (!fn) fn = std::make_unique<Function>();
+  Entry* e = find_or_add(*fn, def, *sig);
   using State = TierReportEntry::State;
   if (e->state.load() == static_cast<int>(State::Counting)) {
     e->state = static_cast<int>(State::Compiling);
@@ -115,7 +146,7 @@ void TieredCompiler::compile(Entry& e) {
   auto t0 = std::chrono::steady_clock::now();
   CompileOutcome out;
   try {
-    out = compile_(*e.def, e.sig);
+    out = e.region ? compile_region_(*e.region, e.sig) : compile_(*e.def, e.sig);
   } catch (const std::exception& ex) {
     out.reason = std::string("the compiler failed: ") + ex.what();
   }
@@ -156,10 +187,12 @@ void TieredCompiler::drain() {
 std::vector<TierReportEntry> TieredCompiler::report() const {
   std::vector<TierReportEntry> out;
   std::lock_guard<std::mutex> lock(mutex_);
-  for (const auto& [def, fn] : functions_)
+  auto add = [&](const FuncDef* def, const Function* fn) {
     for (const auto& e : fn->entries) {
       TierReportEntry r;
       r.function = "@" + std::string(def->name);
+      r.region = fn->region;
+      r.region_id = fn->region_id;
       r.signature = e->sig.to_string();
       r.state = static_cast<TierReportEntry::State>(e->state.load());
       r.compile_ms = e->compile_ms;
@@ -169,8 +202,13 @@ std::vector<TierReportEntry> TieredCompiler::report() const {
       r.notes = e->notes;
       out.push_back(std::move(r));
     }
+  };
+  for (const auto& [def, fn] : functions_) add(def, fn.get());
+  for (const auto& [key, fn] : regions_) add(key.first, fn.get());
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-    return a.function != b.function ? a.function < b.function : a.signature < b.signature;
+    if (a.function != b.function) return a.function < b.function;
+    if (a.region_id != b.region_id) return a.region_id < b.region_id;
+    return a.signature < b.signature;
   });
   return out;
 }
@@ -193,7 +231,7 @@ std::string TieredCompiler::format_report(const std::vector<TierReportEntry>& en
     // A model's @main takes every weight: keep the line readable.
     std::string sig = e.signature;
     if (sig.size() > 160) sig = sig.substr(0, 150) + "…, " + std::to_string(std::count(sig.begin(), sig.end(), ']')) + " tensors)";
-    out += e.function + sig + "\n" + line;
+    out += e.function + (e.region.empty() ? "" : " " + e.region + " ") + sig + "\n" + line;
     if (e.state == TierReportEntry::State::Native) {
       char ms[48];
       std::snprintf(ms, sizeof ms, "; compiled in %.1f ms", e.compile_ms);

@@ -5,6 +5,10 @@
 // Each function keeps at most `max_signatures` compiled signatures (a polymorphic inline
 // cache); past that its other signatures stay interpreted, and the report says so.
 //
+// Mixed mode: the tensor regions the interpreter finds inside functions it keeps
+// interpreting (at_region) are counted, compiled and cached the same way, per region and
+// input signature; in eager mode a region compiles when first reached.
+//
 // What "compile" means is a callback (the graph → loops → LLVM pipeline in practice), so
 // this file knows nothing about code generation and is tested with stand-ins.
 #pragma once
@@ -13,6 +17,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -41,10 +46,15 @@ struct CompileOutcome {
   std::vector<std::string> notes;          // for the report: groups, fallbacks to reference kernels
 };
 using CompileFn = std::function<CompileOutcome(const FuncDef&, const Signature&)>;
+using RegionCompileFn = std::function<CompileOutcome(const rt::RegionInfo&, const Signature&)>;
+// How a region is named in the report after `region N` (`lines 5-9`); may be empty.
+using RegionPlaceFn = std::function<std::string(const rt::RegionInfo&)>;
 
 // One line of `--jit-report`.
 struct TierReportEntry {
   std::string function;   // `@main`
+  std::string region;     // `region 1 (lines 5-9)` for a tensor region of `function`; empty for the function
+  uint32_t region_id = 0; // its number (0: the function)
   std::string signature;  // `(Tensor[(1, 784), float32])`
   enum class State : uint8_t { Counting, Compiling, Native, Interpreted } state;
   double compile_ms = 0;
@@ -55,12 +65,15 @@ struct TierReportEntry {
 
 class TieredCompiler final : public rt::TierUp {
  public:
-  TieredCompiler(TierOptions options, CompileFn compile);
+  // Without `compile_region` regions stay interpreted (at_region says no).
+  TieredCompiler(TierOptions options, CompileFn compile, RegionCompileFn compile_region = nullptr,
+                 RegionPlaceFn place = nullptr);
   ~TieredCompiler() override;
   TieredCompiler(const TieredCompiler&) = delete;
   TieredCompiler& operator=(const TieredCompiler&) = delete;
 
   rt::CompiledCall* at_call(const FuncDef& def, std::span<const rt::Value> args) override;
+  rt::CompiledCall* at_region(const rt::RegionInfo& region, std::span<const rt::Value> inputs) override;
   // Compiles `def` for `args` now (eager mode's entry, tests). Returns whether native code
   // is ready for it.
   bool compile_now(const FuncDef& def, std::span<const rt::Value> args);
@@ -74,13 +87,17 @@ class TieredCompiler final : public rt::TierUp {
   struct Entry;
   struct Function;
   class Counted;
-  Entry* find_or_add(const FuncDef& def, const Signature& sig);
+  Entry* find_or_add(Function& fn, const FuncDef& def, const Signature& sig);
+  rt::CompiledCall* count(Entry& e, uint64_t threshold, bool background);
   void compile(Entry& e);
   void worker();
 
   TierOptions options_;
   CompileFn compile_;
+  RegionCompileFn compile_region_;
+  RegionPlaceFn place_;
   std::unordered_map<const FuncDef*, std::unique_ptr<Function>> functions_;  // machine thread only
+  std::map<std::pair<const FuncDef*, uint32_t>, std::unique_ptr<Function>> regions_;  // by (enclosing, id)
   mutable std::mutex mutex_;  // guards the queue and each entry's result fields
   std::condition_variable wake_, idle_;
   std::deque<Entry*> queue_;

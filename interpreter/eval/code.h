@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "interpreter/eval/tier.h"
 #include "interpreter/kernels/kernel.h"
 #include "interpreter/value.h"
 #include "lang/syntax/ast.h"
@@ -22,6 +23,15 @@
 namespace relay::rt {
 
 struct FunctionCode;
+
+// A tensor region (tier.h's RegionInfo) of a block, as the machine runs it: it starts at
+// the binding that points at it and ends before binding `end`; its inputs are read from
+// and its outputs written to these slots of the current frame.
+struct RegionCode {
+  RegionInfo info;
+  uint32_t end = 0;
+  std::vector<uint32_t> input_slots, output_slots;
+};
 
 enum class NodeKind : uint8_t {
   Const,      // a literal or metadata tensor (`constant`)
@@ -74,6 +84,7 @@ struct Node {
     const Binding* binding;
     int64_t slot;  // -1: evaluated for effect only
     const Node* value;
+    const RegionCode* region = nullptr;  // a tensor region starting here (mixed mode)
   };
   std::vector<Bind> bindings;           // Block
   const Node* result = nullptr;         // Block

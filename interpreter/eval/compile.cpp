@@ -1,9 +1,11 @@
 // AST -> Nodes (code.h): slot assignment and closure conversion, operator calls bound
 // to kernels and checked attributes, constructor calls to tags.
+#include <algorithm>
 #include <unordered_map>
 
 #include "interpreter/eval/meta_constant.h"
 #include "interpreter/eval/program.h"
+#include "interpreter/eval/regions.h"
 
 namespace relay::rt {
 
@@ -37,13 +39,26 @@ const Node* statement(const Node* n) {
 
 }  // namespace
 
+// The tensor regions found while compiling one global (its body and the closures in it),
+// and whether the global may compile whole: then the tier's at_call covers it and its
+// regions are dropped, so the same code is not compiled twice.
+struct RegionScan {
+  const FuncDef* def;
+  bool may_be_graph = true;
+  struct Pending {
+    Node* block;
+    FoundRegion region;
+  };
+  std::vector<Pending> found;
+};
+
 // Compiles one function literal; nested literals get a Compiler of their own whose
 // `parent` resolves the variables they capture.
 class Compiler {
  public:
   Compiler(Program& program, FunctionCode& code, const InferredTypes* types, Compiler* parent,
-           const VarDecl* self)
-      : program_(program), code_(code), types_(types), parent_(parent), self_(self) {}
+           const VarDecl* self, RegionScan* scan = nullptr)
+      : program_(program), code_(code), types_(types), parent_(parent), self_(self), scan_(scan) {}
 
   void compile(const FunctionExpr& fn) {
     code_.fn = &fn;
@@ -83,7 +98,22 @@ class Compiler {
  private:
   uint32_t bind(const VarDecl* decl) { return slots_[decl] = next_slot_++; }
 
+  // What build_graph refuses outright: a function using it is not compiled whole.
+  void not_dataflow() {
+    if (scan_) scan_->may_be_graph = false;
+  }
+
   const Node* expr(const Expr* e) {
+    switch (e->kind) {
+      case ExprKind::GlobalRef:
+      case ExprKind::CtorRef:
+      case ExprKind::If:
+      case ExprKind::Match:
+      case ExprKind::RefCreate:
+      case ExprKind::RefRead:
+      case ExprKind::RefWrite: not_dataflow(); break;
+      default: break;
+    }
     switch (e->kind) {
       case ExprKind::Constant: return constant(static_cast<const ConstantExpr*>(e));
       case ExprKind::Tuple: {
@@ -170,7 +200,7 @@ class Compiler {
   const Node* lambda(const FunctionExpr* fn, const VarDecl* self) {
     FunctionCode* code = program_.new_function();
     code->name = self ? "%" + std::string(self->name) : "fn";
-    Compiler inner(program_, *code, types_, this, self);
+    Compiler inner(program_, *code, types_, this, self, scan_);
     inner.compile(*fn);
     Node* n = program_.node(NodeKind::Lambda, fn);
     n->function = code;
@@ -186,7 +216,7 @@ class Compiler {
       n->op = ref->op;
       for (const Expr* a : c->args) n->kids.push_back(expr(a));
       if (ref->op) {
-        n->kernel = find_kernel(ref->op->name);
+        n->kernel = find_kernel(*ref->op);
         DiagnosticBag ignored;  // the type checker reported these already
         check_call_attrs(*ref->op, *c, n->attrs, ignored);
         Ty t = types_ ? types_->type_of(c) : nullptr;
@@ -195,6 +225,7 @@ class Compiler {
       return n;
     }
     if (callee->kind == ExprKind::CtorRef) {
+      not_dataflow();
       Node* n = program_.node(NodeKind::CtorCall, c);
       n->ctor = static_cast<const RefExpr*>(callee)->ctor;
       for (const Expr* a : c->args) n->kids.push_back(expr(a));
@@ -223,6 +254,8 @@ class Compiler {
       n->bindings.push_back({&binding, slot, statement(value)});
     }
     n->result = statement(expr(b->result));
+    if (scan_)
+      for (FoundRegion& r : find_regions(*n, *b)) scan_->found.push_back({n, std::move(r)});
     return n;
   }
 
@@ -251,6 +284,7 @@ class Compiler {
   const InferredTypes* types_;
   Compiler* parent_;
   const VarDecl* self_;
+  RegionScan* scan_;
   std::unordered_map<const VarDecl*, uint32_t> slots_;
   std::vector<uint32_t> captures_;  // outer slot of each capture, in capture order
   uint32_t next_slot_ = 0;
@@ -265,9 +299,28 @@ const FunctionCode& Program::function(const FuncDef& def) {
   code->name = "@" + std::string(def.name);
   code->global = &def;
   compiled_[&def] = code;  // before compiling: the body may refer to itself
-  Compiler c(*this, *code, types_ ? types_(&def) : nullptr, nullptr, nullptr);
+  const InferredTypes* types = types_ ? types_(&def) : nullptr;
+  RegionScan scan{&def};
+  Compiler c(*this, *code, types, nullptr, nullptr, &scan);
   c.compile(*def.fn);
+  // A parameter that is not a tensor keeps the tier's at_call from compiling it whole.
+  for (const VarDecl* p : def.fn->params)
+    if (types && types->type_of(p) && types->type_of(p)->kind != TyKind::Tensor) scan.may_be_graph = false;
+  if (!scan.may_be_graph) add_regions(def, scan);
   return *code;
+}
+
+void Program::add_regions(const FuncDef& def, RegionScan& scan) {
+  std::sort(scan.found.begin(), scan.found.end(), [](const auto& a, const auto& b) {
+    return a.region.code.info.span.begin < b.region.code.info.span.begin;
+  });
+  uint32_t id = 0;
+  for (RegionScan::Pending& p : scan.found) {
+    RegionCode& r = regions_.emplace_back(std::move(p.region.code));
+    r.info.enclosing = &def;
+    r.info.id = ++id;
+    p.block->bindings[p.region.start].region = &r;
+  }
 }
 
 Value Program::global(const FuncDef& def) {

@@ -151,7 +151,7 @@ void Machine::call_op(const OpInfo& op, const Value&, std::vector<Value>& args, 
   // An operator used as a value runs with the attributes written at the call
   // (`%s(%x, axis=[1])` with `%s = sum`, as the type checker reads them), else with its
   // attributes' defaults.
-  KernelFn kernel = find_kernel(op.name);
+  KernelFn kernel = find_kernel(op);
   if (!kernel) fail("the operator `" + std::string(op.name) + "` has no kernel in the interpreter yet", span);
   CallAttrs attrs = CallAttrs::from_values(op.attrs, {});
   if (site && (!site->attrs.empty() || site->attrs_meta)) {
@@ -200,6 +200,35 @@ bool Machine::run_native(const FunctionCode& code, std::vector<Value>& args) {
   // Observers (the numerics checker) must see where a NaN or Inf is produced.
   if (!observers_.empty() && has_non_finite(out)) return false;
   vals_.push_back(std::move(out));
+  return true;
+}
+
+// A tensor region with native code ready: its outputs' slots are set from the native
+// result and the machine goes on after the region's last binding. False when the bindings
+// must be interpreted: an input that is not a tensor, no native code (yet), a run-time
+// error in native code (the interpreter then reports it at the operator), or, with
+// observers attached, NaN or Inf in an output (the numerics checker names the operator).
+// Observers see none of the region's bindings, as they see nothing inside a native call.
+bool Machine::run_region(const RegionCode& region, uint32_t base) {
+  std::vector<Value> inputs;
+  inputs.reserve(region.input_slots.size());
+  for (uint32_t s : region.input_slots) {
+    const Value& v = slots_[base + s];
+    if (!v.is_tensor()) return false;
+    inputs.push_back(v);
+  }
+  CompiledCall* native = tier_->at_region(region.info, inputs);
+  if (!native) return false;
+  Value out;
+  try {
+    out = native->call(inputs);
+  } catch (const RuntimeError&) {
+    return false;
+  }
+  if (!out.is_tuple() || out.tuple().fields.size() != region.output_slots.size()) return false;
+  if (!observers_.empty() && has_non_finite(out)) return false;
+  for (size_t i = 0; i < region.output_slots.size(); ++i)
+    slots_[base + region.output_slots[i]] = out.tuple().fields[i];
   return true;
 }
 
@@ -406,6 +435,11 @@ bool Machine::step() {
       const size_t i = k.stage / 2;
       if (i < n->bindings.size()) {
         const auto& b = n->bindings[i];
+        // Mixed mode: only with a tier installed, so a run without the JIT pays nothing.
+        if (tier_ && b.region && k.stage % 2 == 0 && run_region(*b.region, base)) {
+          k.stage = 2 * b.region->end;
+          break;
+        }
         if (k.stage++ % 2 == 0) {
           push(b.value);
         } else {

@@ -174,6 +174,7 @@ class Machine {
   Value run_kernel(const Node& n, std::vector<Value>& args);
   bool bind_pattern(const PatternCode& p, const Value& v, uint32_t base);
   bool run_native(const FunctionCode& code, std::vector<Value>& args);
+  bool run_region(const RegionCode& region, uint32_t base);
   [[noreturn]] void fail(const std::string& message, Span span, std::vector<std::string> notes = {},
                          bool interrupted = false);
   void reset();

@@ -16,6 +16,8 @@
 
 namespace relay::rt {
 
+struct RegionScan;
+
 class Program {
  public:
   // The inferred types of a global (nullptr when unknown, e.g. the prelude): used to give
@@ -35,11 +37,14 @@ class Program {
   friend class Compiler;
   Node* node(NodeKind kind, const Expr* e) { return &nodes_.emplace_back(kind, e); }
   FunctionCode* new_function() { return &functions_.emplace_back(); }
+  // Numbers the tensor regions found in `def` and links each to its first binding.
+  void add_regions(const FuncDef& def, RegionScan& scan);
 
   TypesLookup types_;
   const Metadata* metadata_;
   std::deque<Node> nodes_;
   std::deque<FunctionCode> functions_;
+  std::deque<RegionCode> regions_;
   std::unordered_map<const FuncDef*, FunctionCode*> compiled_;
   std::unordered_map<const FuncDef*, Value> globals_;
 };

@@ -4,6 +4,12 @@
 // argument signature and compiles hot ones in the background. With no tier installed the
 // machine interprets everything, so the interpreter builds and runs without the JIT.
 //
+// Mixed mode: a function with control flow, ADTs, closures or references is not compiled
+// whole, but its tensor regions may be (`at_region`). The interpreter finds them when it
+// compiles a function to Nodes (interpreter/eval/regions.h): maximal runs of a block's
+// bindings that are pure dataflow over tensors. It describes each one (RegionInfo) in
+// terms of the program as written, so the compiler needs nothing of the machine's.
+//
 // The machine keeps the interpreter's answers exact: when native code throws (an index
 // out of range, an integer division by zero) the call is run again by the interpreter, so
 // the error is the interpreter's own diagnostic with its span and stack; and when
@@ -11,8 +17,10 @@
 // call is interpreted again so the numerics checker names the operator that produced it.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "interpreter/value.h"
 #include "lang/syntax/ast.h"
@@ -28,12 +36,30 @@ class CompiledCall {
   virtual Value call(std::span<const Value> args) = 0;
 };
 
+// A tensor region of a function: consecutive bindings of one block whose values are
+// operator calls, tuples, projections and constants over variables, with at least two
+// operator calls. Run natively, it takes the values of `inputs` (each a tensor) and
+// returns a tuple with one field per `outputs` entry, in order.
+struct RegionInfo {
+  const FuncDef* enclosing = nullptr;  // the global whose body (or a closure in it) holds it
+  uint32_t id = 0;                     // 1, 2, ... in source order within `enclosing`
+  std::vector<const Binding*> bindings;
+  std::vector<const VarDecl*> inputs;   // free variables the bindings read, first use first
+  std::vector<const VarDecl*> outputs;  // variables bound here and read after the region
+  Span span;                            // from the first binding to the last
+};
+
 class TierUp {
  public:
   virtual ~TierUp() = default;
   // At a call of the global `def` on `args`: the native code to run, or null to interpret
   // this call. Called for every call of a global, so it must be cheap when it says no.
   virtual CompiledCall* at_call(const FuncDef& def, std::span<const Value> args) = 0;
+  // When the machine reaches `region` with `inputs` (all tensors): native code returning
+  // the outputs as a tuple, or null to interpret the bindings. Like at_call, cheap on no.
+  virtual CompiledCall* at_region(const RegionInfo& /*region*/, std::span<const Value> /*inputs*/) {
+    return nullptr;
+  }
   // What was compiled and what stayed interpreted, for people (`--jit-report`, `:jit`).
   virtual std::string describe() const { return {}; }
 };
