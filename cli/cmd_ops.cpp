@@ -33,7 +33,7 @@ constexpr const char* kUsage =
 
 std::string str(std::string_view s) { return std::string(s); }
 
-bool has_relation(const OpInfo& op) { return find_relation(op.name) != nullptr; }
+bool has_relation(const OpInfo& op) { return find_relation(op) != nullptr; }
 
 // `nn.conv2d(data, weight) [Conv2DAttrs] pattern=out-elementwise-fusable`, plus why the
 // operator cannot be used yet when it cannot.

@@ -12,7 +12,7 @@ namespace {
 bool foldable_op(const OpInfo& op) {
   // Random operators give a different value per call; dropout's mask is random in
   // training (simplify_inference removes it for inference).
-  return !op.name.starts_with("random.") && op.name != "nn.dropout" && rt::find_kernel(op.name) != nullptr;
+  return !op.name.starts_with("random.") && op.name != "nn.dropout" && rt::find_kernel(op) != nullptr;
 }
 
 int64_t elements_of(Ty t) {
@@ -74,7 +74,7 @@ Graph fold_constants(const Graph& g, int64_t max_elements) {
       if (all_constant) {
         rt::KernelCall call{*n.op, args, n.attrs, n.type};
         try {
-          rt::Value out = rt::find_kernel(n.op->name)(call);
+          rt::Value out = rt::find_kernel(*n.op)(call);
           map[i] = emit(out, n.span, emit);
           continue;
         } catch (const rt::RuntimeError&) {

@@ -28,7 +28,7 @@ rt::Value run_graph(const Graph& g, std::span<const rt::Value> args) {
       }
       case NodeKind::GetItem: values[i] = values[n.inputs[0]].tuple().fields[n.index]; break;
       case NodeKind::Call: {
-        rt::KernelFn fn = rt::find_kernel(n.op->name);
+        rt::KernelFn fn = rt::find_kernel(*n.op);
         if (!fn) throw GraphError("`" + std::string(n.op->name) + "` has no reference kernel", n.span);
         std::vector<rt::Value> in;
         for (NodeId x : n.inputs) in.push_back(values[x]);

@@ -344,7 +344,7 @@ void Executable::run_reference(const Step& s, std::vector<rt::Value>& values) co
       }
       case NodeKind::GetItem: values[id] = values[n.inputs[0]].tuple().fields[n.index]; break;
       case NodeKind::Call: {
-        rt::KernelFn kernel = rt::find_kernel(n.op->name);
+        rt::KernelFn kernel = rt::find_kernel(*n.op);
         if (!kernel) throw rt::RuntimeError("the operator `" + std::string(n.op->name) + "` has no kernel");
         std::vector<rt::Value> args;
         for (NodeId in : n.inputs) args.push_back(values[in]);

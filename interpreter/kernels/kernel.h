@@ -1,5 +1,6 @@
-// Reference kernels: one per operator, found by operator name (like the type relations
-// in lang/types/relations/), registered by family in kernels/*.cpp.
+// Reference kernels: one per operator, registered by operator name by family in
+// kernels/*.cpp and found by the operator's dense id (an OpTable, lang/ops/op_table.h),
+// like the type relations in lang/types/relations/.
 //
 // A kernel receives the evaluated arguments (tensors, or tuples of tensors for ops such
 // as concatenate), the call's checked attributes with TVM's defaults, and the call's
@@ -37,7 +38,9 @@ struct KernelCall {
 
 using KernelFn = Value (*)(const KernelCall&);
 
-// nullptr when the operator has no kernel.
+// nullptr when the operator has no kernel. O(1): an index.
+KernelFn find_kernel(const OpInfo& op);
+// The same by name (find_op first), for the CLI and tests; nullptr for an unknown name.
 KernelFn find_kernel(std::string_view op);
 
 struct KernelTable;

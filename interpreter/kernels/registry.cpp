@@ -1,16 +1,17 @@
-// The operator-name -> kernel table, filled once from every family file.
+// The operator -> kernel table (an OpTable indexed by OpId), filled once from every
+// family file.
 #include <string>
-#include <unordered_map>
 
 #include "interpreter/kernels/kernel.h"
+#include "lang/ops/op_table.h"
 
 namespace relay::rt {
 
 struct KernelTable {
-  std::unordered_map<std::string_view, KernelFn> by_op;
+  OpTable<KernelFn> by_op;
 };
 
-void register_kernel(KernelTable& table, std::string_view op, KernelFn fn) { table.by_op[op] = fn; }
+void register_kernel(KernelTable& table, std::string_view op, KernelFn fn) { table.by_op[required_op(op)] = fn; }
 
 namespace {
 const KernelTable& table() {
@@ -28,10 +29,11 @@ const KernelTable& table() {
 }
 }  // namespace
 
+KernelFn find_kernel(const OpInfo& op) { return table().by_op[op]; }
+
 KernelFn find_kernel(std::string_view op) {
-  const auto& m = table().by_op;
-  auto it = m.find(op);
-  return it == m.end() ? nullptr : it->second;
+  const OpInfo* info = find_op(op);
+  return info ? find_kernel(*info) : nullptr;
 }
 
 NDArray KernelCall::tensor(size_t i) const {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 
 #include "lang/ops/op_schema.h"
 
@@ -74,6 +76,7 @@ std::vector<OpInfo> build_ops() {
   size_t next_arg = 0;
   for (const OpHead& h : kOpHeads) {
     OpInfo op;
+    op.id = static_cast<OpId>(ops.size());
     op.name = h.name;
     op.group = h.group;
     op.supported = h.supported;
@@ -143,6 +146,17 @@ const OpInfo* find_op(std::string_view name) {
                              [](const OpInfo* op, std::string_view n) { return op->name < n; });
   if (it == v.end() || (*it)->name != name) return nullptr;
   return *it;
+}
+
+}  // namespace relay
+
+namespace relay {
+
+const OpInfo& required_op(std::string_view name) {
+  if (const OpInfo* op = find_op(name)) return *op;
+  std::fprintf(stderr, "relay: internal error: no operator named `%.*s` in lang/ops/ops.def\n",
+               static_cast<int>(name.size()), name.data());
+  std::abort();
 }
 
 }  // namespace relay

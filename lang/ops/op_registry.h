@@ -3,9 +3,16 @@
 //
 // An entry carries everything the toolchain knows about an operator: its name, group and
 // whether it is supported, TVM's fusion pattern, its positional inputs, its attrs schema
-// and a one-line documentation string with its shape rule. Type relations are kept by
-// operator name in lang/types/relations/ (find_relation in lang/types/relation.h), so the
-// type checker stays out of this layer; kernels and lowerings will do the same.
+// and a one-line documentation string with its shape rule, plus a dense id: its index in
+// all_ops().
+//
+// Everything else keyed by operator lives in the layer that owns it, in an OpTable (a
+// vector indexed by OpId, lang/ops/op_table.h), so a lookup on a hot path is one index:
+//   type relations     lang/types/relations/   find_relation(const OpInfo&)
+//   reference kernels  interpreter/kernels/    rt::find_kernel(const OpInfo&)
+//   lowerings          compiler/pipeline/      compiler::op_lowering(const OpInfo&)
+//   gradients          lang/ops/gradient.h     find_gradient(const OpInfo&) (none yet)
+// The by-name lookups that remain are thin wrappers (find_op first) for the CLI and tests.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +21,10 @@
 #include <vector>
 
 namespace relay {
+
+// An operator's dense id: its index in all_ops(), 0..all_ops().size()-1. Stable within a
+// build (ops.def order), not across builds: never store one in a file.
+using OpId = uint32_t;
 
 struct AttrSchema;  // lang/ops/op_schema.h
 
@@ -48,6 +59,7 @@ enum class FusionPattern : uint8_t {
 std::string_view fusion_pattern_name(FusionPattern p);
 
 struct OpInfo {
+  OpId id;  // all_ops()[id] is this entry
   std::string_view name;
   OpGroup group;
   // False for operators of §3.8–§3.10 that are registered by name only: using one is
@@ -64,8 +76,13 @@ struct OpInfo {
 
 // nullptr when no operator has this name.
 const OpInfo* find_op(std::string_view name);
-// In ops.def order (the reference's).
+// In ops.def order (the reference's); all_ops()[i].id == i.
 const std::vector<OpInfo>& all_ops();
+// all_ops()[id].
+inline const OpInfo& op_by_id(OpId id) { return all_ops()[id]; }
+// The operator named `name`; aborts when there is none. For tables filled by name at
+// start-up (relations, kernels), where a misspelt name is a bug in this toolchain.
+const OpInfo& required_op(std::string_view name);
 
 // Signatures used to be a table of their own; these names remain for the code that reads
 // an operator's inputs, attrs and doc through them. They are the same entries.

@@ -97,7 +97,7 @@ Ty Inferencer::infer_op_call(const CallExpr* c, const RefExpr* ref) {
   const OpInfo* op = ref->op;
   if (!op) return arena_.error();
   const OpSignature* sig = find_op_signature(op->name);
-  RelationFn rel = find_relation(op->name);
+  RelationFn rel = find_relation(*op);
   if (!op->supported || !sig || !rel) {
     diags_.emit(DiagKind::OperatorNotSupported, ref->span, {std::string(op->name)})
         .note("`relay ops` lists the operators this toolchain can check and run");

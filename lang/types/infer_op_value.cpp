@@ -11,7 +11,7 @@ namespace relay {
 Ty Inferencer::op_value_type(const RefExpr* ref) {
   const OpInfo* op = ref->op;
   const OpSignature* sig = op ? find_op_signature(op->name) : nullptr;
-  RelationFn rel = op ? find_relation(op->name) : nullptr;
+  RelationFn rel = op ? find_relation(*op) : nullptr;
   if (!op || !sig || !rel || !op->supported) {
     if (op) diags_.emit(DiagKind::OperatorNotSupported, ref->span, {std::string(op->name)});
     return arena_.error();
@@ -32,7 +32,7 @@ Ty Inferencer::op_value_type(const RefExpr* ref) {
 void Inferencer::add_op_instance(const FuncTy* generic, std::vector<Ty> types) {
   const OpInfo* op = generic->op;
   const OpSignature* sig = find_op_signature(op->name);
-  RelationFn rel = find_relation(op->name);
+  RelationFn rel = find_relation(*op);
   const Expr* site = op_call_ ? op_call_ : op_use_;
   if (!site) {
     // Instantiated while solving (no expression at hand): blame where it was written.

@@ -10,8 +10,9 @@
 // A relation may assign *inputs* as well as the output (conv2d's weight from `channels`
 // and `kernel_size`, bias_add's bias): that is how relations fix parameter types.
 //
-// Relations live in lang/types/relations/*.cpp, one file per operator family, and are
-// found by operator name through `find_relation`. The same code serves the solver, the
+// Relations live in lang/types/relations/*.cpp, one file per operator family, registered
+// by operator name and found by the operator's dense id through `find_relation` (an
+// OpTable, lang/ops/op_table.h). The same code serves the solver, the
 // interpreter (output shapes with `?` dims at run time) and tests (relation_eval.h).
 #pragma once
 
@@ -76,7 +77,9 @@ using RelationFn = RelStatus (*)(RelationContext&);
 // FusionPattern and fusion_pattern_name live with the operator table
 // (lang/ops/op_registry.h): an operator's pattern is part of its one declaration.
 
-// nullptr for an operator without a relation (one not supported yet).
+// nullptr for an operator without a relation (one not supported yet). O(1): an index.
+RelationFn find_relation(const OpInfo& op);
+// The same by name (find_op first), for the CLI and tests; nullptr for an unknown name.
 RelationFn find_relation(std::string_view op);
 
 // Each family file defines one of these; relations/registry.cpp calls them all.

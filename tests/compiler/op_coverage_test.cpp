@@ -4,6 +4,7 @@
 #ifdef RELAY_HAVE_PIPELINE
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "compiler/loops/reduction.h"
 #include "compiler/pipeline/interpreted_ops.h"
 #include "interpreter/kernels/kernel.h"
+#include "compiler/pipeline/op_lowering.h"
 #include "lang/ops/op_registry.h"
 
 using namespace relay;
@@ -37,7 +39,13 @@ TEST_CASE("every supported operator is lowered or runs its reference kernel for 
     if (!is_lowered && !is_listed) neither += " " + name;
     if (is_lowered && is_listed) both += " " + name;
     // A listed operator's fallback must exist.
-    if (is_listed) CHECK(rt::find_kernel(op.name) != nullptr);
+    if (is_listed) CHECK(rt::find_kernel(op) != nullptr);
+    // The per-id table the compile path reads says the same as the lists.
+    const compiler::OpLowering& by_id = compiler::op_lowering(op);
+    INFO(name);
+    CHECK(by_id.elementwise == (std::count(loops::lowered_elementwise_ops().begin(), loops::lowered_elementwise_ops().end(), op.name) > 0));
+    CHECK(by_id.reduction == (std::count(loops::lowered_reduction_ops().begin(), loops::lowered_reduction_ops().end(), op.name) > 0));
+    CHECK(by_id.interpreted_reason == compiler::interpreted_reason(op.name));
   }
   for (const std::string& name : listed)
     if (!find_op(name)) unknown += " " + name;

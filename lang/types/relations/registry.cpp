@@ -1,17 +1,18 @@
-// The operator-name -> relation table, filled once from every family file.
+// The operator -> relation table (an OpTable indexed by OpId), filled once from every
+// family file.
 #include <string_view>
-#include <unordered_map>
 
+#include "lang/ops/op_table.h"
 #include "lang/types/relation.h"
 
 namespace relay {
 
 struct RelationTable {
-  std::unordered_map<std::string_view, RelationFn> by_op;
+  OpTable<RelationFn> by_op;
 };
 
 void register_relation(RelationTable& table, std::string_view op, RelationFn fn) {
-  table.by_op[op] = fn;
+  table.by_op[required_op(op)] = fn;
 }
 
 namespace {
@@ -31,10 +32,11 @@ const RelationTable& table() {
 }
 }  // namespace
 
+RelationFn find_relation(const OpInfo& op) { return table().by_op[op]; }
+
 RelationFn find_relation(std::string_view op) {
-  const auto& m = table().by_op;
-  auto it = m.find(op);
-  return it == m.end() ? nullptr : it->second;
+  const OpInfo* info = find_op(op);
+  return info ? find_relation(*info) : nullptr;
 }
 
 }  // namespace relay
