@@ -72,6 +72,10 @@ LoweredElementwise lower_elementwise(const ElementwiseProgram& p, std::string na
 // cast/cast_like convert from it). False for ops not in lowered_elementwise_ops().
 bool elementwise_supports(std::string_view op, DataType t);
 
+// The scalar attributes `op`'s lowering reads (clip's a_min/a_max, ...): what the graph
+// layer copies from the call into EwStep::attrs. Empty for other operators.
+const std::vector<std::string_view>& elementwise_attrs(std::string_view op);
+
 // The operators lower_elementwise handles, and the element-wise/broadcast operators of
 // reference §3.2/§3.3 it does not, each with the reason (the graph layer runs their
 // reference kernel).

@@ -40,6 +40,7 @@ struct OpDesc {
   Family family;
   int arity;
   MathFn fn = MathFn::Exp;  // FloatMath / Rounding
+  std::vector<std::string_view> attrs;  // the scalar attributes its expansion reads
 };
 
 const std::unordered_map<std::string_view, OpDesc>& op_table() {
@@ -74,6 +75,10 @@ const std::unordered_map<std::string_view, OpDesc>& op_table() {
       t[n] = {Family::Special, 1};
     t["cast_like"] = {Family::Special, 2};
     t["where"] = {Family::Special, 3};
+    // The graph layer copies exactly these attributes into the step (EwStep::attrs).
+    t["clip"].attrs = {"a_min", "a_max"};
+    t["nn.leaky_relu"].attrs = {"alpha"};
+    t["fixed_point_multiply"].attrs = {"multiplier", "shift"};
     return t;
   }();
   return table;
@@ -354,6 +359,12 @@ bool step_can_fail(const EwStep& step, DataType t) {
 }  // namespace relay::loops::ew
 
 namespace relay::loops {
+
+const std::vector<std::string_view>& elementwise_attrs(std::string_view op) {
+  static const std::vector<std::string_view> none;
+  auto it = ew::op_table().find(op);
+  return it == ew::op_table().end() ? none : it->second.attrs;
+}
 
 bool elementwise_supports(std::string_view op, DataType t) {
   auto it = ew::op_table().find(op);

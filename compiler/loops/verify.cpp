@@ -84,7 +84,10 @@ class Verifier {
     }
   }
 
-  // Affine in the loop variables: constants, variables, +, -, and * where one side is a constant.
+  // Affine in the variables: constants, variables (loop indices, or let-bound values such
+  // as a gathered index), +, -, * where one side is a constant; and, for index-mapping
+  // kernels (reshape's unravelled index, tile's modulo, a clamped take), / and % by a
+  // positive constant and min/max of such expressions.
   bool affine(const Expr& e) const {
     switch (e->kind) {
       case ExprKind::IntImm:
@@ -92,6 +95,9 @@ class Verifier {
       case ExprKind::Binary: {
         const auto op = static_cast<BinaryOp>(e->op);
         if (op == BinaryOp::Add || op == BinaryOp::Sub) return affine(e->args[0]) && affine(e->args[1]);
+        if ((op == BinaryOp::Div || op == BinaryOp::Rem) && e->args[1]->kind == ExprKind::IntImm)
+          return e->args[1]->int_value > 0 && affine(e->args[0]);
+        if (op == BinaryOp::Min || op == BinaryOp::Max) return affine(e->args[0]) && affine(e->args[1]);
         if (op == BinaryOp::Mul)
           return (e->args[0]->kind == ExprKind::IntImm && affine(e->args[1])) ||
                  (e->args[1]->kind == ExprKind::IntImm && affine(e->args[0]));

@@ -17,7 +17,8 @@ namespace relay::loops {
 //    bfloat16 (storage types: cast to float32 first); Not/And/Or/Xor/Shl/Shr are integer
 //    or bool (shifts integer only); math functions take float32/float64
 //  - Select's condition is bool and its branches agree; For extents and Load/Store indices
-//    are int64 and affine (sums of constants, loop variables and products by constants; an
+//    are int64 and affine (sums of constants, variables and products by constants, also
+//    / and % by a positive constant and min/max of such, for index-mapping kernels; an
 //    extent may also be the min of two such);
 //    a Store's value has the buffer's dtype
 //  - a local buffer is used only after its Alloc; at most one Parallel loop, and it is the

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "compiler/loops/print.h"
+#include "compiler/pipeline/index_program.h"
 #include "compiler/pipeline/interpreted_ops.h"
 #include "interpreter/eval/closure.h"
 #include "interpreter/kernels/kernel.h"
@@ -11,9 +12,6 @@
 namespace relay::compiler {
 
 namespace {
-
-// The scalar attributes element-wise lowerings read (compiler/loops/elementwise_ops.cpp).
-constexpr const char* kScalarAttrs[] = {"a_min", "a_max", "alpha", "multiplier", "shift"};
 
 std::vector<int64_t> shape_of(Ty t) { return concrete_shape(t).value_or(std::vector<int64_t>{}); }
 
@@ -95,11 +93,7 @@ std::optional<loops::ElementwiseProgram> elementwise_program(const Graph& g, con
       *why = "`" + step.op + "` on " + dtype_name(first) + " has no lowering";
       return std::nullopt;
     }
-    for (const char* name : kScalarAttrs)
-      if (const AttrVal* v = n.attrs.get(name)) {
-        if (v->kind == AttrVal::Kind::Int) step.attrs[name] = static_cast<double>(v->int_value);
-        else if (v->kind == AttrVal::Kind::Float) step.attrs[name] = v->float_value;
-      }
+    copy_scalar_attrs(n, step);
     step_index[id] = static_cast<int>(p.steps.size());
     p.steps.push_back(std::move(step));
   }
@@ -157,6 +151,37 @@ std::optional<NativePlan> plan_reduction(const Graph& g, const FusedGroup& group
   return plan;
 }
 
+// A group of injective (layout/indexing) operators, or a pool with its element-wise
+// epilogue, as one index-mapping kernel (compiler/loops/injective.h).
+std::optional<NativePlan> plan_index(const Graph& g, const FusedGroup& group, std::string* why) {
+  std::vector<NodeId> inputs;
+  auto program = index_program(g, group, &inputs, why);
+  if (!program) return std::nullopt;
+  loops::LoweredIndexProgram lowered = loops::lower_index_program(*program, kernel_name(g, group));
+  if (!lowered.ok()) {
+    *why = lowered.error;
+    return std::nullopt;
+  }
+  NativePlan plan;
+  plan.kind = NativePlan::Kind::Index;
+  plan.part = group;
+  plan.part.inputs = std::move(inputs);
+  plan.kernel = std::move(lowered.kernel);
+  plan.output_buffer = lowered.output_buffer;
+  plan.status_buffer = lowered.status_buffer;
+  plan.out_dtype = program->nodes.back().dtype;
+  plan.out_shape = program->nodes.back().shape;
+  plan.status_message = "the compiled kernel of group " + std::to_string(group.id) + " failed";
+  return plan;
+}
+
+std::optional<NativePlan> plan_elementwise(const Graph& g, const FusedGroup& group, std::string* why);
+
+bool is_index_master(std::string_view op) {
+  const auto& ops = loops::lowered_index_ops();
+  return std::find(ops.begin(), ops.end(), op) != ops.end();
+}
+
 }  // namespace
 
 std::optional<loops::ReductionProgram> reduction_program(const Graph& g, const FusedGroup& group,
@@ -208,6 +233,31 @@ std::optional<loops::ReductionProgram> reduction_program(const Graph& g, const F
 
 std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, std::string* why) {
   if (group.pattern == FusionPattern::Reduction) return plan_reduction(g, group, why);
+  const std::string_view master = g[group.master].op ? g[group.master].op->name : std::string_view{};
+  // Injective groups, and pools with their epilogues, are one index-mapping kernel; an
+  // element-wise group that the element-wise lowering refuses (a reshape inside it) too.
+  if (group.pattern == FusionPattern::Injective ||
+      (group.pattern == FusionPattern::OutElementwiseFusable && is_index_master(master))) {
+    std::string index_why;
+    if (auto plan = plan_index(g, group, &index_why)) return plan;
+    const std::string_view listed = interpreted_reason(master);
+    *why = index_why.empty() && !listed.empty() ? std::string(listed) : index_why;
+    return std::nullopt;
+  }
+  if (group.pattern == FusionPattern::Elementwise || group.pattern == FusionPattern::Broadcast) {
+    std::string ew_why;
+    if (auto plan = plan_elementwise(g, group, &ew_why)) return plan;
+    std::string index_why;
+    if (auto plan = plan_index(g, group, &index_why)) return plan;
+    *why = ew_why;
+    return std::nullopt;
+  }
+  return plan_elementwise(g, group, why);
+}
+
+namespace {
+
+std::optional<NativePlan> plan_elementwise(const Graph& g, const FusedGroup& group, std::string* why) {
   // The whole group when it is element-wise; otherwise the element-wise epilogue after its
   // master operator (TVM fuses those into convolutions and dense layers).
   size_t first = 0;
@@ -249,6 +299,8 @@ std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, s
   return plan;
 }
 
+}  // namespace
+
 std::string emit_groups(const Graph& g, const FusionPlan& plan, std::string_view stage, Jit& jit) {
   std::string out;
   for (const FusedGroup& group : plan.groups) {
@@ -261,6 +313,7 @@ std::string emit_groups(const Graph& g, const FusionPlan& plan, std::string_view
       continue;
     }
     if (native->kind == NativePlan::Kind::Epilogue) out += ": " + master + " on its reference kernel, the epilogue native";
+    else if (native->kind == NativePlan::Kind::Index) out += ": one index-mapping kernel";
     else if (native->kind == NativePlan::Kind::Reduction)
       out += ": " + master + (group.nodes.size() > 1 ? " with its element-wise producers" : "") + ", one native kernel";
     out += "\n";

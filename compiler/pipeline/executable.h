@@ -83,7 +83,7 @@ std::optional<loops::ReductionProgram> reduction_program(const Graph& g, const F
 // epilogue after a convolution's or dense layer's master op (whose first
 // `reference_nodes` nodes then run on reference kernels). Nullopt with `why` otherwise.
 struct NativePlan {
-  enum class Kind : uint8_t { Elementwise, Reduction, Epilogue } kind = Kind::Elementwise;
+  enum class Kind : uint8_t { Elementwise, Reduction, Epilogue, Index } kind = Kind::Elementwise;
   size_t reference_nodes = 0;
   FusedGroup part;  // the native nodes, their inputs from outside (in the kernel's buffer
                     // order), the group's output

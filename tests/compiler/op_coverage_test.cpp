@@ -9,10 +9,11 @@
 #include <string>
 
 #include "compiler/loops/elementwise.h"
+#include "compiler/loops/injective.h"
 #include "compiler/loops/reduction.h"
 #include "compiler/pipeline/interpreted_ops.h"
-#include "interpreter/kernels/kernel.h"
 #include "compiler/pipeline/op_lowering.h"
+#include "interpreter/kernels/kernel.h"
 #include "lang/ops/op_registry.h"
 
 using namespace relay;
@@ -22,6 +23,7 @@ TEST_CASE("every supported operator is lowered or runs its reference kernel for 
   std::set<std::string> lowered;
   for (std::string_view op : loops::lowered_elementwise_ops()) lowered.insert(std::string(op));
   for (std::string_view op : loops::lowered_reduction_ops()) lowered.insert(std::string(op));
+  for (std::string_view op : loops::lowered_index_ops()) lowered.insert(std::string(op));
   std::set<std::string> listed;
   for (std::string_view op : compiler::interpreted_ops()) {
     INFO(op);

@@ -1,0 +1,204 @@
+// Injective (layout/indexing) operators and pools compiled as index-mapping kernels
+// (compiler/loops/injective.h) against the interpreter's reference kernels: each program
+// is compiled at its annotated shapes, every group must run native, and the result must
+// equal the reference's bit for bit (these kernels move elements, and the pools fold in
+// the reference's order and accumulator type, so there is no tolerance). Inputs are
+// nasty: NaN, infinities, -0, extremes for floats; MIN/MAX for integers; take's indices
+// run past both ends.
+#ifdef RELAY_HAVE_PIPELINE
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+
+#include "compiler/pipeline/compile_function.h"
+#include "interpreter/eval/run.h"
+#include "tests/compiler/compiler_test_util.h"
+
+using namespace relay;
+namespace t = relay::testing;
+
+namespace {
+
+// Uniform values with about one in eight an edge value; integers (take's indices) in
+// [-index_range, index_range] when it is positive, in [0, -index_range) when negative.
+void fill_nasty(rt::NDArray& a, std::mt19937_64& rng, int64_t index_range) {
+  std::uniform_real_distribution<double> u(-4.0, 4.0);
+  const DataType t = a.dtype();
+  for (int64_t i = 0; i < a.size(); ++i) {
+    const bool edge = rng() % 8 == 0;
+    if (t.is_float()) {
+      const double edges[] = {std::nan(""), INFINITY, -INFINITY, -0.0, 1e30, -1e30};
+      a.set_double(i, edge ? edges[rng() % 6] : u(rng));
+    } else if (index_range > 0) {
+      a.set_int(i, static_cast<int64_t>(rng() % static_cast<uint64_t>(2 * index_range + 1)) - index_range);
+    } else if (index_range < 0) {  // inside [0, -index_range)
+      a.set_int(i, static_cast<int64_t>(rng() % static_cast<uint64_t>(-index_range)));
+    } else if (t.is_bool()) {
+      a.set_int(i, static_cast<int64_t>(rng() % 2));
+    } else {
+      const int64_t bits = t.bits;
+      const int64_t mx = bits == 64 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << (bits - 1)) - 1;
+      const int64_t edges[] = {mx, -mx - 1, 0, -1, 1};
+      a.set_int(i, edge ? edges[rng() % 5] : static_cast<int64_t>(rng() % 2001) - 1000);
+    }
+  }
+}
+
+bool bitwise_equal(const rt::NDArray& a, const rt::NDArray& b) {
+  if (a.shape() != b.shape() || a.dtype() != b.dtype()) return false;
+  const size_t n = static_cast<size_t>(a.size()) * rt::dtype_bytes(a.dtype());
+  return n == 0 || std::memcmp(a.raw(), b.raw(), n) == 0;
+}
+
+struct Outcome {
+  std::unique_ptr<rt::CompiledCall> code;
+  std::vector<std::string> notes;
+  std::vector<rt::Value> args;
+  std::optional<rt::Value> want;  // nullopt: the interpreter failed
+};
+
+Outcome compile(const std::string& text, int64_t index_range, uint64_t seed) {
+  INFO(text);
+  auto m = t::load_model_text("#[version = \"0.0.5\"]\n" + text);
+  INFO(m->error);
+  REQUIRE(m->error.empty());
+  std::vector<rt::NDArray> args = t::random_args(*m, seed);
+  std::mt19937_64 rng(seed);
+  for (auto& a : args) fill_nasty(a, rng, a.dtype().is_float() ? 0 : index_range);
+  Outcome o;
+  o.args.assign(args.begin(), args.end());
+  rt::RunOutcome r = rt::run_function(*m->program->program, m->program->program->global(*m->program->entry), o.args,
+                                      {}, m->sources);
+  if (r.value) o.want = *r.value;
+  auto sig = jit::signature_of(o.args);
+  REQUIRE(sig);
+  jit::CompileOutcome c = compiler::compile_function(*m->program, *m->program->entry, *sig, nullptr);
+  INFO(c.reason);
+  REQUIRE(c.code);
+  o.code = std::move(c.code);
+  o.notes = std::move(c.notes);
+  return o;
+}
+
+// Every group native, and the result bitwise the interpreter's.
+void check(const std::string& text, int64_t index_range = 0, uint64_t seed = 5) {
+  INFO(text);
+  Outcome o = compile(text, index_range, seed);
+  REQUIRE(!o.notes.empty());
+  std::string notes;
+  for (const auto& n : o.notes) notes += n + "\n";
+  INFO(notes);
+  CHECK(o.notes[0].find(" 0 on reference kernels") != std::string::npos);
+  REQUIRE(o.want);
+  compiler::ThreadPool pool(2);
+  rt::Value got = o.code->call(o.args);
+  CHECK(bitwise_equal(got.tensor(), o.want->tensor()));
+}
+
+}  // namespace
+
+TEST_CASE("transpose, reshape, squeeze, expand_dims and batch_flatten copy as the reference does", "[compiler][index]") {
+  for (const char* dt : {"float32", "int8", "float16", "bool", "uint64"}) {
+    const std::string d = dt;
+    check("def @main(%x: Tensor[(2, 3, 4, 5), " + d + "]) {\n  transpose(%x, axes=[0, -1, 1, 2])\n}\n");
+    check("def @main(%x: Tensor[(2, 3, 4, 5), " + d + "]) {\n  %0 = transpose(%x, axes=None);\n  reshape(%0, newshape=[10, -1])\n}\n");
+    check("def @main(%x: Tensor[(3, 1, 4), " + d + "]) {\n  %0 = transpose(%x, axes=[2, 1, 0]);\n"
+          "  %1 = squeeze(%0, axis=[1]);\n  expand_dims(%1, axis=-1, num_newaxis=2)\n}\n");
+    check("def @main(%x: Tensor[(2, 3, 4), " + d + "]) {\n  %0 = transpose(%x, axes=[0, 2, 1]);\n  nn.batch_flatten(%0)\n}\n");
+  }
+  // element-wise operators before and after the layout change, in one kernel
+  check("def @main(%x: Tensor[(4, 6), float32], %y: Tensor[(6), float32]) {\n"
+        "  %0 = add(%x, %y);\n  %1 = transpose(%0, axes=None);\n  %2 = exp(%1);\n  reshape(%2, newshape=[3, 8])\n}\n");
+}
+
+TEST_CASE("strided_slice with negative begins, negative strides, axes and size mode", "[compiler][index]") {
+  check("def @main(%x: Tensor[(5, 6, 7), float32]) {\n"
+        "  strided_slice(%x, begin=[4, -1, 1], end=[0, -7, 7], strides=[-1, -2, 3], axes=None)\n}\n");
+  check("def @main(%x: Tensor[(5, 6, 7), int32]) {\n"
+        "  strided_slice(%x, begin=[-3], end=[100], strides=[1], axes=[2])\n}\n");
+  check("def @main(%x: Tensor[(5, 6, 7), int16]) {\n"
+        "  strided_slice(%x, begin=[1, 2], end=[3, -1], strides=[1, 1], axes=[0, -1], slice_mode=\"size\")\n}\n");
+  check("def @main(%x: Tensor[(8, 9), float64]) {\n"
+        "  %0 = strided_slice(%x, begin=[7, 8], end=[-100, -100], strides=[-2, -3], axes=None);\n  negative(%0)\n}\n");
+}
+
+TEST_CASE("concatenate of computed operands, on any axis", "[compiler][index]") {
+  check("def @main(%x: Tensor[(2, 3, 4), float32], %y: Tensor[(2, 5, 4), float32], %z: Tensor[(2, 1, 4), float32]) {\n"
+        "  %0 = exp(%x);\n  %1 = negative(%y);\n  concatenate((%0, %1, %z), axis=1)\n}\n");
+  check("def @main(%x: Tensor[(3, 2), int64], %y: Tensor[(3, 7), int64]) {\n"
+        "  %0 = concatenate((%x, %y, %x), axis=-1);\n  add(%0, 1i64)\n}\n");
+  check("def @main(%x: Tensor[(3, 2), uint8], %y: Tensor[(1, 2), uint8]) {\n  concatenate((%x, %y), axis=0)\n}\n");
+}
+
+TEST_CASE("layout_transform between NCHW, NHWC and blocked layouts, padded splits included", "[compiler][index]") {
+  check("def @main(%x: Tensor[(2, 8, 3, 5), float32]) {\n  layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NHWC\")\n}\n");
+  check("def @main(%x: Tensor[(2, 3, 5, 8), int32]) {\n  layout_transform(%x, src_layout=\"NHWC\", dst_layout=\"NCHW\")\n}\n");
+  check("def @main(%x: Tensor[(2, 8, 3, 5), float32]) {\n  layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NCHW4c\")\n}\n");
+  check("def @main(%x: Tensor[(2, 2, 3, 5, 4), float32]) {\n  layout_transform(%x, src_layout=\"NCHW4c\", dst_layout=\"NCHW\")\n}\n");
+  check("def @main(%x: Tensor[(1, 6, 3, 5), float32]) {\n  layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NCHW4c\")\n}\n");
+  check("def @main(%x: Tensor[(1, 2, 3, 5, 4), float16]) {\n  layout_transform(%x, src_layout=\"NCHW4c\", dst_layout=\"NHWC2c\")\n}\n");
+}
+
+TEST_CASE("nn.pad constant and edge, negative widths, pad value operand", "[compiler][index]") {
+  check("def @main(%x: Tensor[(2, 3, 4), float32], %v: float32) {\n"
+        "  nn.pad(%x, %v, pad_width=[[0, 0], [2, 1], [1, 3]])\n}\n");
+  check("def @main(%x: Tensor[(2, 3, 4), int8], %v: int8) {\n  nn.pad(%x, %v, pad_width=[[1, 1], [0, 0], [3, 3]])\n}\n");
+  check("def @main(%x: Tensor[(5, 6), float32]) {\n  nn.pad(%x, 0f, pad_width=[[-1, 2], [2, -3]])\n}\n");
+  check("def @main(%x: Tensor[(2, 3), float64]) {\n  nn.pad(%x, 0f64, pad_width=[[2, 2], [4, 1]], pad_mode=\"edge\")\n}\n");
+}
+
+TEST_CASE("take's clip, wrap and fast modes, indices past both ends, batch_dims", "[compiler][index]") {
+  for (const char* mode : {"clip", "wrap"}) {
+    const std::string m = mode;
+    check("def @main(%x: Tensor[(4, 5), float32], %i: Tensor[(3, 2), int32]) {\n  take(%x, %i, axis=1, mode=\"" + m + "\")\n}\n", 12);
+    check("def @main(%x: Tensor[(4, 5), int16], %i: Tensor[(7), int64]) {\n  take(%x, %i, axis=-2, mode=\"" + m + "\")\n}\n", 9);
+    check("def @main(%x: Tensor[(4, 5), float64], %i: Tensor[(2, 3), int8]) {\n  take(%x, %i, mode=\"" + m + "\")\n}\n", 30);
+    check("def @main(%x: Tensor[(3, 4, 5), float32], %i: Tensor[(3, 2), int32]) {\n"
+          "  take(%x, %i, axis=2, batch_dims=1, mode=\"" + m + "\")\n}\n", 7);
+  }
+  // fast with indices inside: the same elements
+  check("def @main(%x: Tensor[(4, 5), float32], %i: Tensor[(6), uint8]) {\n  take(%x, %i, axis=0, mode=\"fast\")\n}\n", -4);
+  // fast with an index outside: the reference throws, and so does the compiled code
+  Outcome o = compile("def @main(%x: Tensor[(4, 5), float32], %i: Tensor[(6), int32]) {\n  take(%x, %i, axis=0, mode=\"fast\")\n}\n", 50, 9);
+  CHECK(!o.want);
+  CHECK_THROWS(o.code->call(o.args));
+}
+
+TEST_CASE("broadcast_to, tile, repeat and reverse", "[compiler][index]") {
+  check("def @main(%x: Tensor[(3, 1), float32]) {\n  broadcast_to(%x, shape=[2, 3, 4])\n}\n");
+  check("def @main(%x: Tensor[(2, 3), int32]) {\n  tile(%x, reps=[2, 1, 3])\n}\n");
+  check("def @main(%x: Tensor[(2, 3, 4), float32]) {\n  tile(%x, reps=[2, 2])\n}\n");
+  check("def @main(%x: Tensor[(2, 3), float32]) {\n  repeat(%x, repeats=3, axis=-1)\n}\n");
+  check("def @main(%x: Tensor[(2, 3, 4), int8]) {\n  reverse(%x, axis=1)\n}\n");
+  check("def @main(%x: Tensor[(2, 3, 4), float32]) {\n  %0 = reverse(%x, axis=-1);\n  %1 = repeat(%0, repeats=2, axis=0);\n  sigmoid(%1)\n}\n");
+}
+
+TEST_CASE("max and avg pools: padding, ceil_mode, dilation, count_include_pad, NHWC, epilogues", "[compiler][index]") {
+  for (const char* dt : {"float32", "float64", "int32", "uint8"}) {
+    const std::string d = dt;
+    for (const char* op : {"nn.max_pool2d", "nn.avg_pool2d"}) {
+      const std::string o = op, incl = o == "nn.avg_pool2d" ? ", count_include_pad=True" : "";
+      check("def @main(%x: Tensor[(2, 3, 7, 6), " + d + "]) {\n  " + o +
+            "(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1])\n}\n");
+      check("def @main(%x: Tensor[(1, 2, 7, 7), " + d + "]) {\n  " + o +
+            "(%x, pool_size=[2, 3], strides=[2, 2], padding=[0, 1, 1, 0], ceil_mode=True" + incl + ")\n}\n");
+      check("def @main(%x: Tensor[(1, 9, 8, 3), " + d + "]) {\n  " + o +
+            "(%x, pool_size=[2, 2], strides=[1, 3], dilation=[2, 1], padding=[1, 2, 0, 1], layout=\"NHWC\")\n}\n");
+      // padding wider than the window: windows entirely in the padding
+      check("def @main(%x: Tensor[(1, 1, 3, 3), " + d + "]) {\n  " + o +
+            "(%x, pool_size=[2, 2], strides=[1, 1], padding=[3, 3, 3, 3]" + incl + ")\n}\n");
+      check("def @main(%x: Tensor[(1, 1, 3, 3), " + d + "]) {\n  " + o +
+            "(%x, pool_size=[2, 2], strides=[1, 1], padding=[3, 3, 3, 3])\n}\n");
+    }
+    check("def @main(%x: Tensor[(2, 3, 5, 4), " + d + "]) {\n  nn.global_avg_pool2d(%x)\n}\n");
+    check("def @main(%x: Tensor[(2, 5, 4, 3), " + d + "]) {\n  nn.global_max_pool2d(%x, layout=\"NHWC\")\n}\n");
+  }
+  // the pool's element-wise epilogue in the same kernel (batch-norm style scale and relu)
+  check("def @main(%x: Tensor[(1, 4, 9, 9), float32], %s: Tensor[(4, 1, 1), float32]) {\n"
+        "  %0 = nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]);\n"
+        "  %1 = multiply(%0, %s);\n  nn.relu(%1)\n}\n");
+}
+#endif
