@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "jupyter-kernel/call_context.h"
 #include "jupyter-kernel/code_points.h"
 #include "jupyter-kernel/completion_matches.h"
 #include "jupyter-kernel/kernel_info.h"
@@ -39,7 +40,9 @@ RelayInterpreter::RelayInterpreter(InterruptWatcher& interrupts, NotebookDebugge
 RelayInterpreter::~RelayInterpreter() = default;
 
 void RelayInterpreter::configure_impl() {
-  session_ = std::make_unique<repl::Session>();
+  repl::SessionOptions options;
+  options.viz_png = true;  // `:viz` as SVG and PNG (mime_bundles.h)
+  session_ = std::make_unique<repl::Session>(options);
   session_->set_interrupt_flag(interrupts_.flag());
   repl::Session* session = session_.get();
   jit_ = compiler::JitRuntime::for_session([session](const FuncDef* d) { return session->types_of(d); });
@@ -81,7 +84,11 @@ nl::json RelayInterpreter::publish(int execution_counter, const repl::ExecResult
         if (result.ok) {
           // Diagnostics of an input that still succeeded are warnings: show them, but
           // as stderr text rather than as a failure of the cell.
-          if (!silent) publish_stream("stderr", session_->render(out.diagnostics, /*color=*/true));
+          if (!silent) {
+            std::string text = session_->render(out.diagnostics, /*color=*/true, kNotebookLineWidth);
+            while (text.ends_with("\n\n")) text.pop_back();  // no blank line trailing the cell
+            publish_stream("stderr", text);
+          }
           break;
         }
         ErrorFields f = error_fields(*session_, out, result.interrupted);
@@ -124,7 +131,13 @@ nl::json RelayInterpreter::complete_request_impl(const std::string& code, int cu
 
 nl::json RelayInterpreter::inspect_request_impl(const std::string& code, int cursor_pos, int /*detail_level*/) {
   try {
-    std::optional<repl::Inspection> found = session_->inspect(code, static_cast<uint32_t>(cursor_byte(code, cursor_pos)));
+    const size_t cursor = cursor_byte(code, cursor_pos);
+    // Inside a call's parentheses the call is what is asked about, as IPython answers
+    // (call_context.h); elsewhere, or when the callee is unknown, the word at the cursor.
+    std::optional<repl::Inspection> found;
+    if (std::optional<size_t> callee = enclosing_callee_end(code, cursor))
+      found = session_->inspect(code, static_cast<uint32_t>(*callee));
+    if (!found) found = session_->inspect(code, static_cast<uint32_t>(cursor));
     if (!found) return xeus::create_inspect_reply(false);
     return xeus::create_inspect_reply(true, {{"text/plain", found->plain}, {"text/markdown", found->markdown}});
   } catch (const std::exception&) {

@@ -7,9 +7,10 @@
 #include "lang/base/embedded.h"
 
 namespace relay {
-// jupyter-kernel/logo/*, compiled in (jupyter-kernel/CMakeLists.txt) so that an
-// installed binary can write a complete kernelspec without its source tree.
-extern const EmbeddedFile kKernelLogos[];
+// jupyter-kernel/logo/* and codemirror/kernel.js, compiled in
+// (jupyter-kernel/CMakeLists.txt) so that an installed binary can write a complete
+// kernelspec without its source tree.
+extern const EmbeddedFile kKernelSpecFiles[];
 }  // namespace relay
 
 namespace relay::kernel {
@@ -50,7 +51,7 @@ bool write_kernelspec(const std::filesystem::path& dir, const std::string& binar
     return false;
   }
   if (!write_file(dir / "kernel.json", kernel_json(binary).dump(2) + "\n", error)) return false;
-  for (const EmbeddedFile* f = kKernelLogos; !f->name.empty(); ++f) {
+  for (const EmbeddedFile* f = kKernelSpecFiles; !f->name.empty(); ++f) {
     if (!write_file(dir / std::string(f->name), f->data, error)) return false;
   }
   return true;

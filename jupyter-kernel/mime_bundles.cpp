@@ -1,8 +1,30 @@
 #include "jupyter-kernel/mime_bundles.h"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "repl/value_html.h"
 
 namespace relay::kernel {
+
+namespace {
+
+// Jupyter carries binary MIME data (image/png) as base64 text (RFC 4648, with padding).
+std::string base64(std::string_view bytes) {
+  static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  for (size_t i = 0; i < bytes.size(); i += 3) {
+    const size_t n = std::min<size_t>(3, bytes.size() - i);
+    uint32_t chunk = 0;
+    for (size_t k = 0; k < 3; ++k)
+      chunk = chunk << 8 | (k < n ? static_cast<unsigned char>(bytes[i + k]) : 0u);
+    for (size_t k = 0; k < 4; ++k) out += k <= n ? kDigits[(chunk >> (18 - 6 * k)) & 63] : '=';
+  }
+  return out;
+}
+
+}  // namespace
 
 std::string value_plain_text(const repl::Output& value) {
   if (value.type.empty()) return value.text;
@@ -16,7 +38,11 @@ nlohmann::json value_bundle(const repl::Output& value) {
 nlohmann::json svg_bundle(const repl::Output& picture) {
   std::string what = picture.text;
   if (what.empty()) what = "dataflow graph of @" + picture.name;
-  return {{"image/svg+xml", svg_element(picture.svg)}, {"text/plain", "<" + what + ">"}};
+  nlohmann::json bundle = {{"image/svg+xml", svg_element(picture.svg)}, {"text/plain", "<" + what + ">"}};
+  // The raster copy: untrusted notebooks (anything executed elsewhere, the committed
+  // examples included) hide SVG, and viewers and some exports show only images.
+  if (!picture.png.empty()) bundle["image/png"] = base64(picture.png);
+  return bundle;
 }
 
 std::string svg_element(std::string_view document) {
@@ -71,8 +97,10 @@ ErrorFields error_fields(const repl::Session& session, const repl::Output& error
   if (first == nullptr && !error.diagnostics.empty()) first = &error.diagnostics.front();
   f.ename = interrupted ? "Interrupted" : first ? std::string(first->code()) : "RelayError";
   f.evalue = first ? first->message : error.text;
-  f.traceback = split_lines(session.render(error.diagnostics, /*color=*/true));
+  f.traceback = split_lines(session.render(error.diagnostics, /*color=*/true, kNotebookLineWidth));
   if (f.traceback.empty() && !error.text.empty()) f.traceback = split_lines(error.text);
+  // The blank line that separates diagnostics on a terminal would trail the cell.
+  while (!f.traceback.empty() && f.traceback.back().empty()) f.traceback.pop_back();
   return f;
 }
 

@@ -2,6 +2,7 @@
 // `display_data`, and the fields of an `error`. Pure functions, no messaging.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,7 +20,8 @@ std::string value_plain_text(const repl::Output& value);
 nlohmann::json value_bundle(const repl::Output& value);
 
 // An Svg output (`:viz`): the picture, and what it shows as the plain-text fallback.
-// The picture is the bare `<svg>` element (see `svg_element`).
+// The picture is the bare `<svg>` element (see `svg_element`), with `image/png` (base64)
+// beside it when the output carries a PNG rendering.
 nlohmann::json svg_bundle(const repl::Output& picture);
 
 // `document` without what comes before its root element (the XML declaration, a
@@ -30,6 +32,11 @@ nlohmann::json svg_bundle(const repl::Output& picture);
 // IPython's own SVG display sends the bare element too. Text that is not such a
 // document comes back unchanged.
 std::string svg_element(std::string_view document);
+
+// Columns of a diagnostic's source lines in a notebook: a code cell's output shows about
+// 100 monospace columns at the default width, so longer lines are windowed around their
+// labels (with `...`) instead of wrapping under the underline that marks them.
+inline constexpr uint32_t kNotebookLineWidth = 100;
 
 struct ErrorFields {
   std::string ename;                   // the first diagnostic's code, or "Interrupted"

@@ -2,6 +2,7 @@
 
 #include <graphviz/gvc.h>
 
+#include <initializer_list>
 #include <mutex>
 
 namespace relay::repl {
@@ -32,12 +33,18 @@ class Renderer {
     if (context_) gvFreeContext(context_);
   }
 
-  bool render(const std::string& dot, std::string* svg, std::string* error) {
+  // A Graphviz output format and where its bytes go.
+  struct Target {
+    const char* format;
+    std::string* out;
+  };
+
+  bool render(const std::string& dot, std::initializer_list<Target> targets, std::string* error) {
     std::lock_guard<std::mutex> lock(mutex_);
     std::string messages;
     g_messages = &messages;
     const agusererrf previous_handler = agseterrf(collect_message);
-    const bool ok = render_locked(dot, svg, &messages);
+    const bool ok = render_locked(dot, targets, &messages);
     agseterrf(previous_handler);
     g_messages = nullptr;
     if (!ok && error) *error = trimmed(messages);
@@ -45,7 +52,7 @@ class Renderer {
   }
 
  private:
-  bool render_locked(const std::string& dot, std::string* svg, std::string* messages) {
+  bool render_locked(const std::string& dot, std::initializer_list<Target> targets, std::string* messages) {
     if (!context_) context_ = gvContext();
     if (!context_) return fail(messages, "could not start Graphviz");
     agreseterrors();
@@ -55,15 +62,19 @@ class Renderer {
     if (gvLayout(context_, graph, "dot") != 0) {
       fail(messages, "Graphviz could not lay out the graph");
     } else {
-      char* data = nullptr;
-      unsigned int length = 0;
-      if (gvRenderData(context_, graph, "svg", &data, &length) == 0 && data) {
-        if (svg) svg->assign(data, length);
-        ok = true;
-      } else {
-        fail(messages, "Graphviz could not render SVG");
+      ok = true;
+      for (const Target& t : targets) {
+        char* data = nullptr;
+        unsigned int length = 0;
+        if (gvRenderData(context_, graph, t.format, &data, &length) == 0 && data) {
+          if (t.out) t.out->assign(data, length);
+        } else {
+          ok = false;
+          fail(messages, t.format[0] == 's' ? "Graphviz could not render SVG" : "Graphviz could not render PNG");
+        }
+        if (data) gvFreeRenderData(data);
+        if (!ok) break;
       }
-      if (data) gvFreeRenderData(data);
     }
     gvFreeLayout(context_, graph);  // safe after a failed layout too: frees what it made
     agclose(graph);
@@ -80,11 +91,19 @@ class Renderer {
   GVC_t* context_ = nullptr;
 };
 
+Renderer& renderer() {
+  static Renderer the_renderer;
+  return the_renderer;
+}
+
 }  // namespace
 
 bool render_svg(const std::string& dot, std::string* svg, std::string* error) {
-  static Renderer renderer;
-  return renderer.render(dot, svg, error);
+  return renderer().render(dot, {{"svg", svg}}, error);
+}
+
+bool render_svg_and_png(const std::string& dot, std::string* svg, std::string* png, std::string* error) {
+  return renderer().render(dot, {{"svg", svg}, {"png", png}}, error);
 }
 
 }  // namespace relay::repl

@@ -12,4 +12,9 @@ namespace relay::repl {
 // parser and error state in globals.
 bool render_svg(const std::string& dot, std::string* svg, std::string* error);
 
+// The same layout rendered twice: as SVG into `*svg` and as a PNG image (Graphviz's
+// cairo or gd plugin, both in Debian's libgvc6) into `*png`. Notebooks send both: the
+// PNG is what untrusted notebooks, notebook viewers and exports show.
+bool render_svg_and_png(const std::string& dot, std::string* svg, std::string* png, std::string* error);
+
 }  // namespace relay::repl

@@ -508,10 +508,11 @@ ExecResult Session::execute(std::string_view input) {
   }
 }
 
-std::string Session::render(const std::vector<Diagnostic>& diagnostics, bool color) const {
+std::string Session::render(const std::vector<Diagnostic>& diagnostics, bool color, uint32_t max_line_width) const {
   std::string out;
   // A blank line after each diagnostic, as the command line prints them.
-  for (const auto& d : diagnostics) out += render_diagnostic(d, impl_->display, RenderOptions{color}) + "\n";
+  for (const auto& d : diagnostics)
+    out += render_diagnostic(d, impl_->display, RenderOptions{color, max_line_width}) + "\n";
   return out;
 }
 

@@ -52,6 +52,7 @@ struct Output {
   rt::Value value;
   std::string type;
   std::string svg;
+  std::string png;   // Svg: the same picture as PNG bytes, when SessionOptions::viz_png
   std::string name;  // Svg: the function's name (a file name for front ends that save it)
   std::vector<Diagnostic> diagnostics;
 };
@@ -87,6 +88,9 @@ struct SessionOptions {
   bool check_numerics = false;
   bool jit = true;  // use the front end's JIT (set_tier) when it has one; `:set jit on|off`
   size_t max_depth = 4'000'000;
+  // `:viz` also renders the picture as PNG (Output::png): notebooks send it beside the
+  // SVG for front ends that do not show SVG (untrusted notebooks, viewers, exports).
+  bool viz_png = false;
 };
 
 class Session {
@@ -110,8 +114,9 @@ class Session {
   // What hover would show for the position `cursor` of `input`.
   std::optional<Inspection> inspect(std::string_view input, uint32_t cursor);
 
-  // Renders an Error output's diagnostics (rustc style; ANSI colour when `color`).
-  std::string render(const std::vector<Diagnostic>& diagnostics, bool color) const;
+  // Renders an Error output's diagnostics (rustc style; ANSI colour when `color`); source
+  // lines wider than `max_line_width` columns are windowed around their labels.
+  std::string render(const std::vector<Diagnostic>& diagnostics, bool color, uint32_t max_line_width = 140) const;
   // Where diagnostics' spans live (each input is its own file, `<input N>`).
   const SourceManager& sources() const;
 

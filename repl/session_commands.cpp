@@ -260,13 +260,15 @@ ExecResult Session::Impl::viz(std::string_view name, Span at) {
     if (d.def->name == n) def = &d;
   if (!def)
     return session_error(at, "the session defines no function `@" + n + "`", "`:env` lists the definitions");
-  std::string svg, error;
-  if (!render_svg(dataflow_dot(*def->def, def->types.get()), &svg, &error))
+  std::string svg, png, error;
+  const std::string dot = dataflow_dot(*def->def, def->types.get());
+  if (!(options.viz_png ? render_svg_and_png(dot, &svg, &png, &error) : render_svg(dot, &svg, &error)))
     return session_error(at, "Graphviz could not draw `@" + n + "`: " + error, "");
   ExecResult r;
   Output o;
   o.kind = Output::Kind::Svg;
   o.svg = std::move(svg);
+  o.png = std::move(png);
   o.name = n;
   o.text = "the dataflow graph of @" + n;
   r.outputs.push_back(std::move(o));

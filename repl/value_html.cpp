@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -28,31 +29,23 @@ constexpr const char* kEllipsis = "\u2026";
 constexpr const char* kVerticalEllipsis = "\u22ee";
 constexpr const char* kDiagonalEllipsis = "\u22f1";
 
-// Borders and muted text are translucent versions of the text colour, and no background
-// is set, so the same rules read well on light and dark themes. Jupyter centres tables
-// and stripes rows by default; the two-class selectors override that.
-constexpr const char* kStyle =
-    "<style>"
-    ".relay-value{font-family:var(--jp-code-font-family,ui-monospace,SFMono-Regular,Menlo,Consolas,monospace);"
-    "font-size:var(--jp-code-font-size,13px);line-height:1.45}"
-    ".relay-value .rv-type{font-weight:600;margin:0 0 4px}"
-    ".relay-value .rv-head{opacity:.75;margin:2px 0}"
-    ".relay-value .rv-name{font-weight:600}"
-    ".relay-value .rv-muted,.relay-value .rv-more{opacity:.6}"
-    ".relay-value table.rv-t{border-collapse:collapse;margin:2px 0 6px 0;table-layout:auto;"
-    "font-variant-numeric:tabular-nums}"
-    ".relay-value table.rv-t td,.relay-value table.rv-t th{padding:1px 8px;text-align:right;"
-    "border:1px solid rgba(127,127,127,.3);background:none;white-space:pre}"
-    ".relay-value table.rv-t th{font-weight:normal;opacity:.55;border-color:transparent}"
-    ".relay-value table.rv-t caption{caption-side:top;text-align:left;opacity:.7}"
-    ".relay-value table.rv-t .rv-gap{text-align:center;opacity:.6}"
-    // NaN and ±Inf stand out (the debugger's variable view is often opened to find them).
-    ".relay-value table.rv-t td.rv-nonfinite{color:#c62828;background:rgba(198,40,40,.12);font-weight:600}"
-    ".relay-value details{margin:1px 0}"
-    ".relay-value summary{cursor:pointer}"
-    ".relay-value ol{margin:1px 0;padding-left:2.6em}"
-    ".relay-value li::marker{opacity:.55}"
-    "</style>";
+// No stylesheet: a `<style>` element is global to the page, so one per output repeats it
+// in every output, and one per session vanishes with the output that carried it (and is
+// stripped from untrusted notebooks anyway). The markup reads right unstyled (tables with
+// header cells, captions, bold names), and the few styles that matter sit inline on the
+// elements that need them: tables start at the left (notebooks centre them) and wide ones
+// scroll in their own box. Colours derive from the text colour (opacity), so light and
+// dark themes both work.
+constexpr const char* kTableStyle = "margin:2px 0 6px 0;border-collapse:collapse;font-variant-numeric:tabular-nums";
+constexpr const char* kScrollStyle = "overflow-x:auto;max-width:100%";
+constexpr const char* kMutedStyle = "opacity:.7";
+constexpr const char* kFieldCellStyle = "text-align:left;vertical-align:top";
+// NaN and ±Inf stand out (the debugger's variable view is often opened to find them).
+constexpr const char* kNonFiniteStyle = "color:#c62828;font-weight:600";
+
+std::string styled(const char* tag, const char* cls, const char* style) {
+  return std::string("<") + tag + " class=\"" + cls + "\" style=\"" + style + "\">";
+}
 
 std::string html_escape(std::string_view text) {
   std::string out;
@@ -89,23 +82,26 @@ std::vector<int64_t> shown_indices(int64_t length, bool summarise) {
   return out;
 }
 
-// Element text as numpy's str() of a scalar of the tensor's dtype, HTML-escaped.
-std::string element_text(const rt::NDArray& a, int64_t flat_index) {
-  return html_escape(rt::format_element(a, flat_index));
-}
-
-// A table cell for one element; NaN and ±Inf are marked (class `rv-nonfinite`).
-std::string element_cell(const rt::NDArray& a, int64_t flat_index) {
+// A table cell for one element, as the text form prints it inside the array (numpy's
+// print precision); NaN and ±Inf are marked (class `rv-nonfinite`, red).
+std::string element_cell(const rt::NDArray& a, const std::function<std::string(int64_t)>& text, int64_t flat_index) {
   const bool marked = a.dtype().is_float() && !std::isfinite(a.get_double(flat_index));
-  return (marked ? "<td class=\"rv-nonfinite\">" : "<td>") + element_text(a, flat_index) + "</td>";
+  return (marked ? styled("td", "rv-nonfinite", kNonFiniteStyle) : std::string("<td>")) + html_escape(text(flat_index)) +
+         "</td>";
 }
 
 class HtmlWriter {
  public:
   std::string top(const rt::Value& v, const std::string& type_text) {
     out_ = "<div class=\"relay-value\">";
-    out_ += kStyle;
-    if (!type_text.empty()) out_ += "<div class=\"rv-type\">" + html_escape(type_text) + "</div>";
+    if (v.is_tensor() && v.tensor().defined() && v.tensor().ndim() == 0) {
+      // A scalar is a value with its type, as IPython shows a number: `1.5 : float32`.
+      out_ += "<code class=\"rv-scalar\">" + html_escape(rt::value_summary(v)) + "</code>";
+      const std::string type = type_text.empty() ? rt::value_type(v.tensor()) : type_text;
+      out_ += " " + styled("span", "rv-type", kMutedStyle) + ": " + html_escape(type) + "</span></div>";
+      return std::move(out_);
+    }
+    if (!type_text.empty()) out_ += "<div class=\"rv-type\"><b>" + html_escape(type_text) + "</b></div>";
     if (v.is_tensor()) tensor(v.tensor(), type_text);
     else value(v, 0);
     out_ += "</div>";
@@ -118,25 +114,28 @@ class HtmlWriter {
   // `shown_type`: the header already written above, not repeated.
   void tensor(const rt::NDArray& a, const std::string& shown_type = {}) {
     if (!a.defined()) {
-      out_ += "<span class=\"rv-muted\">&lt;undefined&gt;</span>";
+      out_ += styled("span", "rv-muted", kMutedStyle) + "&lt;undefined&gt;</span>";
       return;
     }
     out_ += "<div class=\"rv-tensor\">";
     const std::string type = rt::value_type(a);
-    if (type != shown_type) out_ += "<div class=\"rv-head\">" + html_escape(type) + "</div>";
+    if (type != shown_type) out_ += styled("div", "rv-head", kMutedStyle) + html_escape(type) + "</div>";
     // A table that shows only the edges gets the model's statistics line (min, max,
     // mean, NaN and Inf counts) for what it leaves out.
     if (a.size() > kTensorThreshold && cells_left_ > 0)
-      out_ += "<div class=\"rv-head rv-stats\">" + html_escape(rt::value_summary(a)) + "</div>";
+      out_ += styled("div", "rv-head rv-stats", kMutedStyle) + html_escape(rt::value_summary(a)) + "</div>";
     if (a.size() == 0) {
       out_ += "<div class=\"rv-muted\">(no elements)</div>";
     } else if (cells_left_ <= 0) {
       out_ += "<div class=\"rv-more\">" + std::string(kEllipsis) + " (output limit reached)</div>";
     } else if (a.ndim() == 0) {
-      out_ += "<table class=\"rv-t\"><tr>" + element_cell(a, 0) + "</tr></table>";
+      out_ += "<code class=\"rv-scalar\">" + html_escape(rt::format_element(a, 0)) + "</code>";
       --cells_left_;
     } else {
+      // Its own horizontally scrolling box: a wide row never widens the page.
+      out_ += styled("div", "rv-scroll", kScrollStyle);
       slices(a);
+      out_ += "</div>";
     }
     out_ += "</div>";
   }
@@ -153,6 +152,7 @@ class HtmlWriter {
     std::vector<std::vector<int64_t>> axes;
     for (size_t d = 0; d < rank; ++d) axes.push_back(shown_indices(a.dim(d), summarise));
     const std::vector<int64_t> strides = rt::contiguous_strides(a.shape());
+    const std::function<std::string(int64_t)> text = rt::array_element_formatter(a);
 
     std::vector<size_t> position(leading, 0);  // an odometer over the leading axes' shown indices
     bool last_was_gap = false;
@@ -174,7 +174,7 @@ class HtmlWriter {
         return;
       } else {
         last_was_gap = false;
-        matrix(a, axes, strides, offset, leading > 0 ? caption + ":, :]" : std::string());
+        matrix(a, text, axes, strides, offset, leading > 0 ? caption + ":, :]" : std::string());
       }
       size_t d = leading;  // advance the odometer, last axis fastest
       while (d > 0 && ++position[d - 1] == axes[d - 1].size()) position[--d] = 0;
@@ -183,19 +183,20 @@ class HtmlWriter {
   }
 
   // The last two axes from `offset` as rows × columns (a 1-d tensor: one row).
-  void matrix(const rt::NDArray& a, const std::vector<std::vector<int64_t>>& axes,
+  void matrix(const rt::NDArray& a, const std::function<std::string(int64_t)>& text,
+              const std::vector<std::vector<int64_t>>& axes,
               const std::vector<int64_t>& strides, int64_t offset, const std::string& caption) {
     const size_t rank = a.ndim();
     const std::vector<int64_t>& cols = axes[rank - 1];
     const std::vector<int64_t> single_row{0};
     const std::vector<int64_t>& rows = rank >= 2 ? axes[rank - 2] : single_row;
     const int64_t row_stride = rank >= 2 ? strides[rank - 2] : 0;
-    out_ += "<table class=\"rv-t\">";
-    if (!caption.empty()) out_ += "<caption>" + caption + "</caption>";
-    out_ += "<tr>";
+    out_ += styled("table", "rv-t", kTableStyle);
+    if (!caption.empty()) out_ += "<caption style=\"text-align:left\">" + caption + "</caption>";
+    out_ += "<thead><tr>";
     if (rank >= 2) out_ += "<th></th>";
     for (int64_t c : cols) out_ += c < 0 ? "<th class=\"rv-gap\"></th>" : "<th>" + std::to_string(c) + "</th>";
-    out_ += "</tr>";
+    out_ += "</tr></thead><tbody>";
     for (int64_t r : rows) {
       out_ += "<tr>";
       if (rank >= 2) out_ += r < 0 ? "<th class=\"rv-gap\">" + std::string(kVerticalEllipsis) + "</th>"
@@ -205,12 +206,12 @@ class HtmlWriter {
           const char* mark = r < 0 && c < 0 ? kDiagonalEllipsis : r < 0 ? kVerticalEllipsis : kEllipsis;
           out_ += std::string("<td class=\"rv-gap\">") + mark + "</td>";
         } else {
-          out_ += element_cell(a, offset + r * row_stride + c);
+          out_ += element_cell(a, text, offset + r * row_stride + c);
         }
       }
       out_ += "</tr>";
     }
-    out_ += "</table>";
+    out_ += "</tbody></table>";
     // A table costs about as much markup as a row of cells, whatever it holds: (1000, 1, 1)
     // is 1,000 tables.
     cells_left_ -= static_cast<int64_t>(rows.size() * cols.size()) + kTableCost;
@@ -220,7 +221,7 @@ class HtmlWriter {
 
   void value(const rt::Value& v, int depth) {
     if (!v.defined()) {
-      out_ += "<span class=\"rv-muted\">&lt;undefined&gt;</span>";
+      out_ += styled("span", "rv-muted", kMutedStyle) + "&lt;undefined&gt;</span>";
       return;
     }
     if (--values_left_ < 0 || depth > kMaxDepth) {
@@ -252,22 +253,31 @@ class HtmlWriter {
   }
   void group(const std::string& name, const std::string& note, const std::vector<rt::Child>& shown, int64_t total,
              int depth) {
-    out_ += "<details open><summary><span class=\"rv-name\">" + html_escape(name) + "</span>";
-    if (!note.empty()) out_ += " <span class=\"rv-muted\">" + html_escape(note) + "</span>";
-    out_ += "</summary><ol start=\"0\">";
+    out_ += "<div class=\"rv-group\"><b class=\"rv-name\">" + html_escape(name) + "</b>";
+    if (!note.empty()) out_ += " " + styled("span", "rv-muted", kMutedStyle) + html_escape(note) + "</span>";
+    out_ += "</div>";
+    open_fields();
+    int64_t index = 0;
     for (const rt::Child& c : shown) {
-      out_ += "<li>";
+      field_row(index++);
       value(c.value, depth + 1);
-      out_ += "</li>";
+      out_ += "</td></tr>";
     }
-    more_items(static_cast<size_t>(total) - shown.size());
-    out_ += "</ol></details>";
+    close_fields(static_cast<size_t>(total) - shown.size());
   }
 
-  void more_items(size_t hidden) {
+  // Fields and list items are rows of a table (index, value), not an HTML list: notebooks
+  // restyle nested lists (numbering inner ones "A.", "a."), and a table reads the same
+  // in every front end and unstyled.
+  void open_fields() { out_ += styled("table", "rv-fields", kTableStyle) + "<tbody>"; }
+  void field_row(int64_t index) {
+    out_ += "<tr><th>" + std::to_string(index) + "</th>" + styled("td", "rv-field", kFieldCellStyle);
+  }
+  void close_fields(size_t hidden) {
     if (hidden > 0)
-      out_ += "<li class=\"rv-more\" style=\"list-style:none\">" + std::string(kEllipsis) + " " +
-              with_commas(static_cast<int64_t>(hidden)) + " more</li>";
+      out_ += "<tr><td colspan=\"2\" class=\"rv-more\" style=\"" + std::string(kFieldCellStyle) + "\">" +
+              std::string(kEllipsis) + " " + with_commas(static_cast<int64_t>(hidden)) + " more</td></tr>";
+    out_ += "</tbody></table>";
   }
 
   // A chain through one recursive field (Cons's tail) as one flat list of the other
@@ -287,23 +297,22 @@ class HtmlWriter {
       ++length;
       node = &c.fields[static_cast<size_t>(next)];
     }
-    out_ += "<details open><summary><span class=\"rv-name\">" + html_escape(rt::constructor_name(first)) + "</span> " +
-            "<span class=\"rv-muted\">\u00d7 " + with_commas(length) + ", then</span> ";
+    out_ += "<div class=\"rv-group\"><b class=\"rv-name\">" + html_escape(rt::constructor_name(first)) + "</b> " +
+            styled("span", "rv-muted", kMutedStyle) + "\u00d7 " + with_commas(length) + ", then</span> ";
     value(*node, depth + 1);  // the end of the chain: Nil, Z
-    out_ += "</summary>";
+    out_ += "</div>";
     if (!items_empty) {
-      out_ += "<ol start=\"0\">";
+      open_fields();
+      int64_t index = 0;
       for (const rt::CtorObj* c : shown) {
-        out_ += "<li>";
+        field_row(index++);
         if (c->ctor != first.ctor)
           out_ += "<span class=\"rv-name\">" + html_escape(rt::constructor_name(*c)) + "</span> ";
         list_item(*c, depth + 1);
-        out_ += "</li>";
+        out_ += "</td></tr>";
       }
-      more_items(static_cast<size_t>(length) - shown.size());
-      out_ += "</ol>";
+      close_fields(static_cast<size_t>(length) - shown.size());
     }
-    out_ += "</details>";
   }
 
   // The fields of one chain link other than the link to the next.
@@ -330,9 +339,12 @@ class HtmlWriter {
       return;
     }
     open_refs_.push_back(cell);
-    out_ += "<details open><summary><span class=\"rv-name\">ref</span></summary><ol style=\"list-style:none\"><li>";
+    out_ += "<div class=\"rv-group\"><b class=\"rv-name\">ref</b></div>";
+    open_fields();
+    field_row(0);
     value(rt::children(v)[0].value, depth + 1);  // a reference's one child: what it holds
-    out_ += "</li></ol></details>";
+    out_ += "</td></tr>";
+    close_fields(0);
     open_refs_.pop_back();
   }
 
@@ -359,7 +371,7 @@ class HtmlWriter {
 
   void inline_value(const rt::Value& v) {
     if (!v.defined()) {
-      out_ += "<span class=\"rv-muted\">&lt;undefined&gt;</span>";
+      out_ += styled("span", "rv-muted", kMutedStyle) + "&lt;undefined&gt;</span>";
     } else if (v.is_closure()) {
       closure(v);
     } else if (v.is_tensor()) {
@@ -387,7 +399,7 @@ class HtmlWriter {
 
   // A function value as the model summarises it: `%f(%x, %y)`, `fn(%x)`, `nn.relu`.
   void closure(const rt::Value& v) {
-    out_ += "<span class=\"rv-muted\">" + html_escape(rt::value_summary(v)) + "</span>";
+    out_ += styled("span", "rv-muted", kMutedStyle) + html_escape(rt::value_summary(v)) + "</span>";
   }
 
   // ---- constructors -------------------------------------------------------------------

@@ -35,6 +35,10 @@ PACKAGES=(
   # kernel and notebook tests (Debian's /usr/bin/python3)
   python3-jupyter-client jupyter-client jupyter-core jupyter-nbconvert python3-nbconvert
   python3-nbclient
+  # the notebook's end-to-end test (tests/kernel/test_notebook_browser.py): the classic
+  # Notebook server, driven in headless Chromium by puppeteer-core (npm). `:viz` PNGs need
+  # nothing more: libgvc6 carries Graphviz's cairo and gd plugins.
+  jupyter-notebook python3-notebook chromium
   # the debug adapter's test client validates every message against the DAP JSON schema
   python3-jsonschema
 )

@@ -18,7 +18,26 @@ if(TARGET relay_kernel AND RELAY_KERNEL_PYTHON3)
   add_test(NAME kernel_notebooks_html
            COMMAND ${RELAY_KERNEL_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/kernel/run_notebooks.py $<TARGET_FILE:relay>
                    ${PROJECT_SOURCE_DIR}/examples/notebooks --to html)
-  # 77: jupyter_client or nbconvert is missing for that Python.
-  set_tests_properties(kernel_protocol kernel_debugger kernel_notebooks kernel_notebooks_html
+  # The comparison of committed and fresh notebook outputs that kernel_notebooks uses.
+  add_test(NAME kernel_notebook_outputs
+           COMMAND ${RELAY_KERNEL_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/kernel/test_notebook_outputs.py)
+  # The kernelspec's CodeMirror mode (kernel.js), tokenised by Debian's CodeMirror in node.
+  find_program(RELAY_NODE node)
+  if(RELAY_NODE)
+    add_test(NAME kernel_codemirror_mode
+             COMMAND ${RELAY_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/kernel/test_codemirror_mode.js
+                     ${PROJECT_SOURCE_DIR}/jupyter-kernel/codemirror/kernel.js)
+    set_tests_properties(kernel_codemirror_mode PROPERTIES SKIP_RETURN_CODE 77)
+  endif()
+  # The kernel in Debian's classic Notebook, driven in headless Chromium by puppeteer-core
+  # (tests/kernel/browser/); screenshots are kept in the build tree.
+  add_test(NAME kernel_notebook_browser
+           COMMAND ${RELAY_KERNEL_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/kernel/test_notebook_browser.py
+                   $<TARGET_FILE:relay> ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/test-artifacts/notebook-browser)
+  # 77: jupyter_client or nbconvert is missing for that Python (the browser test: Chromium
+  # or the classic Notebook).
+  set_tests_properties(kernel_protocol kernel_debugger kernel_notebooks kernel_notebooks_html kernel_notebook_browser
                        PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
+  # One browser and Notebook server at a time, not beside the other kernel tests' load.
+  set_tests_properties(kernel_notebook_browser PROPERTIES RUN_SERIAL TRUE TIMEOUT 240)
 endif()

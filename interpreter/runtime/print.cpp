@@ -311,6 +311,17 @@ std::string opaque(const NDArray& a) {
 
 std::string format_element(const NDArray& a, int64_t flat_index) { return scalar_str(a, flat_index); }
 
+std::function<std::string(int64_t)> array_element_formatter(const NDArray& a, const PrintOptions& o) {
+  if (!a.defined() || a.size() == 0) return [](int64_t) { return std::string(); };
+  const bool summarise = a.size() > o.threshold;
+  ElementFn fmt = element_formatter(a, shown_elements(a, summarise, std::max(o.edgeitems, 0)), o);
+  return [fmt = std::move(fmt)](int64_t i) {
+    std::string s = fmt(i);
+    const size_t first = s.find_first_not_of(' '), last = s.find_last_not_of(' ');
+    return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
+  };
+}
+
 std::string format_tensor(const NDArray& a, const PrintOptions& o) {
   if (!a.defined()) return "<undefined>";
   if (too_many_dims(a)) return opaque(a);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "interpreter/runtime/ndarray.h"
@@ -30,5 +31,11 @@ std::string format_tensor_repr(const NDArray& a, const PrintOptions& options = {
 // One element (row-major `flat_index`) as numpy's str() of a scalar of the tensor's dtype:
 // `1.5`, `1e-05`, `True`.
 std::string format_element(const NDArray& a, int64_t flat_index);
+
+// Elements of `a` as format_tensor writes them inside the array (numpy's array2string:
+// at most `options.precision` digits after the point, one format chosen from the elements
+// printed), without the padding that lines them up in text: for tables of the same numbers.
+std::function<std::string(int64_t flat_index)> array_element_formatter(const NDArray& a,
+                                                                      const PrintOptions& options = {});
 
 }  // namespace relay::rt

@@ -92,7 +92,8 @@ std::string render_diagnostic(const Diagnostic& d, const SourceManager& sm,
     for (size_t i = 1; i < lines.size(); ++i) cv.put(cv.new_row(), 0, lines[i], Style::Message);
   }
 
-  std::vector<Snippet> snippets = build_snippets(d, sm);
+  const uint32_t width = std::clamp<uint32_t>(options.max_line_width, 40, kMaxLineWidth);
+  std::vector<Snippet> snippets = build_snippets(d, sm, width);
   std::vector<Fix> fixes = build_fixes(d, sm);
 
   // One gutter width for the whole diagnostic, so every `|` lines up.

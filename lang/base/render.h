@@ -18,6 +18,10 @@ namespace relay {
 
 struct RenderOptions {
   bool color = false;  // ANSI escape codes (bold/red/yellow/blue/green)
+  // Source lines wider than this many columns are cut to a window around their labels,
+  // with `...` at the cuts. 140 suits a terminal; a notebook cell shows about 100 (the
+  // Jupyter kernel). Clamped to [40, 140].
+  uint32_t max_line_width = 140;
 };
 
 // The terminal rendering of one diagnostic: header, source snippets with labels,

@@ -224,7 +224,7 @@ struct LineView {
 };
 
 // Chooses the shown columns of a view (render_snippet.cpp).
-void choose_columns(LineView& v, uint32_t lo, uint32_t hi);
+void choose_columns(LineView& v, uint32_t lo, uint32_t hi, uint32_t width = kMaxLineWidth);
 
 // A label placed on the grid. Single-line: columns [col_s, col_e) of line_s.
 // Multi-line: col_s on line_s, and col_e = the column of the last character on line_e.
@@ -264,7 +264,9 @@ struct Snippet {
 std::string one_line(std::string_view msg);
 DrawnLine windowed(const LineView& v);
 bool is_primary(const Diagnostic& d, size_t i);
-std::vector<Snippet> build_snippets(const Diagnostic& d, const SourceManager& sm);
+// `width`: RenderOptions::max_line_width, at most kMaxLineWidth (the long-line windows
+// hold that many columns).
+std::vector<Snippet> build_snippets(const Diagnostic& d, const SourceManager& sm, uint32_t width = kMaxLineWidth);
 
 // ======================================================================================
 // Suggested fixes, shown as the patched source

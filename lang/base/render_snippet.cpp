@@ -15,12 +15,12 @@ namespace relay::render_detail {
 // Layout of labelled source snippets
 
 // Chooses the shown columns of a view that must show columns [lo, hi) of its drawing.
-void choose_columns(LineView& v, uint32_t lo, uint32_t hi) {
+void choose_columns(LineView& v, uint32_t lo, uint32_t hi, uint32_t width) {
   v.left = 0;
   v.right = UINT32_MAX;
-  if (!v.more_left && !v.more_right && v.text.width() <= kMaxLineWidth) return;
-  if (lo > kCutContext && (v.more_left || hi + 3 > kMaxLineWidth)) v.left = lo - kCutContext;
-  v.right = std::max(v.left + kMaxLineWidth, hi + 3);
+  if (!v.more_left && !v.more_right && v.text.width() <= width) return;
+  if (lo > kCutContext && (v.more_left || hi + 3 > width)) v.left = lo - kCutContext;
+  v.right = std::max(v.left + width, hi + 3);
 }
 
 namespace {
@@ -127,23 +127,46 @@ Ann make_ann(Snippet& s, const Located& l) {
 // Chooses the window of columns to show when a line is too wide, and makes the label
 // columns relative to it. Without long lines one window serves every line of the
 // snippet, so that columns line up across lines.
-void cut_long_lines(Snippet& s) {
+void cut_long_lines(Snippet& s, uint32_t width) {
   uint32_t widest = 0;
   for (uint32_t l : s.lines) widest = std::max(widest, view(s, l).text.width());
-  if (widest <= kMaxLineWidth || s.anns.empty()) return;
+  if (widest <= width || s.anns.empty()) return;
   uint32_t lo = UINT32_MAX, hi = 0;
+  uint32_t primary_lo = UINT32_MAX, primary_hi = 0;
+  bool any_multiline = false;
   for (const Ann& a : s.anns) {
     lo = std::min({lo, a.col_s, a.multiline ? a.col_e : a.col_s});
     hi = std::max({hi, a.col_e, a.multiline ? a.col_s + 1 : a.col_e});
+    any_multiline |= a.multiline;
+    if (a.primary) {
+      primary_lo = std::min(primary_lo, a.col_s);
+      primary_hi = std::max(primary_hi, a.col_e);
+    }
+  }
+  // Labels spread wider than the window (a long operand's label beside the operator's):
+  // the window goes around the primary labels and the others are cut to it, so that the
+  // line stays within `width` instead of wrapping away from its underlines.
+  const bool clip = !any_multiline && primary_hi > 0 && hi - lo + kCutContext + 3 > width &&
+                    primary_hi - primary_lo + kCutContext + 6 <= width;
+  if (clip) {
+    lo = primary_lo;
+    hi = primary_hi;
   }
   uint32_t left = 0;
-  if (hi + 3 > kMaxLineWidth && lo > kCutContext) left = lo - kCutContext;
-  uint32_t right = std::max(left + kMaxLineWidth, hi + 3);
+  if (hi + 3 > width && lo > kCutContext) left = lo - kCutContext;
+  uint32_t right = std::max(left + width, hi + 3);
   for (auto& [line, v] : s.views) {
     v.left = left;
     v.right = right;
   }
+  // Inside the `...` marks at either cut; a label wholly outside keeps one column at the
+  // edge it lies beyond, so its message still says what continues out of view.
+  const uint32_t first = left > 0 ? left + 3 : 0, last = right - 3;
   for (Ann& a : s.anns) {
+    if (clip) {
+      a.col_s = std::clamp(a.col_s, first, last - 1);
+      a.col_e = std::clamp(a.col_e, a.col_s + 1, last);
+    }
     a.col_s -= left;
     a.col_e -= left;
   }
@@ -151,7 +174,7 @@ void cut_long_lines(Snippet& s) {
 
 // With long lines (drawn only in part, their columns counted from the window's start)
 // every line gets a window of its own around its own labels.
-void cut_each_line(Snippet& s) {
+void cut_each_line(Snippet& s, uint32_t width) {
   for (uint32_t l : s.lines) {
     uint32_t lo = UINT32_MAX, hi = 0;
     for (const Ann& a : s.anns) {
@@ -165,7 +188,7 @@ void cut_each_line(Snippet& s) {
       }
     }
     view(s, l);
-    choose_columns(s.views[l], lo == UINT32_MAX ? 0 : lo, hi);
+    choose_columns(s.views[l], lo == UINT32_MAX ? 0 : lo, hi, width);
   }
   for (Ann& a : s.anns) {
     a.col_s -= s.views[a.line_s].left;
@@ -196,7 +219,7 @@ DrawnLine windowed(const LineView& v) {
 
 bool is_primary(const Diagnostic& d, size_t i) { return i == 0 || d.labels[i].primary; }
 
-std::vector<Snippet> build_snippets(const Diagnostic& d, const SourceManager& sm) {
+std::vector<Snippet> build_snippets(const Diagnostic& d, const SourceManager& sm, uint32_t width) {
   std::vector<Snippet> out;
   for (size_t i = 0; i < d.labels.size(); ++i) {
     const Label& label = d.labels[i];
@@ -246,9 +269,9 @@ std::vector<Snippet> build_snippets(const Diagnostic& d, const SourceManager& sm
       has_long |= v.more_left || v.more_right || v.end > kLongLineBytes;
     }
     if (has_long)
-      cut_each_line(s);
+      cut_each_line(s, width);
     else
-      cut_long_lines(s);
+      cut_long_lines(s, width);
   }
   return out;
 }

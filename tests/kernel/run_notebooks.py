@@ -6,7 +6,11 @@ Each notebook runs through `jupyter nbconvert --to notebook --execute` (nbconver
 command line, with Debian's Python) into a temporary directory, against the kernelspec
 that `relay jupyter --install` writes into a private Jupyter tree. nbconvert fails on
 the first cell that errors; the executed copy is checked again cell by cell so that a
-kernel which reports an error only as an output (not in its reply) is caught too.
+kernel which reports an error only as an output (not in its reply) is caught too. The
+executed copy's text outputs are then compared with the committed notebook's
+(notebook_outputs.py: numbers within a relative tolerance of 1e-5, everything else
+exactly, `:time` timings skipped), so committed outputs that no longer hold fail with a
+diff; `--update` writes the executed outputs back into the committed notebooks instead.
 
 With `--to html`, each notebook is instead exported with `jupyter nbconvert --to html
 --execute`, as a user publishing it would: the export parses every output (SVG with
@@ -14,7 +18,7 @@ lxml), so an output that does not fit in HTML (an SVG with an XML declaration) f
 it. The committed notebooks' stored pictures are checked too, since exporting them
 without `--execute` parses those.
 
-Usage: run_notebooks.py RELAY_BINARY NOTEBOOK_DIR [--to notebook|html]
+Usage: run_notebooks.py RELAY_BINARY NOTEBOOK_DIR [--to notebook|html | --update]
 Exit status 77 (skipped) when nbconvert is not installed.
 """
 import glob
@@ -26,11 +30,12 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kernel_support import SKIP, install_kernelspec, isolated_jupyter  # noqa: E402
+from notebook_outputs import compare  # noqa: E402
 
 # What each notebook must show besides running cleanly (output MIME types that must
 # appear somewhere in it); notebooks not listed need only run cleanly.
 EXPECTED_MIME = {
-    "mlp_walkthrough.ipynb": {"image/svg+xml", "text/html"},
+    "mlp_walkthrough.ipynb": {"image/svg+xml", "image/png", "text/html"},
     "adt_prelude_tour.ipynb": {"text/html"},
 }
 
@@ -39,6 +44,8 @@ EXPECTED_MIME = {
 # picture inlined as an <svg> element, a value's table. (Debian's nbconvert 6.5 passes
 # SVG through lxml's clean_html, which keeps the <svg> element but drops the shapes in
 # it: the picture is blank in its export, whatever the kernel sends.)
+# The PNG beside each SVG is not looked for: nbconvert's HTML shows one of a bundle's
+# types, and it prefers SVG.
 HTML_EVIDENCE = {"image/svg+xml": "<svg", "text/html": "<table"}
 
 
@@ -63,6 +70,9 @@ def svg_problems(nb, what):
                 problems.append("%s code cell %d: image/svg+xml does not start with <svg: %r"
                                 % (what, i, text(svg)[:80]))
     return problems
+
+
+UPDATE = False
 
 
 def check(path):
@@ -96,10 +106,12 @@ def main(argv):
         print("skipped: nbconvert is not installed for %s" % sys.executable)
         return SKIP
     relay, notebook_dir = os.path.abspath(argv[1]), argv[2]
-    if argv[3:] not in ([], ["--to", "notebook"], ["--to", "html"]):
+    if argv[3:] not in ([], ["--to", "notebook"], ["--to", "html"], ["--update"]):
         print(__doc__)
         return 2
-    to = argv[4] if argv[3:] else "notebook"
+    to = argv[4] if argv[3:4] == ["--to"] else "notebook"
+    global UPDATE
+    UPDATE = argv[3:] == ["--update"]
     root = isolated_jupyter()
     try:
         return run(relay, notebook_dir, root, to)
@@ -113,7 +125,7 @@ def check_html(notebook, html_path):
         problems = svg_problems(json.load(f), "committed")
     with open(html_path) as f:
         html = f.read()
-    for mime in sorted(EXPECTED_MIME.get(os.path.basename(notebook), set())):
+    for mime in sorted(EXPECTED_MIME.get(os.path.basename(notebook), set()) & set(HTML_EVIDENCE)):
         if not any(HTML_EVIDENCE[mime] in out for out in html_outputs(html, mime)):
             problems.append("the HTML has no %s output with %s" % (mime, HTML_EVIDENCE[mime]))
     return problems
@@ -142,7 +154,17 @@ def run(relay, notebook_dir, root, to):
             else:
                 print("ok   %s (exported to HTML)" % name)
             continue
-        cells, problems = check(os.path.join(out_dir, name))
+        executed = os.path.join(out_dir, name)
+        cells, problems = check(executed)
+        with open(nb) as f:
+            committed = json.load(f)
+        with open(executed) as f:
+            fresh = json.load(f)
+        if UPDATE and not problems:
+            shutil.copyfile(executed, nb)
+            print("updated %s" % nb)
+        else:
+            problems += compare(committed, fresh)
         if problems:
             failed += 1
             print("FAIL %s\n  %s" % (name, "\n  ".join(problems)))

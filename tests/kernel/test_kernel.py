@@ -70,6 +70,14 @@ def test_kernelspec_contents():
     assert png_size(os.path.join(SPEC_DIR, "logo-64x64.png")) == (64, 64)
     with open(os.path.join(SPEC_DIR, "logo-svg.svg")) as f:
         assert f.read().lstrip().startswith("<svg"), "logo-svg.svg is not SVG"
+    # classic Notebook's editor mode, registered under the name language_info gives.
+    with open(os.path.join(SPEC_DIR, "kernel.js")) as f:
+        js = f.read()
+    assert 'CodeMirror.defineMode("relay"' in js and "onload" in js, js[:300]
+    # It parses (node is there wherever the browser test runs; skip the check without it).
+    if shutil.which("node"):
+        r = subprocess.run(["node", "--check", os.path.join(SPEC_DIR, "kernel.js")], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
     # Jupyter itself finds it, through JUPYTER_PATH.
     from jupyter_client.kernelspec import KernelSpecManager
     found = KernelSpecManager().get_kernel_spec("relay")
@@ -152,7 +160,8 @@ def test_kernel_info():
     li = c["language_info"]
     assert li["name"] == "relay" and li["version"] == "0.0.5", li
     assert li["mimetype"] == "text/x-relay" and li["file_extension"] == ".relay", li
-    assert li["pygments_lexer"] and li["codemirror_mode"], li
+    # The editor mode is the kernelspec's kernel.js; Pygments has no Relay lexer.
+    assert li["codemirror_mode"] == "relay" and li["pygments_lexer"] == "rust", li
     assert ":help" in c["banner"], c
 
 
@@ -178,6 +187,8 @@ def test_value_is_execute_result_with_text_and_html():
     assert data["text/plain"] == "[2. 2. 2.]\n: Tensor[(3), float32]", data["text/plain"]
     html = data["text/html"]
     assert "<table" in html and "float32" in html and "(3)" in html, html
+    # No stylesheet repeated in every output (docs/jupyter.md); the table scrolls alone.
+    assert "<style" not in html and "overflow-x:auto" in html, html
     # Counting goes on: the next input has the next number.
     again = execute(kc, "1")
     assert again.reply["execution_count"] == cell.reply["execution_count"] + 1
@@ -202,6 +213,31 @@ def test_tuples_and_adt_values_nest():
     assert data["text/plain"].endswith(": (List[int32], (Tensor[(2), float32], int32))"), data["text/plain"]
     html = data["text/html"]
     assert "Cons" in html and "<table" in html, html
+    # Fields are table rows: notebooks restyle nested HTML lists ("A.", "a.").
+    assert "<ol" not in html and "<li" not in html and "rv-fields" in html, html
+
+
+def test_scalar_is_a_value_with_its_type():
+    km, kc = kernel()
+    cell = execute(kc, 'sum(ones(shape=[4], dtype="float32"))')
+    data = cell.one("execute_result")["data"]
+    assert data["text/plain"] == "4.0\n: float32", data
+    html = data["text/html"]
+    assert "<table" not in html and '<code class="rv-scalar">4.0</code>' in html and ": float32" in html, html
+
+
+def test_wide_row_keeps_the_text_forms_precision():
+    km, kc = kernel()
+    cell = execute(kc, 'sin(cumsum(ones(shape=[1, 16], dtype="float32"), axis=1) * 0.7f)')
+    data = cell.one("execute_result")["data"]
+    plain, html = data["text/plain"], data["text/html"]
+    # Every number of the text form is a cell of the table, digit for digit.
+    import re
+    numbers = re.findall(r"-?\d+\.\d*(?:e[-+]\d+)?", plain.split("\n:")[0])
+    assert len(numbers) == 16, plain
+    cells = re.findall(r"<td>([^<]*)</td>", html)
+    assert cells == numbers, (cells, numbers)
+    assert "overflow-x:auto" in html, html
 
 
 def test_viz_is_display_data_with_svg():
@@ -216,6 +252,12 @@ def test_viz_is_display_data_with_svg():
     assert svg.startswith("<svg") and svg.endswith("</svg>"), (svg[:200], svg[-50:])
     assert "add" in svg, svg[:500]
     assert "@f" in shown["data"]["text/plain"], shown
+    # The same picture as PNG (base64), for untrusted notebooks, viewers and exports.
+    import base64
+    png = base64.b64decode(shown["data"]["image/png"], validate=True)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR", png[:16]
+    width, height = struct.unpack(">II", png[16:24])
+    assert 20 < width < 2000 and 20 < height < 4000, (width, height)
     assert not cell.of_type("execute_result")
 
 
@@ -249,6 +291,30 @@ def test_error_reply_carries_the_rendered_diagnostic():
     assert failed.reply["status"] == "error", failed
     still = execute(kc, "%w")
     assert still.one("execute_result")["data"]["text/plain"].endswith(": Tensor[(3, 3), float32]"), still
+
+
+def test_long_line_error_is_windowed_for_a_notebook_cell():
+    km, kc = kernel()
+    # The mismatched operand sits past column 150 of a 300-column line.
+    code = ("let %long = " + " + ".join(['ones(shape=[2, 3], dtype="float32")'] * 4) +
+            ' + ones(shape=[4, 5], dtype="float32") + ' + " + ".join(['zeros(shape=[2, 3], dtype="float32")'] * 3) + ";")
+    assert len(code) > 250
+    cell = execute(kc, code)
+    assert cell.reply["status"] == "error", cell
+    import re
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", l) for l in cell.one("error")["traceback"]]
+    # Windowed around the label at 100 columns (plus the gutter), with `...` at the cuts,
+    # so the underline stays under the code it marks instead of wrapping away from it.
+    # (The message and the notes are prose, which may wrap: only the snippet is checked.)
+    snippet = [l for l in lines if re.match(r"^\d* *\|", l)]
+    assert len(snippet) >= 4 and all(len(l) <= 110 for l in snippet), "\n".join(lines)
+    source = [l for l in lines if "..." in l and "ones(shape=[4, 5]" in l]
+    assert source, "\n".join(lines)
+    marks = lines[lines.index(source[0]) + 1]
+    column = source[0].index("ones(shape=[4, 5]")
+    assert marks[column:column + 3] in ("^^^", "---"), "\n".join(lines)
+    # No blank line after the error.
+    assert lines[-1].strip(), lines
 
 
 def test_syntax_error_reply():
@@ -326,6 +392,33 @@ def test_inspect_converts_code_points():
     kc.inspect("nn.dense(%a, %b)", 4)
     r = kc.get_shell_msg(timeout=10)["content"]
     assert r["found"] and "units" in r["data"]["text/plain"], r
+
+
+def test_inspect_inside_a_call_shows_the_call():
+    km, kc = kernel()
+    ensure(kc, F_DEF)
+    ensure(kc, "/// Adds one.\ndef @inc(%x: int32) -> int32 { %x + 1 }")
+    # Shift-Tab with the cursor inside the parentheses, as IPython answers it: the
+    # enclosing call's signature and documentation, also after arguments typed partly,
+    # across nested calls and after a string holding a bracket.
+    for code in ("nn.dense(", "nn.dense(%a, ", "nn.dense(ones(shape=[1, 8], dtype=\"float32\"), %w",
+                 'nn.dense(%a, %b, units=', 'nn.dense(add(%a, %a), '):
+        kc.inspect(code, len(code))
+        r = kc.get_shell_msg(timeout=10)["content"]
+        assert r["found"] and "nn.dense" in r["data"]["text/plain"] and "units" in r["data"]["text/plain"], (code, r)
+    kc.inspect("@inc(2", 6)
+    r = kc.get_shell_msg(timeout=10)["content"]
+    assert r["found"] and "Adds one." in r["data"]["text/plain"], r
+    # Inside a nested call: the innermost.
+    code = "nn.dense(add(%a, "
+    kc.inspect(code, len(code))
+    r = kc.get_shell_msg(timeout=10)["content"]
+    assert r["found"] and "add" in r["data"]["text/plain"] and "units" not in r["data"]["text/plain"], r
+    # Closed parentheses: the word under the cursor as before; code points counted.
+    code = "/* \u00e9 */ @inc(1) + @f"
+    kc.inspect(code, len(code))
+    r = kc.get_shell_msg(timeout=10)["content"]
+    assert r["found"] and "Tensor[(3), float32]" in r["data"]["text/plain"], r
 
 
 def test_inspect_finds_nothing_where_there_is_nothing():

@@ -186,6 +186,35 @@ TEST_CASE("render: long lines are cut around the labels", "[render]") {
   }
 }
 
+TEST_CASE("render: a narrower line width, and labels spread wider than it", "[render]") {
+  SourceManager sm;
+  // An operand 110 columns long before the operator: the operand's label and the
+  // operator's cannot share one 100-column window.
+  std::string line = "  %0 = add(%x, 1f) + /* " + std::string(90, 'c') + " */ %x + %y;";
+  FileId f = sm.add("wide.relay", "def @main(%x: float32) {\n" + line + "\n}\n");
+  Diagnostic d = make_diagnostic(DiagKind::UndefinedLocal, find(sm, f, "%y"), {"%y"});
+  d.label(find(sm, f, "add(%x, 1f) + /* " + std::string(90, 'c') + " */ %x"), "this operand");
+  // At the terminal's 140 columns the line is drawn whole: every label fits.
+  const std::string wide = render(d, sm);
+  CHECK(wide.find("2 |   %0 = add(%x, 1f)") != std::string::npos);
+  CHECK(wide.find("...") == std::string::npos);
+  // At 100 (a notebook cell) the window goes around the primary label; the operand's
+  // label is cut at the `...`, and no line is wider than 100 columns plus the gutter.
+  const std::string narrow = render_diagnostic(d, sm, RenderOptions{false, 100});
+  INFO(narrow);
+  CHECK(narrow ==
+        "error[E0040]: cannot find local variable `%y` in this scope\n"
+        " --> wide.relay:2:124\n"
+        "  |\n"
+        "2 | ...cccccccc */ %x + %y;\n"
+        "  |    --------------   ^^ not found in this scope\n"
+        "  |    |\n"
+        "  |    this operand\n");
+  // Widths are clamped to [40, 140].
+  CHECK(render_diagnostic(d, sm, RenderOptions{false, 1000}) == wide);
+  CHECK(render_diagnostic(d, sm, RenderOptions{false, 1}) == render_diagnostic(d, sm, RenderOptions{false, 40}));
+}
+
 namespace {
 
 // A line of about `bytes` bytes of `%a = add(%b, 1f); `, with `middle` in its middle and

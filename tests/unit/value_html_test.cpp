@@ -68,20 +68,25 @@ TEST_CASE("value html: a matrix has a header and a cell per element", "[repl][ht
   m.set_double(5, 0.25);
   const std::string html = value_html(m, "");
   INFO(html);
-  CHECK(html.rfind("<div class=\"relay-value\"><style>", 0) == 0);
-  CHECK(html.find(".relay-value ") != std::string::npos);  // the styles are scoped
+  // No stylesheet (it would repeat in every output, and untrusted notebooks drop it);
+  // the table scrolls in a box of its own.
+  CHECK(html.rfind("<div class=\"relay-value\">", 0) == 0);
+  CHECK(html.find("<style") == std::string::npos);
+  CHECK(html.find("<div class=\"rv-scroll\" style=\"overflow-x:auto;max-width:100%\"><table") != std::string::npos);
   CHECK(count(html, "Tensor[(3, 4), float32]") == 1);
   CHECK(count(html, "<td>") == 12);
   CHECK(count(html, "<tr>") == 4);  // column indices, then 3 rows
-  CHECK(html.find("<td>0.0</td><td>1.0</td><td>2.0</td><td>3.0</td>") != std::string::npos);
+  CHECK(count(html, "<thead>") == 1);
+  // Elements as the text form prints them inside the array: `[[ 0.    1.    2. ...`.
+  CHECK(html.find("<td>0.</td><td>1.</td><td>2.</td><td>3.</td>") != std::string::npos);
   CHECK(html.find("<td>0.25</td>") != std::string::npos);
-  CHECK(html.find("<td>11.0</td>") != std::string::npos);
+  CHECK(html.find("<td>11.</td>") != std::string::npos);
   CHECK(html.find("\u2026") == std::string::npos);  // small: nothing summarised
 
   // The type given by the caller heads the output; the same text is not repeated.
   const std::string typed = value_html(m, "Tensor[(3, 4), float32]");
   CHECK(count(typed, "Tensor[(3, 4), float32]") == 1);
-  CHECK(typed.find("<div class=\"rv-type\">Tensor[(3, 4), float32]</div>") != std::string::npos);
+  CHECK(typed.find("<div class=\"rv-type\"><b>Tensor[(3, 4), float32]</b></div>") != std::string::npos);
   // A symbolic type leaves the tensor's own shape visible too.
   const std::string symbolic = value_html(m, "Tensor[(?, 4), float32]");
   CHECK(symbolic.find("Tensor[(?, 4), float32]") != std::string::npos);
@@ -89,13 +94,28 @@ TEST_CASE("value html: a matrix has a header and a cell per element", "[repl][ht
 }
 
 TEST_CASE("value html: scalars, vectors, higher ranks and empty tensors", "[repl][html]") {
+  // A scalar is a value with its type, not a one-cell table.
   const std::string scalar = value_html(i32(7), "int32");
-  CHECK(scalar.find("<td>7</td>") != std::string::npos);
+  INFO(scalar);
+  CHECK(scalar.find("<code class=\"rv-scalar\">7</code> <span class=\"rv-type\" style=\"opacity:.7\">: int32</span>") !=
+        std::string::npos);
+  CHECK(scalar.find("<table") == std::string::npos);
   CHECK(count(scalar, "int32") == 1);
-  CHECK(value_html(NDArray::scalar_int(1, DataType::bool_()), "").find("<td>True</td>") != std::string::npos);
-  // Elements read as numpy prints a scalar of the dtype.
+  CHECK(value_html(NDArray::scalar_int(1, DataType::bool_()), "").find(">True</code> ") != std::string::npos);
+  // Scalars read as numpy prints a scalar of the dtype; the type is the tensor's own
+  // when the caller gives none.
   const std::string small = value_html(f32(1e-5), "");
-  CHECK(small.find("<td>1e-05</td>") != std::string::npos);
+  CHECK(small.find(">1e-05</code>") != std::string::npos);
+  CHECK(small.find(": float32</span>") != std::string::npos);
+  // A wide float32 row: 8 digits after the point at most, as in text (numpy's precision),
+  // where a scalar of the same value prints up to 9 significant digits.
+  NDArray wide = NDArray::empty({1, 16}, DataType::float_(32));
+  for (int i = 0; i < 16; ++i) wide.set_double(i, -0.078872815 * (i + 1));
+  const std::string wide_html = value_html(wide, "");
+  INFO(wide_html);
+  CHECK(wide_html.find("<td>-0.07887281</td>") != std::string::npos);  // numpy: [[-0.07887281 ...
+  CHECK(wide_html.find("-0.078872815") == std::string::npos);         // the scalar's own digits
+  CHECK(wide_html.find("overflow-x:auto") != std::string::npos);
 
   NDArray v = NDArray::empty({3}, DataType::int_(64));
   for (int i = 0; i < 3; ++i) v.set_int(i, -i * 1000);
@@ -105,11 +125,11 @@ TEST_CASE("value html: scalars, vectors, higher ranks and empty tensors", "[repl
   CHECK(row.find("<td>0</td><td>-1000</td><td>-2000</td>") != std::string::npos);
 
   const std::string cube = value_html(iota({2, 3, 4}), "");
-  CHECK(cube.find("<caption>[0, :, :]</caption>") != std::string::npos);
-  CHECK(cube.find("<caption>[1, :, :]</caption>") != std::string::npos);
+  CHECK(cube.find(">[0, :, :]</caption>") != std::string::npos);
+  CHECK(cube.find(">[1, :, :]</caption>") != std::string::npos);
   CHECK(count(cube, "<table") == 2);
   CHECK(count(cube, "<td>") == 24);
-  CHECK(cube.find("<td>23.0</td>") != std::string::npos);
+  CHECK(cube.find("<td>23.</td>") != std::string::npos);
 
   const std::string empty = value_html(NDArray::empty({0, 3}, DataType::float_(32)), "");
   CHECK(empty.find("Tensor[(0, 3), float32]") != std::string::npos);
@@ -124,14 +144,17 @@ TEST_CASE("value html: large tensors are summarised like numpy", "[repl][html]")
   CHECK(count(html, "<td") == 49);
   CHECK(html.find("<td class=\"rv-gap\">\u2026</td>") != std::string::npos);
   CHECK(html.find("<td class=\"rv-gap\">\u22ee</td>") != std::string::npos);
-  CHECK(html.find("<td>0.0</td><td>1.0</td><td>2.0</td><td class=\"rv-gap\">\u2026</td>"
-                  "<td>97.0</td><td>98.0</td><td>99.0</td>") != std::string::npos);
+  // As numpy prints the array: the largest shown element over 1,000 times the smallest
+  // non-zero one makes it scientific, `[[0.000e+00 1.000e+00 ...`.
+  CHECK(html.find("<td>0.000e+00</td><td>1.000e+00</td><td>2.000e+00</td><td class=\"rv-gap\">\u2026</td>"
+                  "<td>9.700e+01</td><td>9.800e+01</td><td>9.900e+01</td>") != std::string::npos);
   CHECK(html.find("<th>99</th>") != std::string::npos);  // row and column indices stay true
-  CHECK(html.find("<td>9999.0</td>") != std::string::npos);
-  CHECK(html.find("<td>5050.0</td>") == std::string::npos);
+  CHECK(html.find("<td>9.999e+03</td>") != std::string::npos);
+  CHECK(html.find("<td>5.050e+03</td>") == std::string::npos);
   CHECK(html.size() < 8000);
   // What the edges leave out, as statistics; small tables have none.
-  CHECK(html.find("<div class=\"rv-head rv-stats\">min=0.0 max=9999.0 mean=4999.5</div>") != std::string::npos);
+  CHECK(html.find("<div class=\"rv-head rv-stats\" style=\"opacity:.7\">min=0.0 max=9999.0 mean=4999.5</div>") !=
+        std::string::npos);
   CHECK(value_html(iota({10, 10}), "").find("rv-stats") == std::string::npos);
   NDArray bad = iota({2000});
   bad.set_double(7, std::numeric_limits<double>::quiet_NaN());
@@ -143,21 +166,21 @@ TEST_CASE("value html: large tensors are summarised like numpy", "[repl][html]")
   odd.set_double(1, std::numeric_limits<double>::quiet_NaN());
   odd.set_double(2, -std::numeric_limits<double>::infinity());
   const std::string marked = value_html(odd, "");
-  CHECK(marked.find("<td>0.0</td><td class=\"rv-nonfinite\">nan</td><td class=\"rv-nonfinite\">-inf</td><td>3.0</td>") !=
-        std::string::npos);
-  CHECK(value_html(iota({10, 10}), "").find("<td class=\"rv-nonfinite\">") == std::string::npos);
+  const std::string red = "<td class=\"rv-nonfinite\" style=\"color:#c62828;font-weight:600\">";
+  CHECK(marked.find("<td>0.</td>" + red + "nan</td>" + red + "-inf</td><td>3.</td>") != std::string::npos);
+  CHECK(value_html(iota({10, 10}), "").find("rv-nonfinite") == std::string::npos);
 
   // Rank 4: slices of the leading axes are summarised too, and one tensor's cells capped.
   const std::string big = value_html(iota({10, 10, 10, 10}), "");
-  CHECK(big.find("<caption>[0, 0, :, :]</caption>") != std::string::npos);
-  CHECK(big.find("<caption>[5, 0, :, :]</caption>") == std::string::npos);
+  CHECK(big.find(">[0, 0, :, :]</caption>") != std::string::npos);
+  CHECK(big.find(">[5, 0, :, :]</caption>") == std::string::npos);
   CHECK(count(big, "<td") <= 1100);
   CHECK(big.size() < 100000);
 
   // A long vector: summarised by element count, not by shape.
   const std::string vec = value_html(iota({1000000}), "");
   CHECK(count(vec, "<td") == 7);
-  CHECK(vec.find("<td>999999.0</td>") != std::string::npos);
+  CHECK(vec.find("<td>9.99999e+05</td>") != std::string::npos);  // numpy: [0.00000e+00 ... 9.99999e+05]
 }
 
 TEST_CASE("value html: text is escaped", "[repl][html]") {
@@ -182,26 +205,29 @@ TEST_CASE("value html: tuples, constructors, references and closures", "[repl][h
         std::string::npos);
   CHECK(value_html(Value(make_ref<relay::rt::RefObj>(i32(3))), "").find("ref(3)") != std::string::npos);
   // Closures read as the inspection model summarises them.
-  CHECK(value_html(relu(), "").find("<span class=\"rv-muted\">nn.relu</span>") != std::string::npos);
+  CHECK(value_html(relu(), "").find("<span class=\"rv-muted\" style=\"opacity:.7\">nn.relu</span>") != std::string::npos);
   CHECK(value_html(Value(make_ref<relay::rt::ClosureObj>(p.ctor("List", "Cons"))), "").find(">Cons</span>") !=
         std::string::npos);
-  CHECK(value_html(make_tuple({relu(), i32(1)}), "").find(">(<span class=\"rv-muted\">nn.relu</span>, 1)<") !=
+  CHECK(value_html(make_tuple({relu(), i32(1)}), "").find(">(<span class=\"rv-muted\" style=\"opacity:.7\">nn.relu</span>, 1)<") !=
         std::string::npos);
 
-  // A tuple holding a matrix nests: a collapsible group, the matrix's table inside it,
-  // and a small tuple inline.
+  // A tuple holding a matrix nests: a table of fields (index, value; no HTML list, which
+  // notebooks restyle), the matrix's table inside it, and a small tuple inline.
   NDArray m = NDArray::empty({2, 2}, DataType::int_(32));
   for (int i = 0; i < 4; ++i) m.set_int(i, i + 1);
   const Value none = p.make("Option", "None", {});
   const std::string nested = value_html(make_tuple({m, make_tuple({i32(1), i32(2)}), none}), "");
   INFO(nested);
-  CHECK(nested.find("<details open><summary><span class=\"rv-name\">tuple</span>") != std::string::npos);
+  const std::string field = "<td class=\"rv-field\" style=\"text-align:left;vertical-align:top\">";
+  CHECK(nested.find("<div class=\"rv-group\"><b class=\"rv-name\">tuple</b>") != std::string::npos);
   CHECK(nested.find("(3 fields)") != std::string::npos);
-  CHECK(nested.find("<ol start=\"0\"><li><div class=\"rv-tensor\">") != std::string::npos);
+  CHECK(nested.find("<tbody><tr><th>0</th>" + field + "<div class=\"rv-tensor\">") != std::string::npos);
   CHECK(nested.find("Tensor[(2, 2), int32]") != std::string::npos);
   CHECK(nested.find("<td>4</td>") != std::string::npos);
-  CHECK(nested.find("<li>(1, 2)</li>") != std::string::npos);
-  CHECK(nested.find("<li><span class=\"rv-name\">None</span></li>") != std::string::npos);
+  CHECK(nested.find("<th>1</th>" + field + "(1, 2)</td>") != std::string::npos);
+  CHECK(nested.find("<th>2</th>" + field + "<span class=\"rv-name\">None</span></td>") != std::string::npos);
+  CHECK(nested.find("<ol") == std::string::npos);
+  CHECK(nested.find("<li") == std::string::npos);
 
   // A reference that contains itself.
   auto r = make_ref<relay::rt::RefObj>(make_tuple({}));
@@ -217,11 +243,12 @@ TEST_CASE("value html: long lists are flat and summarised", "[repl][html]") {
   for (int i = kLength - 1; i >= 0; --i) list = p.make("List", "Cons", {i32(i), list});
   const std::string html = value_html(list, "List[int32]");
   INFO(html.substr(0, 3000));
-  CHECK(html.find("<span class=\"rv-name\">Cons</span> <span class=\"rv-muted\">\u00d7 10,000, then</span> "
+  CHECK(html.find("<b class=\"rv-name\">Cons</b> <span class=\"rv-muted\" style=\"opacity:.7\">\u00d7 10,000, then</span> "
                   "<span class=\"rv-name\">Nil</span>") != std::string::npos);
-  CHECK(html.find("<li>0</li><li>1</li><li>2</li>") != std::string::npos);
-  CHECK(html.find("<li>99</li>") != std::string::npos);
-  CHECK(html.find("<li>100</li>") == std::string::npos);
+  const std::string field = "<td class=\"rv-field\" style=\"text-align:left;vertical-align:top\">";
+  CHECK(html.find("<tr><th>0</th>" + field + "0</td></tr><tr><th>1</th>" + field + "1</td></tr>") != std::string::npos);
+  CHECK(html.find("<th>99</th>" + field + "99</td>") != std::string::npos);
+  CHECK(html.find("<th>100</th>") == std::string::npos);
   CHECK(html.find("\u2026 9,900 more") != std::string::npos);
   CHECK(html.size() < 20000);
 
