@@ -50,7 +50,7 @@ CELLS = [
 ]
 
 
-def notebook(cells):
+def notebook_json(cells):
     return {
         "nbformat": 4, "nbformat_minor": 5,
         "metadata": {"kernelspec": {"name": "relay", "display_name": "Relay", "language": "relay"},
@@ -154,7 +154,7 @@ def main(argv):
         work = os.path.join(root, "notebooks")
         os.makedirs(work)
         with open(os.path.join(work, "e2e.ipynb"), "w") as f:
-            json.dump(notebook(CELLS), f, indent=1)
+            json.dump(notebook_json(CELLS), f, indent=1)
         shutil.copy(os.path.join(source_dir, "examples", "notebooks", "mlp_walkthrough.ipynb"),
                     os.path.join(work, "untrusted.ipynb"))
         port = free_port()
@@ -163,7 +163,9 @@ def main(argv):
         server = subprocess.Popen(
             [sys.executable, "-m", "notebook", "--no-browser", "--ip=127.0.0.1", "--port=%d" % port,
              "--port-retries=0", "--NotebookApp.token=", "--NotebookApp.password=",
-             "--NotebookApp.open_browser=False", "--notebook-dir=%s" % work],
+             "--NotebookApp.open_browser=False", "--notebook-dir=%s" % work]
+            # CI containers run as root, which the Notebook refuses unless told.
+            + (["--allow-root"] if os.geteuid() == 0 else []),
             stdout=log, stderr=subprocess.STDOUT)
         wait_http(base + "/api/status", server)
         r = subprocess.run(["node", os.path.join(BROWSER_DIR, "notebook_e2e.js"), base, artifacts, CHROMIUM],

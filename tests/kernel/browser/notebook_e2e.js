@@ -80,6 +80,11 @@ async function cellReport(page, index) {
       png: img && img.src.startsWith("data:image/png") ? img.naturalWidth : 0,
       errorText: errorPre ? errorPre.textContent : null,
       errorColours: errorPre ? errorPre.querySelectorAll("span[class*='ansi-']").length : 0,
+      // The last line of the traceback the kernel sent (the output's model).
+      tracebackEnd: (() => {
+        const e = cell.output_area.outputs.find((o) => o.output_type === "error");
+        return e && e.traceback.length ? e.traceback[e.traceback.length - 1] : null;
+      })(),
     };
   }, index);
 }
@@ -129,16 +134,22 @@ async function runTrusted(page) {
   // The error: coloured, its long line windowed with `...` so the underline stays under it.
   const err = cell("let %e");
   const lines = (err.errorText || "").split("\n");
-  const caret = lines.findIndex((l) => /\|\s*\^/.test(l) || /\^{2,}/.test(l));
   check(err.errorText !== null && err.errorColours > 0, "the error is shown in colour", err.errorColours);
   check(lines.some((l) => l.includes("...")), "the long source line is windowed with ...", lines);
   // (The message and the notes are prose, which may wrap: only the snippet is checked.)
   const snippet = lines.filter((l) => /^\d* *\|/.test(l));
   check(snippet.length >= 4 && snippet.every((l) => l.length <= 110), "no line of the snippet is wider than a cell",
         snippet);
-  check(caret > 0 && lines[caret - 1].includes("|") && lines[caret - 1].length >= lines[caret].trimEnd().length,
-        "the underline sits under its source line", lines.slice(Math.max(caret - 1, 0), caret + 1));
-  check(!/\n\s*\n\s*$/.test(err.errorText || ""), "no blank lines after the error");
+  // Intact: the (4, 5) operand's label starts right under it.
+  const src = lines.findIndex((l) => /^\d+ \|/.test(l) && l.includes("ones(shape=[4, 5]"));
+  const column = src >= 0 ? lines[src].indexOf("ones(shape=[4, 5]") : -1;
+  check(src >= 0 && /[-^]/.test((lines[src + 1] || "")[column] || ""), "the underline sits under the code it marks",
+        lines.slice(Math.max(src, 0), src + 2));
+  // The traceback the kernel sent ends with text (the Notebook itself adds one newline).
+  check(err.tracebackEnd !== null && err.tracebackEnd.trim() !== "", "no blank lines after the error",
+        err.tracebackEnd);
+
+  await shotOfCell(page, "let %e", "e2e-error");
 
   // Completion: Tab after `nn.den`.
   await typeInNewCell(page, "nn.den");
@@ -164,6 +175,17 @@ async function runTrusted(page) {
   }, undefined, 10000);
   check(tip !== null, "Shift-Tab inside nn.dense( shows its signature and attributes", tip);
   await shot(page, "e2e-tooltip");
+}
+
+// A screenshot of the cell whose source starts with `start` (the page scrolls inside the
+// Notebook's own container, so a full-page shot shows only the first screen).
+async function shotOfCell(page, start, name) {
+  const index = await page.evaluate((s) => Jupyter.notebook.get_cells().findIndex((c) => c.get_text().startsWith(s)),
+                                    start);
+  if (index < 0) return;
+  const handle = await page.evaluateHandle((i) => Jupyter.notebook.get_cell(i).element[0], index);
+  await handle.asElement().scrollIntoView();
+  await handle.asElement().screenshot({path: path.join(artifacts, name + ".png")});
 }
 
 async function typeInNewCell(page, text) {
@@ -195,6 +217,7 @@ async function runUntrusted(page) {
   const tensor = cells.find((c) => c.source.trim() === "%w1") || {};
   check(tensor.anyTable >= 1, "a tensor is still a table in an untrusted notebook", tensor.anyTable);
   await shot(page, "untrusted");
+  await shotOfCell(page, ":viz", "untrusted-viz-png");
 }
 
 async function main() {
