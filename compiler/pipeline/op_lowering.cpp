@@ -1,6 +1,7 @@
 #include "compiler/pipeline/op_lowering.h"
 
 #include "compiler/loops/elementwise.h"
+#include "compiler/loops/injective.h"
 #include "compiler/loops/reduction.h"
 #include "compiler/pipeline/interpreted_ops.h"
 #include "lang/ops/op_table.h"
@@ -17,6 +18,8 @@ const OpTable<OpLowering>& table() {
       if (const OpInfo* op = find_op(name)) r[*op].elementwise = true;
     for (std::string_view name : loops::lowered_reduction_ops())
       if (const OpInfo* op = find_op(name)) r[*op].reduction = true;
+    for (std::string_view name : loops::lowered_index_ops())
+      if (const OpInfo* op = find_op(name)) r[*op].index = true;
     for (std::string_view name : interpreted_ops())
       if (const OpInfo* op = find_op(name)) r[*op].interpreted_reason = interpreted_reason(name);
     return r;

@@ -14,8 +14,9 @@ namespace relay::compiler {
 struct OpLowering {
   bool elementwise = false;            // in loops::lowered_elementwise_ops()
   bool reduction = false;              // in loops::lowered_reduction_ops()
+  bool index = false;                  // in loops::lowered_index_ops() (layout ops, pools)
   std::string_view interpreted_reason; // non-empty: listed in interpreted_ops.def
-  bool lowered() const { return elementwise || reduction; }
+  bool lowered() const { return elementwise || reduction || index; }
 };
 
 // O(1): an index.

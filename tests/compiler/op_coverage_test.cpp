@@ -47,6 +47,7 @@ TEST_CASE("every supported operator is lowered or runs its reference kernel for 
     INFO(name);
     CHECK(by_id.elementwise == (std::count(loops::lowered_elementwise_ops().begin(), loops::lowered_elementwise_ops().end(), op.name) > 0));
     CHECK(by_id.reduction == (std::count(loops::lowered_reduction_ops().begin(), loops::lowered_reduction_ops().end(), op.name) > 0));
+    CHECK(by_id.index == (std::count(loops::lowered_index_ops().begin(), loops::lowered_index_ops().end(), op.name) > 0));
     CHECK(by_id.interpreted_reason == compiler::interpreted_reason(op.name));
   }
   for (const std::string& name : listed)
