@@ -121,6 +121,8 @@ std::shared_ptr<const FileCheck> Session::Impl::check_text(const ModuleText& tex
   auto check = db.check(kSessionPath);
   // One thread sets and checks, so no newer revision can overtake this one.
   if (!check) throw std::logic_error("session check was cancelled");
+  // Every check hands out new FuncDef objects: the JIT finds its code by content again.
+  if (tier) tier->module_rechecked();
   for (const CheckedDefinition& d : check->definitions) {
     if (chunk_regions.count(d.chunk_file)) continue;  // a chunk's text, so its regions, never change
     uint32_t begin = d.chunk_offset;
@@ -522,6 +524,12 @@ void Session::set_tier(rt::TierUp* tier) { impl_->tier = tier; }
 
 rt::CompiledCall* Session::Impl::SkipInputFunction::at_call(const FuncDef& def, std::span<const rt::Value> args) {
   return def.name == kInputFunction ? nullptr : inner->at_call(def, args);
+}
+
+rt::CompiledCall* Session::Impl::SkipInputFunction::at_region(const rt::RegionInfo& region,
+                                                              std::span<const rt::Value> inputs) {
+  const bool in_input = region.enclosing && region.enclosing->name == kInputFunction;
+  return in_input ? nullptr : inner->at_region(region, inputs);
 }
 
 const InferredTypes* Session::types_of(const FuncDef* def) const {

@@ -64,6 +64,7 @@ struct Session::Impl {
   struct SkipInputFunction final : rt::TierUp {
     rt::TierUp* inner = nullptr;
     rt::CompiledCall* at_call(const FuncDef& def, std::span<const rt::Value> args) override;
+    rt::CompiledCall* at_region(const rt::RegionInfo& region, std::span<const rt::Value> inputs) override;
     std::string describe() const override { return inner ? inner->describe() : std::string(); }
   } run_tier;
 

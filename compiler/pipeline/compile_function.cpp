@@ -130,6 +130,7 @@ std::unique_ptr<JitRuntime> JitRuntime::for_session(std::function<const Inferred
   options.mode = jit::JitMode::Auto;
   options.threshold = 2;
   options.background = false;
+  options.content_keys = true;
   return std::make_unique<JitRuntime>(ProgramTypes{std::move(types), nullptr}, options);
 }
 

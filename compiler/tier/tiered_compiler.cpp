@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include "compiler/tier/definition_key.h"
+
 namespace relay::jit {
 
 // A compiled signature's code, counting its calls for the report.
@@ -36,6 +38,7 @@ struct TieredCompiler::Entry {
 };
 
 struct TieredCompiler::Function {
+  std::string name;    // the global's name, for the report (its FuncDef may be gone)
   std::string region;  // a region's name in the report
   uint32_t region_id = 0;
   std::vector<std::unique_ptr<Entry>> entries;
@@ -60,9 +63,17 @@ TieredCompiler::~TieredCompiler() {
 }
 
 TieredCompiler::Entry* TieredCompiler::find_or_add(Function& fn, const FuncDef& def, const Signature& sig) {
-  if (fn.last && fn.last->sig == sig) return fn.last;
-  for (auto& e : fn.entries)
-    if (e->sig == sig) return fn.last = e.get();
+  Entry* found = fn.last && fn.last->sig == sig ? fn.last : nullptr;
+  for (size_t i = 0; !found && i < fn.entries.size(); ++i)
+    if (fn.entries[i]->sig == sig) found = fn.last = fn.entries[i].get();
+  if (found) {
+    // Not yet compiling: compile the newest object that reached it (with content_keys an
+    // older FuncDef may be freed by then). A queued entry is Compiling, so the worker
+    // never sees this store.
+    if (found->state.load(std::memory_order_relaxed) == static_cast<int>(TierReportEntry::State::Counting))
+      found->def = &def;
+    return found;
+  }
   auto e = std::make_unique<Entry>();
   e->def = &def;
   e->sig = sig;
@@ -75,28 +86,46 @@ TieredCompiler::Entry* TieredCompiler::find_or_add(Function& fn, const FuncDef& 
   return fn.last = fn.entries.back().get();
 }
 
+uint64_t TieredCompiler::key_of(const FuncDef& def) {
+  if (!options_.content_keys) return reinterpret_cast<uintptr_t>(&def);
+  auto [it, added] = keys_.try_emplace(&def, 0);
+  if (added) it->second = definition_key(def);
+  return it->second;
+}
+
+TieredCompiler::Function& TieredCompiler::function_for(const FuncDef& def) {
+  auto& fn = functions_[key_of(def)];
+  if (!fn) {
+    fn = std::make_unique<Function>();
+    fn->name = std::string(def.name);
+  }
+  return *fn;
+}
+
 rt::CompiledCall* TieredCompiler::at_call(const FuncDef& def, std::span<const rt::Value> args) {
   if (options_.mode == JitMode::Off) return nullptr;
   auto sig = signature_of(args);
   if (!sig) return nullptr;
-  auto& fn = functions_[&def];
-  if (!fn) fn = std::make_unique<Function>();
-  return count(*find_or_add(*fn, def, *sig), options_.threshold, options_.background);
+  return count(*find_or_add(function_for(def), def, *sig), options_.threshold, options_.background);
 }
 
 rt::CompiledCall* TieredCompiler::at_region(const rt::RegionInfo& region, std::span<const rt::Value> inputs) {
   if (options_.mode == JitMode::Off || !compile_region_ || !region.enclosing) return nullptr;
   auto sig = signature_of(inputs);
   if (!sig) return nullptr;
-  auto& fn = regions_[{region.enclosing, region.id}];
+  auto& fn = regions_[{key_of(*region.enclosing), region.id}];
   if (!fn) {
     fn = std::make_unique<Function>();
+    fn->name = std::string(region.enclosing->name);
     std::string place = place_ ? place_(region) : std::string();
     fn->region = "region " + std::to_string(region.id) + (place.empty() ? "" : " (" + place + ")");
     fn->region_id = region.id;
   }
   Entry* e = find_or_add(*fn, *region.enclosing, *sig);
-  if (!e->region) e->region = std::make_unique<rt::RegionInfo>(region);
+  // Until it compiles, an entry follows the newest objects that reached it (with
+  // content_keys an older FuncDef and its AST may be freed by then).
+  if (!e->region || e->state.load() == static_cast<int>(TierReportEntry::State::Counting))
+    e->region = std::make_unique<rt::RegionInfo>(region);
   // Eager: a region compiles where it is first reached, before its bindings would run.
   if (options_.mode == JitMode::Eager) return count(*e, 1, false);
   return count(*e, options_.threshold, options_.background);
@@ -130,9 +159,7 @@ rt::CompiledCall* TieredCompiler::count(Entry& entry, uint64_t threshold, bool b
 bool TieredCompiler::compile_now(const FuncDef& def, std::span<const rt::Value> args) {
   auto sig = signature_of(args);
   if (!sig) return false;
-  auto& fn = functions_[&def];
-  if (!fn) fn = std::make_unique<Function>();
-  Entry* e = find_or_add(*fn, def, *sig);
+  Entry* e = find_or_add(function_for(def), def, *sig);
   using State = TierReportEntry::State;
   if (e->state.load() == static_cast<int>(State::Counting)) {
     e->state = static_cast<int>(State::Compiling);
@@ -187,10 +214,10 @@ void TieredCompiler::drain() {
 std::vector<TierReportEntry> TieredCompiler::report() const {
   std::vector<TierReportEntry> out;
   std::lock_guard<std::mutex> lock(mutex_);
-  auto add = [&](const FuncDef* def, const Function* fn) {
+  auto add = [&](const Function* fn) {
     for (const auto& e : fn->entries) {
       TierReportEntry r;
-      r.function = "@" + std::string(def->name);
+      r.function = "@" + fn->name;
       r.region = fn->region;
       r.region_id = fn->region_id;
       r.signature = e->sig.to_string();
@@ -203,8 +230,8 @@ std::vector<TierReportEntry> TieredCompiler::report() const {
       out.push_back(std::move(r));
     }
   };
-  for (const auto& [def, fn] : functions_) add(def, fn.get());
-  for (const auto& [key, fn] : regions_) add(key.first, fn.get());
+  for (const auto& [key, fn] : functions_) add(fn.get());
+  for (const auto& [key, fn] : regions_) add(fn.get());
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
     if (a.function != b.function) return a.function < b.function;
     if (a.region_id != b.region_id) return a.region_id < b.region_id;

@@ -37,6 +37,11 @@ struct TierOptions {
   uint64_t threshold = 2;       // calls of a signature before it is compiled (auto)
   size_t max_signatures = 8;    // compiled signatures per function
   bool background = true;       // compile on a worker thread (false: at the hot call)
+  // Find a function's code by a hash of its text and its callees' (definition_key.h)
+  // instead of by its FuncDef object: an interactive session's module is re-checked at
+  // every input, and its compiled code must survive inputs that do not change the
+  // function. The front end then calls module_rechecked() after each check.
+  bool content_keys = false;
 };
 
 // What compiling one (function, signature) produced.
@@ -81,6 +86,7 @@ class TieredCompiler final : public rt::TierUp {
   void drain();
   std::vector<TierReportEntry> report() const;
   std::string describe() const override;
+  void module_rechecked() override { keys_.clear(); }
   static std::string format_report(const std::vector<TierReportEntry>& entries);
 
  private:
@@ -88,6 +94,10 @@ class TieredCompiler final : public rt::TierUp {
   struct Function;
   class Counted;
   Entry* find_or_add(Function& fn, const FuncDef& def, const Signature& sig);
+  // The key functions_ and regions_ use for `def`: its address, or with content_keys its
+  // definition_key (computed once per FuncDef object until module_rechecked()).
+  uint64_t key_of(const FuncDef& def);
+  Function& function_for(const FuncDef& def);
   rt::CompiledCall* count(Entry& e, uint64_t threshold, bool background);
   void compile(Entry& e);
   void worker();
@@ -96,8 +106,10 @@ class TieredCompiler final : public rt::TierUp {
   CompileFn compile_;
   RegionCompileFn compile_region_;
   RegionPlaceFn place_;
-  std::unordered_map<const FuncDef*, std::unique_ptr<Function>> functions_;  // machine thread only
-  std::map<std::pair<const FuncDef*, uint32_t>, std::unique_ptr<Function>> regions_;  // by (enclosing, id)
+  // Machine thread only, like keys_.
+  std::unordered_map<uint64_t, std::unique_ptr<Function>> functions_;  // by key_of(def)
+  std::map<std::pair<uint64_t, uint32_t>, std::unique_ptr<Function>> regions_;  // by (key_of(enclosing), id)
+  std::unordered_map<const FuncDef*, uint64_t> keys_;  // content_keys: definition_key memo
   mutable std::mutex mutex_;  // guards the queue and each entry's result fields
   std::condition_variable wake_, idle_;
   std::deque<Entry*> queue_;

@@ -62,6 +62,10 @@ class TierUp {
   }
   // What was compiled and what stayed interpreted, for people (`--jit-report`, `:jit`).
   virtual std::string describe() const { return {}; }
+  // The module was checked again (an interactive session's next input): the FuncDef
+  // objects of later calls are new ones, and earlier ones may be freed. A tier that keys
+  // its code by definition content forgets what it knew of the old objects here.
+  virtual void module_rechecked() {}
 };
 
 }  // namespace relay::rt
