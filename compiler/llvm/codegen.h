@@ -1,7 +1,8 @@
 // Loop IR -> LLVM IR (internal to compiler/llvm: includes LLVM headers).
 //
-// A kernel becomes two functions: `SYMBOL(ptr buffers, i64 begin, i64 end)`, the C ABI of
-// ir.h, which loads the buffer pointers and calls `SYMBOL.body(ptr noalias b0, ..., i64
+// A kernel becomes two functions: `SYMBOL(ptr views, i64 begin, i64 end)`, the C ABI of
+// ir.h (views: an array of RelayTensorView, interpreter/runtime/tensor_view.h), which loads
+// each buffer's data pointer plus byte offset and calls `SYMBOL.body(ptr noalias b0, ..., i64
 // begin, i64 end)`, an always-inline internal function. The noalias parameters tell the
 // vectoriser that buffers do not overlap (the contract of every lowering), with no run-time
 // alias checks.

@@ -73,16 +73,28 @@ void Emitter::emit_function(const std::string& symbol, const TargetAttrs& target
   }
   b_.CreateRetVoid();
 
-  // The C ABI entry: void SYMBOL(void* const* buffers, int64_t begin, int64_t end).
+  // The C ABI entry: void SYMBOL(const RelayTensorView* views, int64_t begin, int64_t end)
+  // (interpreter/runtime/tensor_view.h). The prologue reads each parameter's data pointer
+  // and byte offset; the body addresses elements with the strides the lowering fixed.
+  // %RelayTensorView = { ptr data, i64 byte_offset, ptr shape, ptr strides, i32 ndim,
+  //                      { i8 code, i8 bits, i16 lanes } }
+  llvm::Type* i8 = b_.getInt8Ty();
+  llvm::StructType* dtype_type = llvm::StructType::get(ctx_, {i8, i8, b_.getInt16Ty()});
+  llvm::StructType* view_type =
+      llvm::StructType::get(ctx_, {ptr, i64, ptr, ptr, b_.getInt32Ty(), dtype_type});
   auto* abi_type = llvm::FunctionType::get(b_.getVoidTy(), {ptr, i64, i64}, false);
   llvm::Function* abi = llvm::Function::Create(abi_type, llvm::Function::ExternalLinkage, symbol, m_);
   set_target_attrs(abi, target);
-  abi->getArg(0)->setName("buffers");
+  abi->getArg(0)->setName("views");
   b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", abi));
   std::vector<llvm::Value*> args;
   for (size_t i = 0; i < nparams; ++i) {
-    llvm::Value* slot = b_.CreateConstInBoundsGEP1_64(ptr, abi->getArg(0), i);
-    args.push_back(b_.CreateLoad(ptr, slot, k_.buffers[i].name));
+    const unsigned idx = static_cast<unsigned>(i);
+    const std::string& name = k_.buffers[i].name;
+    llvm::Value* data = b_.CreateLoad(ptr, b_.CreateConstInBoundsGEP2_32(view_type, abi->getArg(0), idx, 0), name + ".data");
+    llvm::Value* offset =
+        b_.CreateLoad(i64, b_.CreateConstInBoundsGEP2_32(view_type, abi->getArg(0), idx, 1), name + ".offset");
+    args.push_back(b_.CreateInBoundsGEP(i8, data, offset, name));
   }
   args.push_back(abi->getArg(1));
   args.push_back(abi->getArg(2));

@@ -118,6 +118,7 @@ CompiledKernel Jit::compile(const loops::Kernel& k, const CompileOptions& option
   CompiledKernel out;
   out.symbol = (k.name.empty() ? std::string("kernel") : k.name) + "_" + std::to_string(impl_->serial++);
   out.parallel_extent = k.parallel_extent();
+  out.num_params = k.num_params();
 
   auto ctx = std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<llvm::TargetMachine> tm = impl_->machine();
@@ -162,13 +163,19 @@ void* JitModules::add(Jit& jit, std::unique_ptr<llvm::LLVMContext> ctx, std::uni
   return check(jit.impl_->lljit->lookup(symbol), "looking up a compiled function").toPtr<void*>();
 }
 
-void run_kernel(const CompiledKernel& k, void* const* buffers, ThreadPool* pool) {
+void run_kernel(const CompiledKernel& k, const RelayTensorView* views, ThreadPool* pool) {
   const int64_t n = k.parallel_extent;
   if (!pool || n <= 1) {
-    k.fn(buffers, 0, n > 0 ? n : 1);
+    k.fn(views, 0, n > 0 ? n : 1);
     return;
   }
-  pool->parallel_for(n, [&](int64_t begin, int64_t end) { k.fn(buffers, begin, end); });
+  pool->parallel_for(n, [&](int64_t begin, int64_t end) { k.fn(views, begin, end); });
+}
+
+void run_kernel(const CompiledKernel& k, void* const* buffers, ThreadPool* pool) {
+  std::vector<RelayTensorView> views;
+  for (size_t i = 0; i < k.num_params; ++i) views.push_back(rt::view_of_data(buffers[i]));
+  run_kernel(k, views.data(), pool);
 }
 
 }  // namespace relay::compiler

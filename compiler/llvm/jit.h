@@ -19,13 +19,16 @@
 #include <string>
 
 #include "compiler/loops/ir.h"
+#include "interpreter/runtime/tensor_view.h"
 
 namespace relay::compiler {
 
 class ThreadPool;
 
-// The C ABI of a compiled kernel (compiler/loops/ir.h).
-using KernelFn = void (*)(void* const* buffers, int64_t begin, int64_t end);
+// The C ABI of a compiled kernel (compiler/loops/ir.h): one view per buffer parameter, in
+// the kernel's parameter order (interpreter/runtime/tensor_view.h), the same views
+// destination-passing reference kernels receive.
+using KernelFn = void (*)(const RelayTensorView* views, int64_t begin, int64_t end);
 
 struct CompileOptions {
   int opt_level = 2;          // 0..3: the new pass manager's default pipeline at that level
@@ -37,10 +40,11 @@ struct CompiledKernel {
   std::string symbol;  // the kernel's name plus a unique suffix, as profilers show it
   KernelFn fn = nullptr;
   int64_t parallel_extent = 1;  // iterations of the kernel's parallel loop
+  size_t num_params = 0;        // views the kernel reads (its buffer parameters)
   double compile_ms = 0;        // code generation, optimisation and machine code, wall time
   std::string llvm_ir, assembly;
 
-  void operator()(void* const* buffers, int64_t begin, int64_t end) const { fn(buffers, begin, end); }
+  void operator()(const RelayTensorView* views, int64_t begin, int64_t end) const { fn(views, begin, end); }
 };
 
 struct HostInfo {
@@ -76,6 +80,9 @@ class Jit {
 };
 
 // Runs the whole kernel: its parallel loop split over `pool` (serially when pool is null).
+void run_kernel(const CompiledKernel& k, const RelayTensorView* views, ThreadPool* pool);
+// The same over plain data pointers (one per buffer parameter), wrapped in shapeless views:
+// for tests and benchmarks that hold raw buffers.
 void run_kernel(const CompiledKernel& k, void* const* buffers, ThreadPool* pool);
 
 }  // namespace relay::compiler

@@ -116,8 +116,9 @@ struct Stmt {
 };
 
 // A kernel. The C ABI of a compiled kernel is
-//   void kernel(void* const* buffers, int64_t begin, int64_t end)
-// with buffers[i] the data of params[i]; when the body's single top-level statement is a
+//   void kernel(const RelayTensorView* views, int64_t begin, int64_t end)
+// with views[i] the tensor of params[i] (interpreter/runtime/tensor_view.h: the kernel reads
+// its data pointer plus byte offset; the lowering fixed shape and strides); when the body's single top-level statement is a
 // Parallel loop, only its iterations [begin, end) run (clamped to [0, extent)), so a thread
 // pool splits the work; otherwise begin/end are ignored unless begin >= end.
 struct Kernel {

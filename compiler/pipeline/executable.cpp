@@ -373,13 +373,16 @@ size_t Executable::epilogue_groups() const { return steps_.size() - native_group
 
 void Executable::run_native(const Step& s, std::vector<rt::Value>& values) const {
   const Native& n = *s.native;
-  std::vector<void*> buffers;
-  for (NodeId in : s.native_part.inputs) buffers.push_back(const_cast<void*>(static_cast<const void*>(values[in].tensor().raw())));
+  // One view per kernel parameter (the C ABI shared with reference kernels): inputs, the
+  // output, the status flag.
+  std::vector<RelayTensorView> views;
+  views.reserve(s.native_part.inputs.size() + 2);
+  for (NodeId in : s.native_part.inputs) views.push_back(rt::view_of(values[in].tensor()));
   rt::NDArray out = rt::NDArray::empty(n.out_shape, n.out_dtype);
-  buffers.push_back(out.raw());
+  views.push_back(rt::view_of(out));
   int32_t status = 0;
-  if (n.status_buffer >= 0) buffers.push_back(&status);
-  run_kernel(n.kernel, buffers.data(), pool_);
+  if (n.status_buffer >= 0) views.push_back(rt::view_of_data(&status));
+  run_kernel(n.kernel, views.data(), pool_);
   if (status != 0) throw rt::RuntimeError(n.status_message);
   values[s.group->outputs[0]] = rt::Value(out);
 }

@@ -129,15 +129,33 @@ TEST_CASE("a kernel called on begin..end runs only those iterations of its paral
   REQUIRE(c.kernel.parallel_extent == 4);
   NDArray in = NDArray::zeros({n}, f32), out = NDArray::zeros({n}, f32);
   for (int64_t i = 0; i < n; ++i) in.set_double(i, 1.0);
-  void* buffers[] = {in.raw(), out.raw()};
-  c.kernel(buffers, 1, 2);  // the second chunk only
+  const RelayTensorView views[] = {rt::view_of(in), rt::view_of(out)};
+  c.kernel(views, 1, 2);  // the second chunk only
   CHECK(out.get_double(loops::kElementwiseChunk - 1) == 0);
   CHECK(out.get_double(loops::kElementwiseChunk) == -1);
   CHECK(out.get_double(2 * loops::kElementwiseChunk - 1) == -1);
   CHECK(out.get_double(2 * loops::kElementwiseChunk) == 0);
-  c.kernel(buffers, -5, 100);  // clamped to [0, 4)
+  c.kernel(views, -5, 100);  // clamped to [0, 4)
   CHECK(out.get_double(n - 1) == -1);
   CHECK(out.get_double(0) == -1);
+}
+
+TEST_CASE("a kernel reads each buffer at its view's data pointer plus byte offset", "[jit][abi]") {
+  const loops::ElementwiseProgram p = unary_program("negative", f32, f32, {4});
+  CompiledProgram c = compile_program(p);
+  REQUIRE(c.kernel.num_params == 2);
+  // Both tensors live inside one larger allocation, at element offsets 3 and 9.
+  NDArray storage = NDArray::zeros({16}, f32);
+  for (int64_t i = 0; i < 16; ++i) storage.set_double(i, static_cast<double>(i));
+  const int64_t shape[] = {4};
+  const RelayDType dt = rt::relay_dtype(f32);
+  const RelayTensorView views[] = {{storage.raw(), 3 * 4, shape, nullptr, 1, dt},
+                                   {storage.raw(), 9 * 4, shape, nullptr, 1, dt}};
+  compiler::run_kernel(c.kernel, views, nullptr);
+  for (int64_t i = 0; i < 16; ++i) {
+    INFO(i);
+    CHECK(storage.get_double(i) == (i >= 9 && i < 13 ? -static_cast<double>(i - 6) : static_cast<double>(i)));
+  }
 }
 
 TEST_CASE("the comparison itself: bitwise for integers, ULPs for floats, NaN only equals NaN", "[jit][support]") {
