@@ -101,3 +101,118 @@ def @main() -> float32 { @f(1f) }
   REQUIRE(out.value);
   CHECK(rt::format_value(*out.value) == "nan");
 }
+
+namespace {
+
+// Records the regions the machine offers; "compiles" each into `fn` when set.
+struct RegionTier : rt::TierUp {
+  struct Native : rt::CompiledCall {
+    std::function<Value(std::span<const Value>)> fn;
+    int calls = 0;
+    Value call(std::span<const Value> args) override {
+      ++calls;
+      return fn(args);
+    }
+  };
+  std::vector<rt::RegionInfo> offered;
+  Native native;
+  rt::CompiledCall* at_call(const FuncDef&, std::span<const Value>) override { return nullptr; }
+  rt::CompiledCall* at_region(const rt::RegionInfo& r, std::span<const Value>) override {
+    offered.push_back(r);
+    return native.fn ? &native : nullptr;
+  }
+};
+
+std::vector<std::string> names(const std::vector<const VarDecl*>& vars) {
+  std::vector<std::string> out;
+  for (const VarDecl* v : vars) out.push_back(std::string(v->name));
+  return out;
+}
+
+Value vec2(float a, float b) {
+  rt::NDArray t = rt::NDArray::empty({2}, DataType::float_(32));
+  t.data<float>()[0] = a;
+  t.data<float>()[1] = b;
+  return Value(t);
+}
+
+}  // namespace
+
+TEST_CASE("tier: the machine offers a function's tensor regions with their inputs and outputs", "[eval][tier]") {
+  Loaded l(R"(
+def @f(%x: Tensor[(2), float32], %n: int32) -> Tensor[(2), float32] {
+  if (less(%n, 1)) {
+    %x
+  } else {
+    let %a = multiply(%x, %x);
+    let %b = add(%a, %x);
+    let %c = negative(%b);
+    let %g = fn () -> Tensor[(2), float32] { %b };
+    add(%c, %g())
+  }
+}
+def @main() -> Tensor[(2), float32] { @f(ones(shape=[2], dtype="float32"), 1) }
+)");
+  RegionTier tier;
+  rt::RunOptions options;
+  options.tier = &tier;
+  auto out = l.run(options);
+  REQUIRE(out.value);
+  CHECK(rt::format_value(*out.value) == "[0. 0.]");  // -(1*1 + 1) + (1*1 + 1), interpreted
+  REQUIRE(tier.offered.size() == 1);
+  const rt::RegionInfo& r = tier.offered[0];
+  CHECK(r.enclosing->name == "f");
+  CHECK(r.id == 1);
+  CHECK(r.bindings.size() == 3);
+  CHECK(names(r.inputs) == std::vector<std::string>{"x"});
+  // %a is read only inside; %b by the closure after the region; %c by the result.
+  CHECK(names(r.outputs) == std::vector<std::string>{"b", "c"});
+  // Native code for it: the outputs' slots are bound from its tuple and the rest runs on.
+  tier.offered.clear();
+  tier.native.fn = [](std::span<const Value> in) {
+    CHECK(in.size() == 1);
+    return rt::make_tuple({vec2(10, 20), vec2(1, 2)});
+  };
+  out = l.run(options);
+  REQUIRE(out.value);
+  CHECK(rt::format_value(*out.value) == "[11. 22.]");  // %c + %g() = (1, 2) + (10, 20)
+  CHECK(tier.native.calls == 1);
+  // A native run-time error: the region is interpreted, the answer is the interpreter's.
+  tier.native.fn = [](std::span<const Value>) -> Value { throw rt::RuntimeError("native failure"); };
+  out = l.run(options);
+  REQUIRE(out.value);
+  CHECK(rt::format_value(*out.value) == "[0. 0.]");
+}
+
+TEST_CASE("tier: no regions in a function that may compile whole, nor without tensor inputs", "[eval][tier]") {
+  Loaded l(R"(
+def @g(%x: Tensor[(2), float32]) -> Tensor[(2), float32] {
+  let %a = multiply(%x, %x);
+  let %b = add(%a, %x);
+  %b
+}
+def @h(%t: (Tensor[(2), float32], int32)) -> Tensor[(2), float32] {
+  if (True) {
+    let %a = multiply(%t.0, %t.0);
+    let %b = add(%a, %t.0);
+    %b
+  } else {
+    %t.0
+  }
+}
+def @main() -> Tensor[(2), float32] {
+  let %o = ones(shape=[2], dtype="float32");
+  let %u = @g(%o);
+  @h((%u, 1))
+}
+)");
+  RegionTier tier;
+  rt::RunOptions options;
+  options.tier = &tier;
+  auto out = l.run(options);
+  REQUIRE(out.value);
+  CHECK(rt::format_value(*out.value) == "[6. 6.]");
+  // @g is a graph (at_call's), @main has too few operator calls, and @h's region reads a
+  // tuple: nothing is offered.
+  CHECK(tier.offered.empty());
+}
