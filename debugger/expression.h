@@ -46,6 +46,10 @@ struct CompiledExpression {
   const FuncDef* def = nullptr;
   // Kept between runs: a condition in a hot function runs on every hit.
   mutable std::unique_ptr<rt::Machine> machine;
+  // The slot of each of `params` in the function it last ran in (a breakpoint's
+  // condition always stops in the same function), so a hit reads just those slots.
+  mutable const rt::FunctionCode* slots_for = nullptr;
+  mutable std::vector<int64_t> slots;
 };
 
 struct EvalResult {

@@ -221,9 +221,14 @@ std::vector<EnvVar> Debugger::scope_env(const StopPoint& p) const {
 std::vector<rt::Value> Debugger::frame_args(const CompiledExpression& e, size_t frame) const {
   std::vector<rt::Value> args(e.params.size());
   if (e.params.empty()) return args;
-  for (const rt::FrameVariable& v : machine_->frame_variables(frame))
-    for (size_t k = 0; k < e.params.size(); ++k)
-      if (e.params[k] == v.decl) args[k] = v.value;
+  const rt::FunctionCode* code = machine_->frame_code(frame);
+  if (code != e.slots_for) {
+    e.slots.clear();
+    for (const VarDecl* p : e.params) e.slots.push_back(machine_->frame_slot_of(frame, p));
+    e.slots_for = code;
+  }
+  for (size_t k = 0; k < e.params.size(); ++k)
+    if (e.slots[k] >= 0) args[k] = machine_->frame_slot_value(frame, static_cast<uint32_t>(e.slots[k]));
   return args;
 }
 

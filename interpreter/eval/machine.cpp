@@ -100,6 +100,24 @@ std::vector<FrameVariable> Machine::frame_variables(size_t i) const {
   return out;
 }
 
+const FunctionCode* Machine::frame_code(size_t i) const {
+  return i < frames_.size() ? frames_[frames_.size() - 1 - i].code : nullptr;
+}
+
+int64_t Machine::frame_slot_of(size_t i, const VarDecl* decl) const {
+  const FunctionCode* code = frame_code(i);
+  if (!code) return -1;
+  for (size_t s = 0; s < code->slot_vars.size(); ++s)
+    if (code->slot_vars[s] == decl) return static_cast<int64_t>(s);
+  return -1;
+}
+
+Value Machine::frame_slot_value(size_t i, uint32_t slot) const {
+  if (i >= frames_.size()) return Value();
+  const Frame& f = frames_[frames_.size() - 1 - i];
+  return slot < f.code->slot_vars.size() ? slots_[f.base + slot] : Value();
+}
+
 void Machine::fail(const std::string& message, Span span, std::vector<std::string> notes, bool interrupted) {
   auto stack = stack_trace();
   if (keep_state_on_error_) {

@@ -143,6 +143,12 @@ class Machine {
   // Variables bound in frame `i` (0 = innermost) with their current values: the
   // environment an observer or debugger shows at this step.
   std::vector<FrameVariable> frame_variables(size_t i) const;
+  // One variable of frame `i` without listing them all (a breakpoint condition runs at
+  // every hit): the function frame `i` runs, the slot of `decl` in it (-1 if none), and a
+  // slot's value (undefined before its binding ran).
+  const FunctionCode* frame_code(size_t i) const;
+  int64_t frame_slot_of(size_t i, const VarDecl* decl) const;
+  Value frame_slot_value(size_t i, uint32_t slot) const;
   FrameInfo frame_info(size_t i) const;  // i < depth()
   // Replaces a variable's value in frame `i` (a debugger's setVariable).
   void set_frame_variable(size_t i, uint32_t slot, Value v);
