@@ -43,7 +43,7 @@ const Node* statement(const Node* n) {
 // and whether the global may compile whole: then the tier's at_call covers it and its
 // regions are dropped, so the same code is not compiled twice.
 struct RegionScan {
-  const FuncDef* def;
+  const FuncDef* def = nullptr;
   bool may_be_graph = true;
   struct Pending {
     Node* block;
@@ -300,7 +300,8 @@ const FunctionCode& Program::function(const FuncDef& def) {
   code->global = &def;
   compiled_[&def] = code;  // before compiling: the body may refer to itself
   const InferredTypes* types = types_ ? types_(&def) : nullptr;
-  RegionScan scan{&def};
+  RegionScan scan;
+  scan.def = &def;
   Compiler c(*this, *code, types, nullptr, nullptr, &scan);
   c.compile(*def.fn);
   // A parameter that is not a tensor keeps the tier's at_call from compiling it whole.
