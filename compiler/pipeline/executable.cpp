@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "compiler/loops/print.h"
+#include "compiler/loops/softmax.h"
 #include "compiler/pipeline/index_program.h"
 #include "compiler/pipeline/interpreted_ops.h"
 #include "interpreter/eval/closure.h"
@@ -177,6 +178,34 @@ std::optional<NativePlan> plan_index(const Graph& g, const FusedGroup& group, st
 
 std::optional<NativePlan> plan_elementwise(const Graph& g, const FusedGroup& group, std::string* why);
 
+// nn.softmax / nn.log_softmax alone in its group: one kernel (compiler/loops/softmax.h).
+std::optional<NativePlan> plan_softmax(const Graph& g, const FusedGroup& group, std::string* why) {
+  const Node& n = g[group.master];
+  if (group.nodes.size() != 1 || n.inputs.size() != 1 || !n.type || n.type->kind != TyKind::Tensor) {
+    *why = "a softmax with an epilogue";
+    return std::nullopt;
+  }
+  loops::SoftmaxProgram p;
+  p.dtype = dtype_of(n.type);
+  p.shape = shape_of(n.type);
+  p.axis = n.attrs.get_int("axis", -1);
+  p.log = std::string_view(n.op->name) == "nn.log_softmax";
+  loops::LoweredSoftmax lowered = loops::lower_softmax(p, kernel_name(g, group));
+  if (!lowered.ok()) {
+    *why = lowered.error;
+    return std::nullopt;
+  }
+  NativePlan plan;
+  plan.kind = NativePlan::Kind::Index;
+  plan.part = group;
+  plan.part.inputs = {n.inputs[0]};
+  plan.kernel = std::move(lowered.kernel);
+  plan.output_buffer = 1;
+  plan.out_dtype = p.dtype;
+  plan.out_shape = p.shape;
+  return plan;
+}
+
 bool is_index_master(std::string_view op) {
   const auto& ops = loops::lowered_index_ops();
   return std::find(ops.begin(), ops.end(), op) != ops.end();
@@ -236,6 +265,17 @@ std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, s
   const std::string_view master = g[group.master].op ? g[group.master].op->name : std::string_view{};
   // Injective groups, and pools with their epilogues, are one index-mapping kernel; an
   // element-wise group that the element-wise lowering refuses (a reshape inside it) too.
+  const auto& softmax = loops::lowered_softmax_ops();
+  if (group.pattern == FusionPattern::OutElementwiseFusable &&
+      std::find(softmax.begin(), softmax.end(), master) != softmax.end()) {
+    std::string softmax_why;
+    if (auto plan = plan_softmax(g, group, &softmax_why)) return plan;
+    if (group.nodes.size() == 1) {
+      *why = softmax_why;
+      return std::nullopt;
+    }
+    return plan_elementwise(g, group, why);  // its reference kernel, the epilogue native
+  }
   if (group.pattern == FusionPattern::Injective ||
       (group.pattern == FusionPattern::OutElementwiseFusable && is_index_master(master))) {
     std::string index_why;
@@ -283,6 +323,16 @@ std::optional<NativePlan> plan_elementwise(const Graph& g, const FusedGroup& gro
                         group.outputs[0]);
   std::vector<NodeId> buffers;  // the kernel reads these values (reshaped ones by their source)
   auto program = elementwise_program(g, plan.part, why, &buffers);
+  if (!program && first > 0) {
+    // An epilogue with a layout operator inside it (a batch norm's scale expanded within
+    // the group): one index-mapping kernel after the master's reference kernel.
+    std::string index_why;
+    if (auto index = plan_index(g, plan.part, &index_why)) {
+      index->kind = NativePlan::Kind::Epilogue;
+      index->reference_nodes = first;
+      return index;
+    }
+  }
   if (!program) return std::nullopt;
   plan.part.inputs = std::move(buffers);
   loops::LoweredElementwise lowered = loops::lower_elementwise(*program, kernel_name(g, group));

@@ -2,6 +2,7 @@
 
 #include "compiler/loops/elementwise.h"
 #include "compiler/loops/injective.h"
+#include "compiler/loops/softmax.h"
 #include "compiler/loops/reduction.h"
 #include "compiler/pipeline/interpreted_ops.h"
 #include "lang/ops/op_table.h"
@@ -20,6 +21,8 @@ const OpTable<OpLowering>& table() {
       if (const OpInfo* op = find_op(name)) r[*op].reduction = true;
     for (std::string_view name : loops::lowered_index_ops())
       if (const OpInfo* op = find_op(name)) r[*op].index = true;
+    for (std::string_view name : loops::lowered_softmax_ops())
+      if (const OpInfo* op = find_op(name)) r[*op].softmax = true;
     for (std::string_view name : interpreted_ops())
       if (const OpInfo* op = find_op(name)) r[*op].interpreted_reason = interpreted_reason(name);
     return r;

@@ -15,8 +15,9 @@ struct OpLowering {
   bool elementwise = false;            // in loops::lowered_elementwise_ops()
   bool reduction = false;              // in loops::lowered_reduction_ops()
   bool index = false;                  // in loops::lowered_index_ops() (layout ops, pools)
+  bool softmax = false;                // in loops::lowered_softmax_ops()
   std::string_view interpreted_reason; // non-empty: listed in interpreted_ops.def
-  bool lowered() const { return elementwise || reduction || index; }
+  bool lowered() const { return elementwise || reduction || index || softmax; }
 };
 
 // O(1): an index.

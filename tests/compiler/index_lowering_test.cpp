@@ -1,8 +1,9 @@
 // Injective (layout/indexing) operators and pools compiled as index-mapping kernels
 // (compiler/loops/injective.h) against the interpreter's reference kernels: each program
 // is compiled at its annotated shapes, every group must run native, and the result must
-// equal the reference's bit for bit (these kernels move elements, and the pools fold in
-// the reference's order and accumulator type, so there is no tolerance). Inputs are
+// equal the reference's bit for bit, any NaN equal to any NaN (these kernels move
+// elements; pools and softmax fold in the reference's order, formulas and accumulator
+// type, so there is no tolerance). Inputs are
 // nasty: NaN, infinities, -0, extremes for floats; MIN/MAX for integers; take's indices
 // run past both ends.
 #ifdef RELAY_HAVE_PIPELINE
@@ -47,10 +48,31 @@ void fill_nasty(rt::NDArray& a, std::mt19937_64& rng, int64_t index_range) {
   }
 }
 
+// Bitwise, except that any NaN equals any NaN (LLVM may commute a multiplication, which
+// changes which NaN operand's sign propagates; the sign of a NaN means nothing).
+bool same_element(const rt::NDArray& a, const rt::NDArray& b, int64_t i) {
+  const size_t w = rt::dtype_bytes(a.dtype());
+  if (std::memcmp(static_cast<const char*>(a.raw()) + static_cast<size_t>(i) * w,
+                  static_cast<const char*>(b.raw()) + static_cast<size_t>(i) * w, w) == 0)
+    return true;
+  return a.dtype().is_float() && std::isnan(a.get_double(i)) && std::isnan(b.get_double(i));
+}
+
 bool bitwise_equal(const rt::NDArray& a, const rt::NDArray& b) {
   if (a.shape() != b.shape() || a.dtype() != b.dtype()) return false;
-  const size_t n = static_cast<size_t>(a.size()) * rt::dtype_bytes(a.dtype());
-  return n == 0 || std::memcmp(a.raw(), b.raw(), n) == 0;
+  for (int64_t i = 0; i < a.size(); ++i)
+    if (!same_element(a, b, i)) return false;
+  return true;
+}
+
+// The first element whose bits differ, for the failure message.
+std::string first_difference(const rt::NDArray& got, const rt::NDArray& want) {
+  if (got.shape() != want.shape() || got.dtype() != want.dtype()) return "shapes or dtypes differ";
+  for (int64_t i = 0; i < got.size(); ++i)
+    if (!same_element(got, want, i))
+      return "element " + std::to_string(i) + ": compiled " + std::to_string(got.get_double(i)) + ", reference " +
+             std::to_string(want.get_double(i));
+  return "";
 }
 
 struct Outcome {
@@ -95,7 +117,9 @@ void check(const std::string& text, int64_t index_range = 0, uint64_t seed = 5) 
   REQUIRE(o.want);
   compiler::ThreadPool pool(2);
   rt::Value got = o.code->call(o.args);
-  CHECK(bitwise_equal(got.tensor(), o.want->tensor()));
+  const bool same = bitwise_equal(got.tensor(), o.want->tensor());
+  INFO(first_difference(got.tensor(), o.want->tensor()));
+  CHECK(same);
 }
 
 }  // namespace
@@ -200,5 +224,17 @@ TEST_CASE("max and avg pools: padding, ceil_mode, dilation, count_include_pad, N
   check("def @main(%x: Tensor[(1, 4, 9, 9), float32], %s: Tensor[(4, 1, 1), float32]) {\n"
         "  %0 = nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]);\n"
         "  %1 = multiply(%0, %s);\n  nn.relu(%1)\n}\n");
+}
+
+TEST_CASE("softmax, fast_softmax and log_softmax are one kernel each, bitwise the reference's", "[compiler][index]") {
+  // tolerance 0 ULPs: the same max/exp-sum/normalise folds in the same order and formulas
+  for (const char* dt : {"float32", "float64"})
+    for (const char* op : {"nn.softmax", "nn.fast_softmax", "nn.log_softmax"})
+      for (const char* axis : {"-1", "1", "0"}) {
+        const std::string d = dt, o = op, a = axis;
+        check("def @main(%x: Tensor[(3, 4, 37), " + d + "]) {\n  " + o + "(%x, axis=" + a + ")\n}\n");
+      }
+  check("def @main(%x: Tensor[(1, 1000), float32]) {\n  nn.softmax(%x)\n}\n");
+  check("def @main(%x: Tensor[(5), float64]) {\n  nn.log_softmax(%x, axis=0)\n}\n");
 }
 #endif

@@ -10,6 +10,7 @@
 
 #include "compiler/loops/elementwise.h"
 #include "compiler/loops/injective.h"
+#include "compiler/loops/softmax.h"
 #include "compiler/loops/reduction.h"
 #include "compiler/pipeline/interpreted_ops.h"
 #include "compiler/pipeline/op_lowering.h"
@@ -24,6 +25,7 @@ TEST_CASE("every supported operator is lowered or runs its reference kernel for 
   for (std::string_view op : loops::lowered_elementwise_ops()) lowered.insert(std::string(op));
   for (std::string_view op : loops::lowered_reduction_ops()) lowered.insert(std::string(op));
   for (std::string_view op : loops::lowered_index_ops()) lowered.insert(std::string(op));
+  for (std::string_view op : loops::lowered_softmax_ops()) lowered.insert(std::string(op));
   std::set<std::string> listed;
   for (std::string_view op : compiler::interpreted_ops()) {
     INFO(op);
@@ -47,6 +49,7 @@ TEST_CASE("every supported operator is lowered or runs its reference kernel for 
     INFO(name);
     CHECK(by_id.elementwise == (std::count(loops::lowered_elementwise_ops().begin(), loops::lowered_elementwise_ops().end(), op.name) > 0));
     CHECK(by_id.reduction == (std::count(loops::lowered_reduction_ops().begin(), loops::lowered_reduction_ops().end(), op.name) > 0));
+    CHECK(by_id.softmax == (std::count(loops::lowered_softmax_ops().begin(), loops::lowered_softmax_ops().end(), op.name) > 0));
     CHECK(by_id.index == (std::count(loops::lowered_index_ops().begin(), loops::lowered_index_ops().end(), op.name) > 0));
     CHECK(by_id.interpreted_reason == compiler::interpreted_reason(op.name));
   }

@@ -1,0 +1,42 @@
+// nn.softmax, nn.fast_softmax and nn.log_softmax as one kernel each: per row along `axis`,
+// the maximum, the sum of exponentials, then the normalised values, in exactly the
+// reference kernel's order and formulas (interpreter/kernels/nn_activation.cpp), so the
+// results are bitwise the reference's for float32 and float64:
+//  * max folds from the row's first element with `m < x ? x : m` (std::max: a NaN after
+//    the first element is skipped);
+//  * the sum folds exp(x - m) in row order, in the dtype;
+//  * softmax along the innermost axis stores e = exp(x - m) and then multiplies it by
+//    1 / sum; along any other axis it is exp(x - m) / sum; log_softmax is x - m - log(sum).
+// fast_softmax's reference kernel is softmax's, so it lowers the same way.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/loops/ir.h"
+
+namespace relay::loops {
+
+struct SoftmaxProgram {
+  DataType dtype;
+  std::vector<int64_t> shape;
+  int64_t axis = -1;  // negative from the end
+  bool log = false;
+};
+
+struct LoweredSoftmax {
+  Kernel kernel;  // buffers [in, out]
+  std::string error;
+  bool ok() const { return error.empty(); }
+};
+
+// The largest product of the dimensions after `axis` (the per-row accumulators are a local
+// array of that many elements).
+inline constexpr int64_t kSoftmaxInner = 4096;
+
+LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name);
+
+const std::vector<std::string_view>& lowered_softmax_ops();
+
+}  // namespace relay::loops

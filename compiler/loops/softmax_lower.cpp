@@ -1,0 +1,122 @@
+// lower_softmax: one parallel loop over the rows before `axis`; inside it, the reference
+// kernel's loops (see softmax.h). Rows are independent, so the parallel split changes no
+// result; the folds are `reduction` loops so their order stays the reference's.
+#include "compiler/loops/softmax.h"
+
+#include "compiler/loops/elementwise_internal.h"
+#include "compiler/loops/verify.h"
+
+namespace relay::loops {
+
+namespace {
+Expr c(int64_t v) { return int_imm(v); }
+Expr add(Expr a, Expr b) { return ew::index_add(std::move(a), std::move(b)); }
+}  // namespace
+
+LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name) {
+  LoweredSoftmax r;
+  auto fail = [&](std::string m) {
+    r.error = std::move(m);
+    r.kernel = Kernel{};
+    return r;
+  };
+  const DataType t = p.dtype;
+  if (t != DataType::float_(32) && t != DataType::float_(64)) return fail("softmax over " + dtype_name(t) + " has no lowering");
+  const int64_t rank = static_cast<int64_t>(p.shape.size());
+  const int64_t axis = p.axis < 0 ? p.axis + rank : p.axis;
+  if (axis < 0 || axis >= rank) return fail("softmax axis out of range");
+  int64_t outer = 1, n = p.shape[static_cast<size_t>(axis)], inner = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= p.shape[static_cast<size_t>(d)];
+  for (int64_t d = axis + 1; d < rank; ++d) inner *= p.shape[static_cast<size_t>(d)];
+  if (inner > kSoftmaxInner) return fail("softmax with more than " + std::to_string(kSoftmaxInner) + " elements after its axis");
+
+  Kernel& k = r.kernel;
+  k.name = std::move(name);
+  const int in = add_param(k, "in", t, p.shape, ew::contiguous(p.shape));
+  const int out = add_param(k, "out", t, p.shape, ew::contiguous(p.shape));
+  if (outer * n * inner == 0) return r;
+  const int mx = add_local(k, "mx", t, inner), sm = add_local(k, "sum", t, inner);
+  // copies: add_local above may have moved the buffers
+  const Buffer I = k.buffer(in), O = k.buffer(out), M = k.buffer(mx), S = k.buffer(sm);
+
+  const Var o = new_var(k, "o", i64());
+  Block row;
+  row.push_back(alloc(M));
+  row.push_back(alloc(S));
+  const Expr base = ew::index_scale(var_ref(o), n * inner);
+  auto at = [&](const Expr& i, const Expr& j) { return add(add(base, ew::index_scale(i, inner)), j); };
+  auto max_of = [](Expr m, Expr x) { return select(compare(CmpOp::Lt, m, x), x, m); };  // std::max(m, x)
+  const Expr zero = const_of(0, t);
+
+  if (inner == 1) {
+    const Expr j0 = c(0);
+    row.push_back(store(M, c(0), load(I, at(c(0), j0))));
+    {
+      const Var i = new_var(k, "i", i64());
+      row.push_back(for_loop(i, c(n - 1), LoopKind::Reduction,
+                             {store(M, c(0), max_of(load(M, c(0)), load(I, at(add(var_ref(i), c(1)), j0))))}));
+    }
+    const Var m = new_var(k, "m", t);
+    row.push_back(let(m, load(M, c(0))));
+    row.push_back(store(S, c(0), zero));
+    const Var i = new_var(k, "i", i64()), e = new_var(k, "e", t);
+    Block fold{let(e, call(MathFn::Exp, {binary(BinaryOp::Sub, load(I, at(var_ref(i), j0)), var_ref(m))}))};
+    fold.push_back(store(S, c(0), binary(BinaryOp::Add, load(S, c(0)), var_ref(e))));
+    if (!p.log) fold.push_back(store(O, at(var_ref(i), j0), var_ref(e)));
+    row.push_back(for_loop(i, c(n), LoopKind::Reduction, std::move(fold)));
+    const Var i2 = new_var(k, "i", i64());
+    if (!p.log) {
+      const Var inv = new_var(k, "inv", t);
+      row.push_back(let(inv, binary(BinaryOp::Div, const_of(1, t), load(S, c(0)))));
+      row.push_back(for_loop(i2, c(n), LoopKind::Vectorizable,
+                             {store(O, at(var_ref(i2), j0), binary(BinaryOp::Mul, load(O, at(var_ref(i2), j0)), var_ref(inv)))}));
+    } else {
+      const Var ls = new_var(k, "ls", t);
+      row.push_back(let(ls, call(MathFn::Log, {load(S, c(0))})));
+      row.push_back(for_loop(
+          i2, c(n), LoopKind::Vectorizable,
+          {store(O, at(var_ref(i2), j0),
+                 binary(BinaryOp::Sub, binary(BinaryOp::Sub, load(I, at(var_ref(i2), j0)), var_ref(m)), var_ref(ls)))}));
+    }
+  } else {
+    // mx[j] = x[0, j]; sum[j] = 0
+    {
+      const Var j = new_var(k, "j", i64());
+      row.push_back(for_loop(j, c(inner), LoopKind::Vectorizable,
+                             {store(M, var_ref(j), load(I, at(c(0), var_ref(j)))), store(S, var_ref(j), zero)}));
+    }
+    {
+      const Var i = new_var(k, "i", i64()), j = new_var(k, "j", i64());
+      row.push_back(for_loop(
+          i, c(n - 1), LoopKind::Reduction,
+          {for_loop(j, c(inner), LoopKind::Vectorizable,
+                    {store(M, var_ref(j), max_of(load(M, var_ref(j)), load(I, at(add(var_ref(i), c(1)), var_ref(j)))))})}));
+    }
+    {
+      const Var i = new_var(k, "i", i64()), j = new_var(k, "j", i64());
+      Expr e = call(MathFn::Exp, {binary(BinaryOp::Sub, load(I, at(var_ref(i), var_ref(j))), load(M, var_ref(j)))});
+      row.push_back(for_loop(i, c(n), LoopKind::Reduction,
+                             {for_loop(j, c(inner), LoopKind::Vectorizable,
+                                       {store(S, var_ref(j), binary(BinaryOp::Add, load(S, var_ref(j)), e))})}));
+    }
+    {
+      const Var i = new_var(k, "i", i64()), j = new_var(k, "j", i64()), d = new_var(k, "d", t);
+      Block body{let(d, binary(BinaryOp::Sub, load(I, at(var_ref(i), var_ref(j))), load(M, var_ref(j))))};
+      Expr v = p.log ? binary(BinaryOp::Sub, var_ref(d), call(MathFn::Log, {load(S, var_ref(j))}))
+                     : binary(BinaryOp::Div, call(MathFn::Exp, {var_ref(d)}), load(S, var_ref(j)));
+      body.push_back(store(O, at(var_ref(i), var_ref(j)), v));
+      row.push_back(for_loop(i, c(n), LoopKind::Serial, {for_loop(j, c(inner), LoopKind::Vectorizable, std::move(body))}));
+    }
+  }
+  k.body.push_back(for_loop(o, c(outer), LoopKind::Parallel, std::move(row)));
+  std::vector<std::string> problems = verify(k);
+  if (!problems.empty()) return fail("internal error: the lowered kernel does not verify: " + problems[0]);
+  return r;
+}
+
+const std::vector<std::string_view>& lowered_softmax_ops() {
+  static const std::vector<std::string_view> ops = {"nn.softmax", "nn.fast_softmax", "nn.log_softmax"};
+  return ops;
+}
+
+}  // namespace relay::loops
