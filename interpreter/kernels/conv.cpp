@@ -120,12 +120,13 @@ Value conv2d_backward_weight(const KernelCall& call) {
 }  // namespace
 
 void register_conv_kernels(KernelTable& table) {
-  register_kernel(table, "nn.conv1d", [](const KernelCall& c) { return conv_nd(c, 1); });
-  register_kernel(table, "nn.conv2d", [](const KernelCall& c) { return conv_nd(c, 2); });
-  register_kernel(table, "nn.conv3d", [](const KernelCall& c) { return conv_nd(c, 3); });
+  // Destination-passing: conv_canonical stores into KernelCall::dest.
+  register_destination_kernel(table, "nn.conv1d", [](const KernelCall& c) { return conv_nd(c, 1); });
+  register_destination_kernel(table, "nn.conv2d", [](const KernelCall& c) { return conv_nd(c, 2); });
+  register_destination_kernel(table, "nn.conv3d", [](const KernelCall& c) { return conv_nd(c, 3); });
   // The NCHWc forms differ only in their layouts (NCHW4c data, OIHW4i4o weight, ...).
-  register_kernel(table, "nn.contrib_conv2d_NCHWc", [](const KernelCall& c) { return conv_nd(c, 2); });
-  register_kernel(table, "nn.contrib_depthwise_conv2d_NCHWc",
+  register_destination_kernel(table, "nn.contrib_conv2d_NCHWc", [](const KernelCall& c) { return conv_nd(c, 2); });
+  register_destination_kernel(table, "nn.contrib_depthwise_conv2d_NCHWc",
                   [](const KernelCall& c) { return conv_nd(c, 2); });
   register_kernel(table, "nn.conv2d_backward_weight", conv2d_backward_weight);
 }

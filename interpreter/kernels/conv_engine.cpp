@@ -54,8 +54,8 @@ template <class Acc> std::vector<Acc> load(const NDArray& t, DataType as) {
   return out;
 }
 
-template <class Acc> NDArray store(const std::vector<Acc>& v, const Shape& shape, DataType dtype) {
-  NDArray out = NDArray::empty(shape, dtype);
+template <class Acc> NDArray store(const std::vector<Acc>& v, const Shape& shape, DataType dtype, const KernelCall* into) {
+  NDArray out = into ? into->output(shape, dtype) : NDArray::empty(shape, dtype);
   dispatch_dtype(dtype, [&]<class O>(TypeTag<O>) {
     O* p = out.data<O>();
     const int64_t n = out.size();
@@ -233,7 +233,7 @@ Value conv_canonical(const KernelCall& call, const NDArray& data, const NDArray&
   auto run = [&]<class Acc>(TypeTag<Acc>) {
     auto x = load<Acc>(data, out);
     auto w = load<Acc>(weight, out);
-    result = store<Acc>(conv_forward<Acc>(x, w, N, C, O, groups, g), out_shape, out);
+    result = store<Acc>(conv_forward<Acc>(x, w, N, C, O, groups, g), out_shape, out, &call);
   };
   switch (acc_kind(out)) {
     case AccKind::F32: run(TypeTag<float>{}); break;
@@ -241,12 +241,13 @@ Value conv_canonical(const KernelCall& call, const NDArray& data, const NDArray&
     case AccKind::I64: run(TypeTag<int64_t>{}); break;
   }
   Layout canonical = *Layout::parse("NC" + spatial_letters(rank));
-  return relayout(call, result, canonical, out_layout, "the result");
+  // Written into the destination already unless the layout changes (finish copies then).
+  return call.finish(relayout(call, result, canonical, out_layout, "the result"));
 }
 
 #define CONVPOOL_INSTANTIATE(Acc)                                                               \
   template std::vector<Acc> load<Acc>(const NDArray&, DataType);                                \
-  template NDArray store<Acc>(const std::vector<Acc>&, const Shape&, DataType);                \
+  template NDArray store<Acc>(const std::vector<Acc>&, const Shape&, DataType, const KernelCall*); \
   template void gemm<Acc>(bool, bool, int64_t, int64_t, int64_t, const Acc*, int64_t, const Acc*, \
                           int64_t, Acc*, int64_t, bool);                                        \
   template void im2col<Acc>(const Acc*, int64_t, const Geom&, Acc*);                            \

@@ -70,8 +70,10 @@ AccKind acc_kind(DataType out);
 // The elements of `t` converted first to dtype `as` (TVM's astype(out_dtype)) and then to
 // the accumulation type Acc.
 template <class Acc> std::vector<Acc> load(const NDArray& t, DataType as);
-// A tensor of dtype `dtype` and `shape` holding `v` (wrapping for integers).
-template <class Acc> NDArray store(const std::vector<Acc>& v, const Shape& shape, DataType dtype);
+// A tensor of dtype `dtype` and `shape` holding `v` (wrapping for integers): `into`'s
+// destination when it has that shape and dtype (KernelCall::output), else a fresh one.
+template <class Acc>
+NDArray store(const std::vector<Acc>& v, const Shape& shape, DataType dtype, const KernelCall* into = nullptr);
 
 // C (M x N) = op(A) (M x K) * op(B) (K x N), row-major, C overwritten or accumulated into.
 template <class Acc>

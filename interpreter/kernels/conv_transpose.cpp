@@ -87,22 +87,22 @@ Value conv_transpose_nd(const KernelCall& call, size_t rank) {
                   xv.data() + (n * C + grp * Cg) * IS, IS, cols.data(), IS, false);
         col2im(cols.data(), Og, g, y.data() + (n * O + grp * Og) * YS);
       }
-    result = store<Acc>(y, out_shape, out);
+    result = store<Acc>(y, out_shape, out, &call);
   };
   switch (acc_kind(out)) {
     case AccKind::F32: run(TypeTag<float>{}); break;
     case AccKind::F64: run(TypeTag<double>{}); break;
     case AccKind::I64: run(TypeTag<int64_t>{}); break;
   }
-  return relayout(call, result, *Layout::parse("NC" + letters), ol, "the result");
+  return call.finish(relayout(call, result, *Layout::parse("NC" + letters), ol, "the result"));
 }
 
 }  // namespace
 
 void register_conv_transpose_kernels(KernelTable& table) {
-  register_kernel(table, "nn.conv1d_transpose", [](const KernelCall& c) { return conv_transpose_nd(c, 1); });
-  register_kernel(table, "nn.conv2d_transpose", [](const KernelCall& c) { return conv_transpose_nd(c, 2); });
-  register_kernel(table, "nn.conv3d_transpose", [](const KernelCall& c) { return conv_transpose_nd(c, 3); });
+  register_destination_kernel(table, "nn.conv1d_transpose", [](const KernelCall& c) { return conv_transpose_nd(c, 1); });
+  register_destination_kernel(table, "nn.conv2d_transpose", [](const KernelCall& c) { return conv_transpose_nd(c, 2); });
+  register_destination_kernel(table, "nn.conv3d_transpose", [](const KernelCall& c) { return conv_transpose_nd(c, 3); });
 }
 
 }  // namespace relay::rt

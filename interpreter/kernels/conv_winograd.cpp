@@ -240,8 +240,9 @@ void register_conv_winograd_kernels(KernelTable& table) {
   register_kernel(table, "nn.contrib_conv2d_winograd_weight_transform", winograd_weight_transform_2d);
   register_kernel(table, "nn.contrib_conv3d_winograd_weight_transform", winograd_weight_transform_3d);
   register_kernel(table, "nn.contrib_conv2d_winograd_nnpack_weight_transform", winograd_nnpack_weight_transform);
-  register_kernel(table, "nn.contrib_conv2d_winograd_without_weight_transform",
-                  [](const KernelCall& c) { return winograd_conv(c, 2); });
+  // Destination-passing: winograd_conv ends in conv_canonical, which stores into it.
+  register_destination_kernel(table, "nn.contrib_conv2d_winograd_without_weight_transform",
+                              [](const KernelCall& c) { return winograd_conv(c, 2); });
   register_kernel(table, "nn.contrib_conv3d_winograd_without_weight_transform",
                   [](const KernelCall& c) { return winograd_conv(c, 3); });
 }

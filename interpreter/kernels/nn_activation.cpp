@@ -102,7 +102,7 @@ Value softmax_impl(const KernelCall& call, SoftmaxKind kind) {
   NDArray x = call.tensor(0);
   const size_t axis = static_cast<size_t>(normalize_axis(call.attrs.get_int("axis", -1), x.ndim(), call.op.name));
   const AxisView v = axis_view(x.shape(), axis);
-  NDArray out = NDArray::empty(x.shape(), x.dtype());
+  NDArray out = call.output(x.shape(), x.dtype());  // every element is written
   dispatch_float(call, x.dtype(), [&]<class T>(TypeTag<T>) {
     using C = Compute<T>;
     const T* p = x.data<T>();
@@ -143,7 +143,7 @@ Value softmax_impl(const KernelCall& call, SoftmaxKind kind) {
         }
     }
   });
-  return out;
+  return call.finish(out);
 }
 
 // Also nn.fast_softmax: TOPI's version differs only by an approximate exp (relative
@@ -179,9 +179,9 @@ void register_nn_activation_kernels(KernelTable& table) {
   register_kernel(table, "nn.leaky_relu", leaky_relu);
   register_kernel(table, "nn.prelu", prelu);
   register_kernel(table, "nn.bias_add", bias_add);
-  register_kernel(table, "nn.softmax", softmax);
-  register_kernel(table, "nn.fast_softmax", softmax);
-  register_kernel(table, "nn.log_softmax", log_softmax);
+  register_destination_kernel(table, "nn.softmax", softmax);
+  register_destination_kernel(table, "nn.fast_softmax", softmax);
+  register_destination_kernel(table, "nn.log_softmax", log_softmax);
   register_kernel(table, "nn.batch_flatten", batch_flatten);
   register_kernel(table, "nn.dropout", dropout);
 }

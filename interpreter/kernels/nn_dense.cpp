@@ -71,9 +71,12 @@ std::vector<V> gemm_loop(const Gemm& g, const std::vector<V>& A, const std::vect
 
 bool is_blas_dtype(DataType t) { return t == DataType::float_(32) || t == DataType::float_(64); }
 
-NDArray run_gemm(const Gemm& g, const NDArray& a, const NDArray& b, DataType out_dtype, const Shape& out_shape) {
+// The BLAS path writes into the call's destination when it has one; the others return a
+// fresh array (the callers' finish() copies it there).
+NDArray run_gemm(const KernelCall& call, const Gemm& g, const NDArray& a, const NDArray& b, DataType out_dtype,
+                 const Shape& out_shape) {
   if (a.dtype() == b.dtype() && a.dtype() == out_dtype && is_blas_dtype(out_dtype)) {
-    NDArray out = NDArray::empty(out_shape, out_dtype);
+    NDArray out = call.output(out_shape, out_dtype);
     if (g.M * g.N * g.batch == 0) return out;
     if (out_dtype.bits == 32) gemm_blas<float>(g, a.data<float>(), b.data<float>(), out.data<float>());
     else gemm_blas<double>(g, a.data<double>(), b.data<double>(), out.data<double>());
@@ -118,7 +121,7 @@ Value matmul_impl(const KernelCall& call, bool ta, bool tb) {
   }
   if (const AttrVal* units = call.attrs.get("units"); units && units->kind == AttrVal::Kind::Int)
     require(call, units->int_value == g.N, "`units` is " + std::to_string(units->int_value) + " but the weight has shape " + shape_to_string(bs));
-  return run_gemm(g, a, b, attr_out_dtype(call, a.dtype()), out_shape);
+  return call.finish(run_gemm(call, g, a, b, attr_out_dtype(call, a.dtype()), out_shape));
 }
 
 Value dense(const KernelCall& call) { return matmul_impl(call, false, true); }
@@ -154,7 +157,7 @@ Value batch_matmul(const KernelCall& call) {
     g.a_off.push_back(bx == 1 ? 0 : i * g.M * g.K);
     g.b_off.push_back(by == 1 ? 0 : i * g.K * g.N);
   }
-  return run_gemm(g, x, y, attr_out_dtype(call, x.dtype()), {g.batch, g.M, g.N});
+  return call.finish(run_gemm(call, g, x, y, attr_out_dtype(call, x.dtype()), {g.batch, g.M, g.N}));
 }
 
 // data (M, K); weight packed as (N / t, K, t) or, for int8 VNNI-style packing,
@@ -188,16 +191,16 @@ Value dense_pack(const KernelCall& call) {
   g.set_b(true);
   g.a_off = {0};
   g.b_off = {0};
-  return run_gemm(g, data, plain, attr_out_dtype(call, data.dtype()), {g.M, N});
+  return call.finish(run_gemm(call, g, data, plain, attr_out_dtype(call, data.dtype()), {g.M, N}));
 }
 
 }  // namespace
 
 void register_nn_dense_kernels(KernelTable& table) {
-  register_kernel(table, "nn.dense", dense);
-  register_kernel(table, "nn.matmul", matmul);
-  register_kernel(table, "nn.batch_matmul", batch_matmul);
-  register_kernel(table, "nn.contrib_dense_pack", dense_pack);
+  register_destination_kernel(table, "nn.dense", dense);
+  register_destination_kernel(table, "nn.matmul", matmul);
+  register_destination_kernel(table, "nn.batch_matmul", batch_matmul);
+  register_destination_kernel(table, "nn.contrib_dense_pack", dense_pack);
 }
 
 }  // namespace relay::rt

@@ -149,11 +149,11 @@ Value pool_nd(const KernelCall& call, size_t rank, bool is_max) {
   set_axes(pa.g, rank, in, pool, strides, dil, before);
   pa.count_include_pad = call.attrs.get_bool("count_include_pad");
   PoolView v = pool_view(call, data.shape(), letters, outs);
-  NDArray out = NDArray::empty(v.out_shape, data.dtype());
+  NDArray out = call.output(v.out_shape, data.dtype());  // every element is written
   dispatch_dtype(data.dtype(), [&]<class T>(TypeTag<T>) {
     pool_forward<T>(data.data<T>(), out.data<T>(), v, pa, is_max);
   });
-  return out;
+  return call.finish(out);
 }
 
 Value global_pool(const KernelCall& call, bool is_max) {
@@ -163,11 +163,11 @@ Value global_pool(const KernelCall& call, bool is_max) {
   std::vector<int64_t> in = {data.dim(axes[0]), data.dim(axes[1])}, one = {1, 1}, zero = {0, 0};
   set_axes(pa.g, 2, in, in, one, one, zero);
   PoolView v = pool_view(call, data.shape(), "HW", one);
-  NDArray out = NDArray::empty(v.out_shape, data.dtype());
+  NDArray out = call.output(v.out_shape, data.dtype());  // every element is written
   dispatch_dtype(data.dtype(), [&]<class T>(TypeTag<T>) {
     pool_forward<T>(data.data<T>(), out.data<T>(), v, pa, is_max);
   });
-  return out;
+  return call.finish(out);
 }
 
 // nn.{max,avg}_pool2d_grad(out_grad, data), TOPI's pool_grad (which has no dilation): max
@@ -244,14 +244,14 @@ Value pool2d_grad(const KernelCall& call, bool is_max) {
 }  // namespace
 
 void register_pool_kernels(KernelTable& table) {
-  register_kernel(table, "nn.max_pool1d", [](const KernelCall& c) { return pool_nd(c, 1, true); });
-  register_kernel(table, "nn.max_pool2d", [](const KernelCall& c) { return pool_nd(c, 2, true); });
-  register_kernel(table, "nn.max_pool3d", [](const KernelCall& c) { return pool_nd(c, 3, true); });
-  register_kernel(table, "nn.avg_pool1d", [](const KernelCall& c) { return pool_nd(c, 1, false); });
-  register_kernel(table, "nn.avg_pool2d", [](const KernelCall& c) { return pool_nd(c, 2, false); });
-  register_kernel(table, "nn.avg_pool3d", [](const KernelCall& c) { return pool_nd(c, 3, false); });
-  register_kernel(table, "nn.global_max_pool2d", [](const KernelCall& c) { return global_pool(c, true); });
-  register_kernel(table, "nn.global_avg_pool2d", [](const KernelCall& c) { return global_pool(c, false); });
+  register_destination_kernel(table, "nn.max_pool1d", [](const KernelCall& c) { return pool_nd(c, 1, true); });
+  register_destination_kernel(table, "nn.max_pool2d", [](const KernelCall& c) { return pool_nd(c, 2, true); });
+  register_destination_kernel(table, "nn.max_pool3d", [](const KernelCall& c) { return pool_nd(c, 3, true); });
+  register_destination_kernel(table, "nn.avg_pool1d", [](const KernelCall& c) { return pool_nd(c, 1, false); });
+  register_destination_kernel(table, "nn.avg_pool2d", [](const KernelCall& c) { return pool_nd(c, 2, false); });
+  register_destination_kernel(table, "nn.avg_pool3d", [](const KernelCall& c) { return pool_nd(c, 3, false); });
+  register_destination_kernel(table, "nn.global_max_pool2d", [](const KernelCall& c) { return global_pool(c, true); });
+  register_destination_kernel(table, "nn.global_avg_pool2d", [](const KernelCall& c) { return global_pool(c, false); });
   register_kernel(table, "nn.max_pool2d_grad", [](const KernelCall& c) { return pool2d_grad(c, true); });
   register_kernel(table, "nn.avg_pool2d_grad", [](const KernelCall& c) { return pool2d_grad(c, false); });
 }

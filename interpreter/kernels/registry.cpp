@@ -3,15 +3,22 @@
 #include <string>
 
 #include "interpreter/kernels/kernel.h"
+#include "interpreter/runtime/tensor_view.h"
 #include "lang/ops/op_table.h"
 
 namespace relay::rt {
 
 struct KernelTable {
   OpTable<KernelFn> by_op;
+  OpTable<bool> destination;  // the kernel honours KernelCall::dest
 };
 
 void register_kernel(KernelTable& table, std::string_view op, KernelFn fn) { table.by_op[required_op(op)] = fn; }
+
+void register_destination_kernel(KernelTable& table, std::string_view op, KernelFn fn) {
+  register_kernel(table, op, fn);
+  table.destination[required_op(op)] = true;
+}
 
 namespace {
 const KernelTable& table() {
@@ -30,6 +37,19 @@ const KernelTable& table() {
 }  // namespace
 
 KernelFn find_kernel(const OpInfo& op) { return table().by_op[op]; }
+
+bool writes_destination(const OpInfo& op) { return table().destination[op]; }
+
+NDArray KernelCall::output(const Shape& shape, DataType dtype) const {
+  if (dest.defined() && dest.dtype() == dtype && dest.shape() == shape) return dest;
+  return NDArray::empty(shape, dtype);
+}
+
+Value KernelCall::finish(const NDArray& result) const {
+  if (!dest.defined() || result.raw() == dest.raw()) return Value(result);
+  copy_into(view_of(dest), result);  // checks shape and dtype
+  return Value(dest);
+}
 
 KernelFn find_kernel(std::string_view op) {
   const OpInfo* info = find_op(op);

@@ -21,8 +21,9 @@ void gather_elements(const NDArray& in, const NDArray& out, const std::vector<in
   });
 }
 
-NDArray strided_copy(const NDArray& in, const Shape& shape, const std::vector<int64_t>& strides, int64_t offset) {
-  NDArray out = NDArray::empty(shape, in.dtype());
+NDArray strided_copy(const NDArray& in, const Shape& shape, const std::vector<int64_t>& strides, int64_t offset,
+                     const KernelCall* into) {
+  NDArray out = into ? into->output(shape, in.dtype()) : NDArray::empty(shape, in.dtype());
   dispatch_width(in.dtype(), [&]<class W>(TypeTag<W>) {
     const W* s = in.data<W>() + offset;
     W* d = out.data<W>();

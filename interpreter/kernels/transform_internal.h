@@ -44,9 +44,10 @@ decltype(auto) dispatch_width(DataType t, F&& f) {
 void gather_elements(const NDArray& in, const NDArray& out, const std::vector<int64_t>& src);
 
 // A copy of `in` laid out as `shape` read through `strides` (element strides into `in`,
-// 0 along broadcast dims): transposes, broadcasts and strided views in one loop.
+// 0 along broadcast dims): transposes, broadcasts and strided views in one loop. Written
+// into `into`'s destination when it has that shape and dtype (KernelCall::output).
 NDArray strided_copy(const NDArray& in, const Shape& shape, const std::vector<int64_t>& strides,
-                     int64_t offset = 0);
+                     int64_t offset = 0, const KernelCall* into = nullptr);
 
 // The type sums are accumulated in: double for floats, bool (logical or) for bool, and the
 // 64-bit unsigned integers for integers, so that overflow wraps (the low bits are those of

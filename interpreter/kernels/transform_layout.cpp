@@ -62,8 +62,8 @@ Value layout_transform_kernel(const KernelCall& call) {
     out[q.dst] = q.extent / q.dst_f;
     if (q.dst_sub >= 0) out[q.dst_sub] = q.dst_f;
   }
-  NDArray result = NDArray::empty(out, data.dtype());
-  if (result.size() == 0) return result;
+  NDArray result = call.output(out, data.dtype());  // every element is written
+  if (result.size() == 0) return call.finish(result);
   const auto in_strides = contiguous_strides(data.shape());
   // Walk the output in order; each primal coordinate is outer * dst_f + inner.
   std::vector<int64_t> idx(out.size(), 0);
@@ -91,7 +91,7 @@ Value layout_transform_kernel(const KernelCall& call) {
       }
     }
   });
-  return result;
+  return call.finish(result);
 }
 
 // The auto-scheduler's layouts: sizes each followed by an axis name ("16n4c2n").
@@ -220,7 +220,7 @@ Value tile_kernel(const KernelCall& call) {
 }  // namespace
 
 void register_transform_layout_kernels(KernelTable& t) {
-  register_kernel(t, "layout_transform", layout_transform_kernel);
+  register_destination_kernel(t, "layout_transform", layout_transform_kernel);
   register_kernel(t, "auto_scheduler_layout_transform", auto_scheduler_layout_transform_kernel);
   register_kernel(t, "meta_schedule_layout_transform", meta_schedule_layout_transform_kernel);
   register_kernel(t, "broadcast_to", broadcast_to_kernel);

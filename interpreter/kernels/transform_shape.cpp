@@ -166,7 +166,7 @@ Value transpose_kernel(const KernelCall& call) {
     s[i] = data.dim(a);
     strides[i] = own[a];
   }
-  return strided_copy(data, s, strides);
+  return call.finish(strided_copy(data, s, strides, 0, &call));
 }
 
 // Joins `parts` along `axis`; each part contributes its extent there (1 for stack, whose
@@ -184,7 +184,7 @@ NDArray join(const KernelCall& call, const std::vector<NDArray>& parts, size_t a
         fail(call, "shapes " + str(first.shape()) + " and " + str(p.shape()) + " differ in dim " + std::to_string(d));
     out[axis] += p.dim(axis);
   }
-  NDArray result = NDArray::empty(out, first.dtype());
+  NDArray result = call.output(out, first.dtype());  // every byte is written
   const size_t esize = dtype_bytes(first.dtype());
   int64_t outer = 1, inner = 1;
   for (size_t d = 0; d < axis; ++d) outer *= out[d];
@@ -205,7 +205,7 @@ NDArray join(const KernelCall& call, const std::vector<NDArray>& parts, size_t a
 Value concatenate_kernel(const KernelCall& call) {
   auto parts = call.tensors(0);
   if (parts.empty()) fail(call, "needs at least one tensor");
-  return join(call, parts, axis_attr(call, "axis", parts[0].ndim()));
+  return call.finish(join(call, parts, axis_attr(call, "axis", parts[0].ndim())));
 }
 
 Value stack_kernel(const KernelCall& call) {
@@ -221,7 +221,7 @@ Value stack_kernel(const KernelCall& call) {
     s.insert(s.begin() + axis, 1);
     p = p.reshaped(s);
   }
-  return join(call, parts, static_cast<size_t>(axis));
+  return call.finish(join(call, parts, static_cast<size_t>(axis)));
 }
 
 // Copies data[..., lo:hi, ...] along `axis`.
@@ -352,9 +352,9 @@ void register_transform_shape_kernels(KernelTable& t) {
   register_kernel(t, "reshape", reshape_kernel<false>);
   register_kernel(t, "contrib_reverse_reshape", reshape_kernel<true>);
   register_kernel(t, "reshape_like", reshape_like_kernel);
-  register_kernel(t, "transpose", transpose_kernel);
-  register_kernel(t, "concatenate", concatenate_kernel);
-  register_kernel(t, "stack", stack_kernel);
+  register_destination_kernel(t, "transpose", transpose_kernel);
+  register_destination_kernel(t, "concatenate", concatenate_kernel);
+  register_destination_kernel(t, "stack", stack_kernel);
   register_kernel(t, "split", split_kernel);
   register_kernel(t, "meshgrid", meshgrid_kernel);
   register_kernel(t, "repeat", repeat_kernel);

@@ -8,7 +8,7 @@
 #pragma once
 
 #include <cstddef>
-#include <vector>
+#include <memory>
 
 #include "lang/ops/op_registry.h"
 
@@ -17,16 +17,18 @@ namespace relay {
 template <class T>
 class OpTable {
  public:
-  OpTable() : entries_(all_ops().size()) {}
+  OpTable() : size_(all_ops().size()), entries_(std::make_unique<T[]>(size_)) {}
 
   const T& operator[](const OpInfo& op) const { return entries_[op.id]; }
   T& operator[](const OpInfo& op) { return entries_[op.id]; }
   const T& operator[](OpId id) const { return entries_[id]; }
   T& operator[](OpId id) { return entries_[id]; }
-  size_t size() const { return entries_.size(); }
+  size_t size() const { return size_; }
 
  private:
-  std::vector<T> entries_;
+  // An array rather than std::vector so that OpTable<bool> holds real bools.
+  size_t size_;
+  std::unique_ptr<T[]> entries_;
 };
 
 }  // namespace relay
