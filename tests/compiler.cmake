@@ -3,7 +3,8 @@
 # tests/CMakeLists.txt when the compiler's graph library is built.
 if(TARGET relay_compiler_graph)
   file(GLOB RELAY_COMPILER_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/compiler/*.cpp)
-  add_executable(relay_compiler_tests ${RELAY_COMPILER_TESTS})
+  # golden_cases.cpp: the kernels' golden cases, compiled (golden_compiled_test.cpp)
+  add_executable(relay_compiler_tests ${RELAY_COMPILER_TESTS} ${CMAKE_CURRENT_SOURCE_DIR}/support/golden_cases.cpp)
   target_link_libraries(relay_compiler_tests PRIVATE relay_compiler_graph relay_interpreter relay_lang
     Catch2::Catch2WithMain)
   target_compile_definitions(relay_compiler_tests PRIVATE RELAY_SOURCE_DIR="${PROJECT_SOURCE_DIR}")

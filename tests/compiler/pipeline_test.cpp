@@ -1,5 +1,5 @@
-// The whole compile path against the interpreter: models compiled at their annotated
-// shapes (element-wise groups native, the rest on reference kernels), and a property test
+// The whole compile path against the interpreter (the models: models_compiled_test.cpp;
+// every operator's golden cases: golden_compiled_test.cpp): a property test
 // over random fused chains of element-wise and broadcast operators with random shapes and
 // dtypes — integers bitwise equal, floats within a stated tolerance.
 #ifdef RELAY_HAVE_PIPELINE
@@ -17,10 +17,6 @@ namespace t = relay::testing;
 
 namespace {
 
-// Relative to 1 + |reference|: reassociated batch norms and vectorised libm calls differ
-// from the reference kernels by float32 rounding, amplified through a model's layers.
-constexpr double kModelTolerance = 1e-4;
-
 struct Compiled {
   std::unique_ptr<rt::CompiledCall> code;
   std::vector<std::string> notes;
@@ -35,36 +31,7 @@ Compiled compile_main(t::CompiledModel& m, const std::vector<rt::NDArray>& args,
   return {std::move(out.code), std::move(out.notes), std::move(out.reason)};
 }
 
-void check_model(const char* name) {
-  INFO(name);
-  auto m = t::load_model_file(std::string(RELAY_SOURCE_DIR) + "/tests/models/" + name + ".relay");
-  REQUIRE(m->error.empty());
-  std::vector<rt::NDArray> args = t::random_args(*m, 7);
-  rt::Value want = t::interpret(*m, args);
-  compiler::ThreadPool pool(2);
-  Compiled c = compile_main(*m, args, &pool);
-  INFO(c.reason);
-  REQUIRE(c.code);
-  REQUIRE(!c.notes.empty());
-  INFO(c.notes[0]);
-  // Something ran natively: whole groups, or epilogues of reference convolutions/dense.
-  CHECK((c.notes[0].find(" 0 native") == std::string::npos || c.notes[0].find(" 0 with") == std::string::npos));
-  std::vector<rt::Value> vals(args.begin(), args.end());
-  rt::Value got = c.code->call(vals);
-  CHECK(t::max_rel_diff(got.tensor(), want.tensor()) < kModelTolerance);
-  // Twice: the executable keeps no state between calls.
-  CHECK(t::max_rel_diff(c.code->call(vals).tensor(), got.tensor()) == 0);
-}
-
 }  // namespace
-
-TEST_CASE("compiled MLP equals the interpreter", "[compiler][pipeline]") { check_model("mlp"); }
-TEST_CASE("compiled LSTM equals the interpreter", "[compiler][pipeline]") { check_model("lstm"); }
-TEST_CASE("compiled DQN equals the interpreter", "[compiler][pipeline]") { check_model("dqn"); }
-TEST_CASE("compiled ResNet-18 equals the interpreter", "[compiler][pipeline]") { check_model("resnet18"); }
-TEST_CASE("compiled MobileNet equals the interpreter", "[compiler][pipeline]") { check_model("mobilenet"); }
-TEST_CASE("compiled SqueezeNet 1.1 equals the interpreter", "[compiler][pipeline]") { check_model("squeezenet1_1"); }
-TEST_CASE("compiled DCGAN generator equals the interpreter", "[compiler][pipeline]") { check_model("dcgan"); }
 
 TEST_CASE("relay compile's later stages print each group's native kernel", "[compiler][pipeline]") {
   auto m = t::load_model_file(std::string(RELAY_SOURCE_DIR) + "/tests/models/mlp.relay");

@@ -4,82 +4,38 @@
 // for integers and bools. A NaN is expected exactly where numpy produced one.
 #include <catch2/catch.hpp>
 
-#include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <cctype>
 #include <set>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "interpreter/kernels/kernel.h"
-#include "interpreter/runtime/npy.h"
 #include "lang/ops/op_registry.h"
+#include "tests/support/golden_cases.h"
 #include "tests/support/run_program.h"
 
-namespace fs = std::filesystem;
 using relay::rt::NDArray;
-
-namespace {
-
-const fs::path kData = fs::path(RELAY_SOURCE_DIR) / "tests" / "kernels" / "data";
-
-// "" when equal within tolerance, else where and how it differs.
-std::string compare(const NDArray& got, const NDArray& want, double rtol, double atol) {
-  if (got.dtype() != want.dtype())
-    return "dtype " + relay::dtype_name(got.dtype()) + ", expected " + relay::dtype_name(want.dtype());
-  if (got.shape() != want.shape())
-    return "shape " + relay::rt::shape_to_string(got.shape()) + ", expected " +
-           relay::rt::shape_to_string(want.shape());
-  const bool exact = !want.dtype().is_float();
-  for (int64_t i = 0; i < want.size(); ++i) {
-    double g = got.get_double(i), w = want.get_double(i);
-    bool ok;
-    if (exact) ok = got.get_int(i) == want.get_int(i);
-    else if (std::isnan(w)) ok = std::isnan(g);
-    else if (std::isinf(w)) ok = g == w;
-    else ok = std::fabs(g - w) <= atol + rtol * std::fabs(w);
-    if (!ok) {
-      std::ostringstream ss;
-      ss.precision(9);
-      ss << "element " << i << ": got " << g << ", expected " << w;
-      return ss.str();
-    }
-  }
-  return "";
-}
-
-}  // namespace
+namespace t = relay::testing;
 
 TEST_CASE("kernels: golden data from numpy", "[kernels]") {
   size_t cases = 0;
-  for (const auto& dir : fs::directory_iterator(kData)) {
-    std::ifstream manifest(dir.path() / "manifest.jsonl");
-    std::string line;
-    while (std::getline(manifest, line)) {
-      if (line.empty()) continue;
-      auto c = nlohmann::json::parse(line);
-      const std::string name = dir.path().filename().string() + "/" + c["name"].get<std::string>();
-      DYNAMIC_SECTION(name) {
-        INFO(c["program"].get<std::string>());
-        std::vector<NDArray> inputs;
-        for (const auto& f : c["inputs"]) inputs.push_back(relay::rt::read_npy((dir.path() / f.get<std::string>()).string()));
-        auto r = relay::testing::run_main(c["program"].get<std::string>(), inputs);
+  for (const std::string& family : t::golden_families()) {
+    for (const t::GoldenCase& c : t::load_golden_family(family)) {
+      DYNAMIC_SECTION(family + "/" + c.name) {
+        INFO(c.program);
+        auto r = t::run_main(c.program, t::read_golden_inputs(c));
         REQUIRE(r.error == "");
         std::vector<relay::rt::Value> got;
-        if (c["tuple"].get<bool>()) {
+        if (c.tuple) {
           REQUIRE(r.value.is_tuple());
           got = r.value.tuple().fields;
         } else {
           got.push_back(r.value);
         }
-        REQUIRE(got.size() == c["outputs"].size());
+        REQUIRE(got.size() == c.outputs.size());
         for (size_t k = 0; k < got.size(); ++k) {
           REQUIRE(got[k].is_tensor());
-          NDArray want = relay::rt::read_npy((dir.path() / c["outputs"][k].get<std::string>()).string());
           INFO("output " << k);
-          CHECK(compare(got[k].tensor(), want, c["rtol"].get<double>(), c["atol"].get<double>()) == "");
+          CHECK(t::compare_tensors(got[k].tensor(), t::read_golden_output(c, k), c.rtol, c.atol) == "");
         }
       }
       ++cases;
@@ -100,12 +56,8 @@ TEST_CASE("kernels: every supported operator has a kernel", "[kernels]") {
 
 TEST_CASE("kernels: every supported operator has golden cases", "[kernels]") {
   std::string programs;
-  for (const auto& dir : fs::directory_iterator(kData)) {
-    std::ifstream manifest(dir.path() / "manifest.jsonl");
-    std::string line;
-    while (std::getline(manifest, line))
-      if (!line.empty()) programs += nlohmann::json::parse(line)["program"].get<std::string>() + "\n";
-  }
+  for (const std::string& family : t::golden_families())
+    for (const t::GoldenCase& c : t::load_golden_family(family)) programs += c.program + "\n";
   auto called = [&](std::string_view op) {
     const std::string needle = std::string(op) + "(";
     for (size_t at = programs.find(needle); at != std::string::npos; at = programs.find(needle, at + 1)) {
