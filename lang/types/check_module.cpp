@@ -8,9 +8,18 @@ const InferredTypes* ModuleTypes::find(const FuncDef* def) const {
   return nullptr;
 }
 
+namespace {
+
+bool is_expression_name_error(DiagKind k) {
+  return k == DiagKind::UndefinedLocal || k == DiagKind::UndefinedGraphVar || k == DiagKind::UndefinedGlobal ||
+         k == DiagKind::UnknownOperator || k == DiagKind::UndefinedConstructor;
+}
+
+}  // namespace
+
 bool has_error_within(std::span<const Diagnostic> diags, Span span) {
   for (const Diagnostic& d : diags) {
-    if (d.severity != Severity::Error) continue;
+    if (d.severity != Severity::Error || is_expression_name_error(d.kind)) continue;
     Span s = d.primary().span;
     if (s.file == span.file && s.begin >= span.begin && s.end <= span.end) return true;
   }

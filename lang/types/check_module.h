@@ -26,9 +26,12 @@ struct ModuleTypes {
 // Diagnostics of every definition are appended to `diags`.
 ModuleTypes check_module(const Module& module, const Module* prelude, DiagnosticBag& diags);
 
-// Whether an error was already reported inside `span` (a syntax or name error). Type
-// errors in such a definition are mostly echoes of it, so they are not reported: the
-// rule of check_module and of the checking database.
+// Whether an error was already reported inside `span` whose type errors would be mostly
+// echoes of it (a syntax error, an unknown type), so they are not reported: the rule of
+// check_module and of the checking database. A name error in an expression (unknown
+// local, global, operator or constructor) does not count: inference gives the name the
+// error type, which absorbs every mismatch involving it silently, so the definition's
+// other type errors are real and shown while the name is still being typed.
 bool has_error_within(std::span<const Diagnostic> diags, Span span);
 
 // `@name: TYPE` per global function in source order, as TVM prints types: the contract of
