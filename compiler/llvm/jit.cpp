@@ -1,10 +1,21 @@
 // The JIT session (jit.h): one LLJIT per process, host detection, compile and emit.
 //
-// Each compile builds its module in its own LLVMContext with its own TargetMachine (neither
-// is thread-safe to share), optimises it, and hands it to LLJIT, which was built with
-// concurrent compilation support so that its IR compile layer is safe to enter from
-// several threads. Symbols get a process-unique suffix: the same kernel name compiled for
-// two shapes must not collide in the one JITDylib.
+// Where a compile's time goes (bench/compiler, relay_bench_compiler's latency table) and
+// what is done about it:
+//  * Target machines are made once per thread and reused (thread_local): a fresh one per
+//    kernel also rebuilds its X86 subtarget, the target lowering tables, on first use. A
+//    TargetMachine is not safe to share between threads, hence one per thread, never locked.
+//  * Machine code is emitted here, on the compiling thread, with that reused machine, and
+//    the object handed to LLJIT's linking layer (addObjectFile). LLJIT's own IR layer
+//    would build yet another TargetMachine for every module it compiles concurrently.
+//  * The code generator's optimisation level follows the IR's (O2: LLVM's Default, as
+//    clang -O2; O0: None, the fast instruction selector) instead of always Aggressive.
+//  * compile_all puts many kernels (an Executable's fused groups) in one module: one pass
+//    pipeline run, one code generation and one link instead of one each per kernel; what a
+//    module costs besides its functions is paid once.
+// Each compile still gets its own LLVMContext (a module's context must outlive its code
+// generation and cannot be shared between threads). Symbols get a process-unique suffix:
+// the same kernel name compiled for two shapes must not collide in the one JITDylib.
 #include "compiler/llvm/jit.h"
 
 #include <atomic>
@@ -12,11 +23,14 @@
 #include <mutex>
 #include <stdexcept>
 
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 #include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Linker/Linker.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
 
@@ -37,6 +51,17 @@ template <class T> T check(llvm::Expected<T> v, const char* what) {
   return std::move(*v);
 }
 
+llvm::CodeGenOptLevel codegen_level(int opt_level) {
+  return opt_level <= 0   ? llvm::CodeGenOptLevel::None
+         : opt_level == 1 ? llvm::CodeGenOptLevel::Less
+         : opt_level == 2 ? llvm::CodeGenOptLevel::Default
+                          : llvm::CodeGenOptLevel::Aggressive;
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
 }  // namespace
 
 struct Jit::Impl {
@@ -50,16 +75,43 @@ struct Jit::Impl {
     return check(jtmb->createTargetMachine(), "creating the target machine");
   }
 
-  // Codegen + optimisation into `ctx` (which the module then belongs to).
-  std::unique_ptr<llvm::Module> build(llvm::LLVMContext& ctx, const loops::Kernel& k, const std::string& symbol,
-                                      int opt_level, llvm::TargetMachine& tm) {
-    std::vector<std::string> problems = loops::verify(k);
-    if (!problems.empty())
-      throw std::invalid_argument("kernel " + k.name + " does not verify: " + problems[0] + "\n" +
-                                  loops::print_kernel(k));
-    std::unique_ptr<llvm::Module> m = generate_module(ctx, k, symbol, target, tm);
+  // This thread's target machine, made on its first compile, at `opt_level`'s code
+  // generation level. (One Jit per process, so one machine per thread.)
+  llvm::TargetMachine& thread_machine(int opt_level) {
+    thread_local std::unique_ptr<llvm::TargetMachine> tm;
+    if (!tm) tm = machine();
+    tm->setOptLevel(codegen_level(opt_level));
+    return *tm;
+  }
+
+  // Codegen of each kernel into `ctx`, linked into one module, then optimisation.
+  std::unique_ptr<llvm::Module> build(llvm::LLVMContext& ctx, std::span<const loops::Kernel* const> kernels,
+                                      std::span<const std::string> symbols, int opt_level, llvm::TargetMachine& tm) {
+    std::unique_ptr<llvm::Module> m;
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      const loops::Kernel& k = *kernels[i];
+      std::vector<std::string> problems = loops::verify(k);
+      if (!problems.empty())
+        throw std::invalid_argument("kernel " + k.name + " does not verify: " + problems[0] + "\n" +
+                                    loops::print_kernel(k));
+      std::unique_ptr<llvm::Module> one = generate_module(ctx, k, symbols[i], target, tm);
+      if (!m) m = std::move(one);
+      else if (llvm::Linker::linkModules(*m, std::move(one)))
+        throw std::runtime_error("linking kernel " + symbols[i] + " into its module");
+    }
     optimize_module(*m, tm, opt_level);
     return m;
+  }
+
+  // Machine code for `m` on this thread, handed to the JIT's linking layer.
+  void add(std::unique_ptr<llvm::LLVMContext> ctx, std::unique_ptr<llvm::Module> m, llvm::TargetMachine& tm,
+           const std::string& what) {
+    llvm::orc::SimpleCompiler compile(tm);
+    std::unique_ptr<llvm::MemoryBuffer> object = check(compile(*m), "generating machine code");
+    m.reset();  // the module before its context
+    ctx.reset();
+    if (llvm::Error e = lljit->addObjectFile(std::move(object)))
+      throw std::runtime_error("adding " + what + " to the JIT: " + error_text(std::move(e)));
   }
 };
 
@@ -74,7 +126,7 @@ Jit::Jit() : impl_(std::make_unique<Impl>()) {
   llvm::InitializeNativeTargetAsmParser();
 
   auto jtmb = check(llvm::orc::JITTargetMachineBuilder::detectHost(), "detecting the host");
-  jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
   HostInfo& h = impl_->host;
   h.triple = jtmb.getTargetTriple().str();
   h.cpu = jtmb.getCPU();
@@ -114,37 +166,52 @@ Jit::~Jit() = default;
 const HostInfo& Jit::host() const { return impl_->host; }
 
 CompiledKernel Jit::compile(const loops::Kernel& k, const CompileOptions& options) {
+  const loops::Kernel* one[] = {&k};
+  return std::move(compile_all(one, options)[0]);
+}
+
+std::vector<CompiledKernel> Jit::compile_all(std::span<const loops::Kernel* const> kernels,
+                                             const CompileOptions& options) {
+  std::vector<CompiledKernel> out(kernels.size());
+  if (kernels.empty()) return out;
   const auto start = std::chrono::steady_clock::now();
-  CompiledKernel out;
-  out.symbol = (k.name.empty() ? std::string("kernel") : k.name) + "_" + std::to_string(impl_->serial++);
-  out.parallel_extent = k.parallel_extent();
-  out.num_params = k.num_params();
-
+  std::vector<std::string> symbols;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const loops::Kernel& k = *kernels[i];
+    out[i].symbol = (k.name.empty() ? std::string("kernel") : k.name) + "_" + std::to_string(impl_->serial++);
+    out[i].parallel_extent = k.parallel_extent();
+    out[i].num_params = k.num_params();
+    symbols.push_back(out[i].symbol);
+  }
   auto ctx = std::make_unique<llvm::LLVMContext>();
-  std::unique_ptr<llvm::TargetMachine> tm = impl_->machine();
-  std::unique_ptr<llvm::Module> m = impl_->build(*ctx, k, out.symbol, options.opt_level, *tm);
-  if (options.keep_llvm_ir) out.llvm_ir = module_ir(*m);
-  if (options.keep_asm) out.assembly = module_asm(*m, *tm);
-
-  llvm::orc::ThreadSafeModule tsm(std::move(m), std::move(ctx));
-  if (llvm::Error e = impl_->lljit->addIRModule(std::move(tsm)))
-    throw std::runtime_error("adding kernel " + out.symbol + " to the JIT: " + error_text(std::move(e)));
-  llvm::orc::ExecutorAddr addr = check(impl_->lljit->lookup(out.symbol), "looking up a compiled kernel");
-  out.fn = addr.toPtr<KernelFn>();
-  out.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  llvm::TargetMachine& tm = impl_->thread_machine(options.opt_level);
+  std::unique_ptr<llvm::Module> m = impl_->build(*ctx, kernels, symbols, options.opt_level, tm);
+  // The printed stages are of the whole module: with one kernel, that kernel's.
+  if (options.keep_llvm_ir) out[0].llvm_ir = module_ir(*m);
+  if (options.keep_asm) out[0].assembly = module_asm(*m, tm);
+  impl_->add(std::move(ctx), std::move(m), tm, "kernel " + symbols[0]);
+  // The first lookup links the object; the others find their symbols in it.
+  for (CompiledKernel& ck : out)
+    ck.fn = check(impl_->lljit->lookup(ck.symbol), "looking up a compiled kernel").toPtr<KernelFn>();
+  const double each = ms_since(start) / static_cast<double>(kernels.size());
+  for (CompiledKernel& ck : out) ck.compile_ms = each;
   return out;
 }
 
 std::string Jit::emit_llvm(const loops::Kernel& k, int opt_level) {
   llvm::LLVMContext ctx;
-  std::unique_ptr<llvm::TargetMachine> tm = impl_->machine();
-  return module_ir(*impl_->build(ctx, k, k.name, opt_level, *tm));
+  llvm::TargetMachine& tm = impl_->thread_machine(opt_level);
+  const loops::Kernel* one[] = {&k};
+  const std::string symbol[] = {k.name};
+  return module_ir(*impl_->build(ctx, one, symbol, opt_level, tm));
 }
 
 std::string Jit::emit_asm(const loops::Kernel& k, int opt_level) {
   llvm::LLVMContext ctx;
-  std::unique_ptr<llvm::TargetMachine> tm = impl_->machine();
-  return module_asm(*impl_->build(ctx, k, k.name, opt_level, *tm), *tm);
+  llvm::TargetMachine& tm = impl_->thread_machine(opt_level);
+  const loops::Kernel* one[] = {&k};
+  const std::string symbol[] = {k.name};
+  return module_asm(*impl_->build(ctx, one, symbol, opt_level, tm), tm);
 }
 
 std::unique_ptr<llvm::TargetMachine> JitModules::machine(Jit& jit) { return jit.impl_->machine(); }
@@ -157,9 +224,7 @@ std::string JitModules::unique_symbol(Jit& jit, const std::string& name) {
 
 void* JitModules::add(Jit& jit, std::unique_ptr<llvm::LLVMContext> ctx, std::unique_ptr<llvm::Module> m,
                       const std::string& symbol) {
-  llvm::orc::ThreadSafeModule tsm(std::move(m), std::move(ctx));
-  if (llvm::Error e = jit.impl_->lljit->addIRModule(std::move(tsm)))
-    throw std::runtime_error("adding " + symbol + " to the JIT: " + error_text(std::move(e)));
+  jit.impl_->add(std::move(ctx), std::move(m), jit.impl_->thread_machine(2), symbol);
   return check(jit.impl_->lljit->lookup(symbol), "looking up a compiled function").toPtr<void*>();
 }
 
@@ -174,6 +239,7 @@ void run_kernel(const CompiledKernel& k, const RelayTensorView* views, ThreadPoo
 
 void run_kernel(const CompiledKernel& k, void* const* buffers, ThreadPool* pool) {
   std::vector<RelayTensorView> views;
+  views.reserve(k.num_params);
   for (size_t i = 0; i < k.num_params; ++i) views.push_back(rt::view_of_data(buffers[i]));
   run_kernel(k, views.data(), pool);
 }

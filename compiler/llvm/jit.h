@@ -16,7 +16,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "compiler/loops/ir.h"
 #include "interpreter/runtime/tensor_view.h"
@@ -66,6 +68,11 @@ class Jit {
 
   // Thread-safe. Throws std::invalid_argument for a kernel that does not verify.
   CompiledKernel compile(const loops::Kernel& k, const CompileOptions& options = {});
+  // Many kernels in one module (one optimisation run, one code generation, one link):
+  // what a module costs besides its functions is paid once. Each result's compile_ms is
+  // its share of the whole; keep_llvm_ir/keep_asm fill the first result with the module's.
+  std::vector<CompiledKernel> compile_all(std::span<const loops::Kernel* const> kernels,
+                                          const CompileOptions& options = {});
 
   // `relay compile --emit=llvm|asm`: the optimised IR / the host assembly of one kernel,
   // without adding it to the JIT session.

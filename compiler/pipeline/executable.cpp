@@ -377,13 +377,16 @@ std::string emit_groups(const Graph& g, const FusionPlan& plan, std::string_view
 
 Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool, std::vector<std::string>* notes)
     : graph_(std::move(graph)), plan_(std::move(plan)), pool_(pool) {
+  std::vector<loops::Kernel> kernels;  // the native parts, compiled together below
+  std::vector<size_t> kernel_steps;    // the step of each
   for (const FusedGroup& group : plan_.groups) {
     Step step{&group, group.nodes.size(), {}, std::nullopt};
     std::string why;
     if (auto native = plan_native(graph_, group, &why)) {
-      Native n{jit.compile(native->kernel), native->output_buffer, native->status_buffer, native->out_dtype,
+      Native n{CompiledKernel{}, native->output_buffer, native->status_buffer, native->out_dtype,
                std::move(native->out_shape), std::move(native->status_message)};
-      compile_ms_ += n.kernel.compile_ms;
+      kernels.push_back(std::move(native->kernel));
+      kernel_steps.push_back(steps_.size());
       step.native = std::move(n);
       step.reference_nodes = native->reference_nodes;
       step.native_part = std::move(native->part);
@@ -397,6 +400,15 @@ Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool,
                        " on its reference kernel, its " + std::to_string(group.nodes.size() - step.reference_nodes) +
                        "-op epilogue native");
     steps_.push_back(std::move(step));
+  }
+  // All native parts in one LLVM module (Jit::compile_all): the pass pipeline, code
+  // generation and link run once, not once per group (bench/compiler: compile latency).
+  std::vector<const loops::Kernel*> to_compile;
+  for (const loops::Kernel& k : kernels) to_compile.push_back(&k);
+  std::vector<CompiledKernel> compiled = jit.compile_all(to_compile);
+  for (size_t i = 0; i < compiled.size(); ++i) {
+    compile_ms_ += compiled[i].compile_ms;
+    steps_[kernel_steps[i]].native->kernel = std::move(compiled[i]);
   }
   // Free each intermediate value after the last step that reads it (values of the result
   // are kept).

@@ -1049,11 +1049,12 @@ def lstm_cell(num_hidden, batch_size=1, dtype="float32"):
                     ret_type)
 
 
-def model_lstm():
+def model_lstm(iterations=4, num_hidden=16):
     """testing/lstm.py get_net(iterations=4, num_hidden=16, batch 1): zero initial states;
     each step calls a fresh lstm_cell function on a fresh input `data` and its own weights
-    i2h_I_weight/bias, h2h_I_weight/bias; the result is the last step's output."""
-    iterations, num_hidden, batch_size, dtype = 4, 16, 1, "float32"
+    i2h_I_weight/bias, h2h_I_weight/bias; the result is the last step's output. (Other
+    sizes for bench/compiler/bench_models.py.)"""
+    batch_size, dtype = 1, "float32"
     input_type = TensorType((batch_size, num_hidden), dtype)
     weight_type = TensorType((4 * num_hidden, num_hidden), dtype)
     bias_type = TensorType((4 * num_hidden,), dtype)
