@@ -40,7 +40,7 @@ struct OpDesc {
   Family family;
   int arity;
   MathFn fn = MathFn::Exp;  // FloatMath / Rounding
-  std::vector<std::string_view> attrs;  // the scalar attributes its expansion reads
+  std::vector<std::string_view> attrs{};  // the scalar attributes its expansion reads
 };
 
 const std::unordered_map<std::string_view, OpDesc>& op_table() {
