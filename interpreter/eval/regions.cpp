@@ -1,6 +1,8 @@
 #include "interpreter/eval/regions.h"
 
 #include <algorithm>
+#include <optional>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "lang/syntax/walk.h"
@@ -38,9 +40,25 @@ void reads(const Node& n, std::vector<std::pair<const VarDecl*, uint32_t>>& out)
   for (const Node* k : n.kids) reads(*k, out);
 }
 
+// For each variable read in `block`, the index of the last binding that reads it (the
+// bindings' count for the result), closures included: one walk serves every region of the
+// block. A variable is in scope only for the rest of its block, so nothing else reads it.
+using LastUse = std::unordered_map<const VarDecl*, size_t>;
+LastUse last_uses(const Node& block, const BlockExpr& expr) {
+  LastUse last;
+  auto scan = [&](const Expr* e, size_t at) {
+    walk_expr(const_cast<Expr*>(e), [&](Expr* x) {
+      if (x->kind == ExprKind::LocalRef) last[static_cast<const RefExpr*>(x)->decl] = at;
+    });
+  };
+  for (size_t i = 0; i < block.bindings.size(); ++i) scan(block.bindings[i].binding->value, i);
+  scan(expr.result, block.bindings.size());
+  return last;
+}
+
 // Completes a run [start, end) of `block` into a region, or returns false when it binds
 // nothing read afterwards.
-bool describe(const Node& block, const BlockExpr& expr, size_t start, size_t end, FoundRegion& out) {
+bool describe(const Node& block, const LastUse& last, size_t start, size_t end, FoundRegion& out) {
   std::unordered_set<const VarDecl*> bound;
   RegionCode& r = out.code;
   out.start = start;
@@ -58,22 +76,11 @@ bool describe(const Node& block, const BlockExpr& expr, size_t start, size_t end
     r.info.bindings.push_back(b.binding);
     if (b.binding->var) bound.insert(b.binding->var);
   }
-  // Read after the run: anywhere in the later bindings or the result, closures included
-  // (a variable is in scope only for the rest of its block, so nothing else can read it).
-  std::unordered_set<const VarDecl*> used;
-  auto scan = [&](const Expr* e) {
-    walk_expr(const_cast<Expr*>(e), [&](Expr* x) {
-      if (x->kind == ExprKind::LocalRef) {
-        const VarDecl* d = static_cast<const RefExpr*>(x)->decl;
-        if (bound.count(d)) used.insert(d);
-      }
-    });
-  };
-  for (size_t i = end; i < block.bindings.size(); ++i) scan(block.bindings[i].binding->value);
-  scan(expr.result);
+  // Outputs: read after the run, in a later binding or the result (closures included).
   for (size_t i = start; i < end; ++i) {
     const Node::Bind& b = block.bindings[i];
-    if (b.binding->var && b.slot >= 0 && used.count(b.binding->var)) {
+    auto it = b.binding->var ? last.find(b.binding->var) : last.end();
+    if (b.slot >= 0 && it != last.end() && it->second >= end) {
       r.info.outputs.push_back(b.binding->var);
       r.output_slots.push_back(static_cast<uint32_t>(b.slot));
     }
@@ -88,6 +95,7 @@ bool describe(const Node& block, const BlockExpr& expr, size_t start, size_t end
 std::vector<FoundRegion> find_regions(const Node& block, const BlockExpr& expr) {
   std::vector<FoundRegion> out;
   const size_t n = block.bindings.size();
+  std::optional<LastUse> last;  // computed for the first candidate run
   size_t i = 0;
   while (i < n) {
     int ops = 0;
@@ -98,8 +106,9 @@ std::vector<FoundRegion> find_regions(const Node& block, const BlockExpr& expr) 
       ops += k;
     }
     if (j > i && ops >= kMinRegionOps) {
+      if (!last) last = last_uses(block, expr);
       FoundRegion r;
-      if (describe(block, expr, i, j, r)) out.push_back(std::move(r));
+      if (describe(block, *last, i, j, r)) out.push_back(std::move(r));
     }
     i = j == i ? i + 1 : j;
   }

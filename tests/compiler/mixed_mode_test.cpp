@@ -175,14 +175,19 @@ TEST_CASE("mixed mode: an RNN cell in a recursive loop with if runs native", "[c
   std::vector<Value> args = {f32({1, 8}, 1), f32({8, 8}, 2), f32({8, 8}, 3)};
   check_mixed("rnn_main", args, "rnn", jit::JitMode::Eager);
   check_mixed("rnn_main", args, "rnn", jit::JitMode::Auto);  // compiled at its second reach
-  // Eager compiles at the first reach: all ten iterations are native.
+  // Eager compiles at the first reach: all ten iterations are native. With the sources
+  // (as in `relay run`) the report names the region's lines.
   t::CompiledModel& m = model();
-  compiler::JitRuntime jit(compiler::program_types(*m.program), eager());
+  compiler::ProgramTypes program = compiler::program_types(*m.program);
+  program.sources = &m.sources;
+  compiler::JitRuntime jit(program, eager());
   REQUIRE(run(m, "rnn_main", args, &jit.tier()).value);
   auto regions = native_regions(jit.tier(), "rnn");
   REQUIRE(regions.size() == 1);
   CHECK(regions[0].native_calls == 10);
   CHECK(regions[0].interpreted_calls == 0);
+  CHECK(regions[0].region == "region 1 (lines 6-8)");
+  CHECK(jit.tier().describe().find("@rnn region 1 (lines 6-8) (Tensor[(1, 8), float32], ") != std::string::npos);
   CHECK(regions[0].signature ==
         "(Tensor[(1, 8), float32], Tensor[(8, 8), float32], Tensor[(1, 8), float32], Tensor[(8, 8), float32])");
   // @rnn itself stays interpreted (control flow), with its reason.
