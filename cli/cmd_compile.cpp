@@ -2,7 +2,7 @@
 // entry's graph at its parameters' shapes (annotations, or --shape for `?`/symbolic
 // dims) and prints a stage of the compile path: `graph` (as built), `optimized` (after
 // the graph passes), `fused` (the fusion groups); `loops`, `llvm` and `asm` print each
-// group's native kernel at that stage. Exit 1 when the file has errors or the
+// group's native kernel at that stage; `memory` the memory plan (compiler/pipeline/memory_plan.h). Exit 1 when the file has errors or the
 // function is not a graph (the reason and where).
 #include <cstdio>
 #include <cstdlib>
@@ -26,9 +26,10 @@ void compile_usage(FILE* out) {
                "\n"
                "Compiles @main (or NAME) of FILE for its parameters' shapes and prints a stage.\n"
                "  --shape NAME=DIMS  a parameter's shape, e.g. data=1x3x224x224 (needed for `?` dims)\n"
-               "  --emit=STAGE       graph | optimized | fused (default) | loops | llvm | asm\n"
+               "  --emit=STAGE       graph | optimized | fused (default) | loops | llvm | asm | memory\n"
                "  loops, llvm, asm: each fused group's native kernel (loop IR, optimised LLVM IR, host\n"
                "  assembly), or why it runs on reference kernels\n"
+               "  memory: the memory plan (arena slots, in-place pairs, peak bytes)\n"
                "Exit status: 0 ok, 1 errors or not a graph, 2 usage error.\n");
 }
 
@@ -120,8 +121,9 @@ int cmd_compile(const Args& args) {
     return kExitUsage;
   }
   if (emit != "graph" && emit != "optimized" && emit != "fused" && emit != "loops" && emit != "llvm" &&
-      emit != "asm") {
-    std::fprintf(stderr, "error: unknown stage `%s` (graph, optimized, fused, loops, llvm, asm)\n", emit.c_str());
+      emit != "asm" && emit != "memory") {
+    std::fprintf(stderr, "error: unknown stage `%s` (graph, optimized, fused, loops, llvm, asm, memory)\n",
+                 emit.c_str());
     return kExitUsage;
   }
 
@@ -153,6 +155,11 @@ int cmd_compile(const Args& args) {
     compiler::Graph g = compiler::optimize(*built.graph);
     if (emit == "optimized") std::fputs(compiler::print_graph(g).c_str(), stdout);
     else if (emit == "fused") std::fputs(compiler::print_fused(g, compiler::fuse(g)).c_str(), stdout);
+    else if (emit == "memory") {
+      const compiler::FusionPlan plan = compiler::fuse(g);
+      const std::vector<compiler::PlanStep> steps = compiler::plan_steps(g, plan);
+      std::fputs(compiler::print_memory_plan(g, compiler::plan_memory(g, steps)).c_str(), stdout);
+    }
     else std::fputs(compiler::emit_groups(g, compiler::fuse(g), emit, compiler::Jit::instance()).c_str(), stdout);
   } catch (const compiler::GraphError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

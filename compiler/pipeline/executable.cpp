@@ -388,6 +388,7 @@ Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool,
       kernels.push_back(std::move(native->kernel));
       kernel_steps.push_back(steps_.size());
       step.native = std::move(n);
+      step.elementwise = native->kind == NativePlan::Kind::Elementwise || native->kind == NativePlan::Kind::Epilogue;
       step.reference_nodes = native->reference_nodes;
       step.native_part = std::move(native->part);
     }
@@ -418,6 +419,26 @@ Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool,
     for (NodeId id : steps_[s].group->nodes)
       for (NodeId in : graph_[id].inputs) last_use_[in] = std::max(last_use_[in], static_cast<int32_t>(s));
   }
+  std::vector<PlanStep> plan_input;
+  for (const Step& s : steps_)
+    plan_input.push_back({s.group, s.reference_nodes, s.native.has_value(), s.elementwise, s.native_part.inputs});
+  memory_ = plan_memory(graph_, plan_input);
+}
+
+std::vector<PlanStep> plan_steps(const Graph& g, const FusionPlan& plan) {
+  std::vector<PlanStep> steps;
+  for (const FusedGroup& group : plan.groups) {
+    PlanStep s{&group, group.nodes.size(), false, false, {}};
+    std::string why;
+    if (auto native = plan_native(g, group, &why)) {
+      s.native = true;
+      s.elementwise = native->kind == NativePlan::Kind::Elementwise || native->kind == NativePlan::Kind::Epilogue;
+      s.reference_nodes = native->reference_nodes;
+      s.native_inputs = std::move(native->part.inputs);
+    }
+    steps.push_back(std::move(s));
+  }
+  return steps;
 }
 
 size_t Executable::native_groups() const {
@@ -433,14 +454,22 @@ size_t Executable::reference_groups() const {
 
 size_t Executable::epilogue_groups() const { return steps_.size() - native_groups() - reference_groups(); }
 
-void Executable::run_native(const Step& s, std::vector<rt::Value>& values) const {
+rt::NDArray Executable::planned(NodeId id, const rt::NDArray& arena) const {
+  if (!arena.defined() || memory_.slot_of[id] < 0) return {};
+  const Node& n = graph_[id];
+  return rt::NDArray::view(arena, memory_.offset_of(id), *concrete_shape(n.type), static_cast<const TensorTy*>(n.type)->dtype);
+}
+
+void Executable::run_native(const Step& s, std::vector<rt::Value>& values, const rt::NDArray& arena) const {
   const Native& n = *s.native;
   // One view per kernel parameter (the C ABI shared with reference kernels): inputs, the
   // output, the status flag.
   std::vector<RelayTensorView> views;
   views.reserve(s.native_part.inputs.size() + 2);
   for (NodeId in : s.native_part.inputs) views.push_back(rt::view_of(values[in].tensor()));
-  rt::NDArray out = rt::NDArray::empty(n.out_shape, n.out_dtype);
+  // The plan's slot (possibly an input's, written in place), else a fresh array.
+  rt::NDArray out = planned(s.group->outputs[0], arena);
+  if (!out.defined()) out = rt::NDArray::empty(n.out_shape, n.out_dtype);
   views.push_back(rt::view_of(out));
   int32_t status = 0;
   if (n.status_buffer >= 0) views.push_back(rt::view_of_data(&status));
@@ -449,7 +478,7 @@ void Executable::run_native(const Step& s, std::vector<rt::Value>& values) const
   values[s.group->outputs[0]] = rt::Value(out);
 }
 
-void Executable::run_reference(const Step& s, std::vector<rt::Value>& values) const {
+void Executable::run_reference(const Step& s, std::vector<rt::Value>& values, const rt::NDArray& arena) const {
   for (size_t k = 0; k < s.reference_nodes; ++k) {
     const NodeId id = s.group->nodes[k];
     const Node& n = graph_[id];
@@ -467,6 +496,9 @@ void Executable::run_reference(const Step& s, std::vector<rt::Value>& values) co
         std::vector<rt::Value> args;
         for (NodeId in : n.inputs) args.push_back(values[in]);
         rt::KernelCall call{*n.op, args, n.attrs, n.type};
+        // A destination-passing kernel writes into its planned slot; the others' fresh
+        // arrays are adopted (the plan gave them none).
+        call.dest = planned(id, arena);
         values[id] = kernel(call);
         break;
       }
@@ -476,13 +508,32 @@ void Executable::run_reference(const Step& s, std::vector<rt::Value>& values) co
 }
 
 rt::Value Executable::call(std::span<const rt::Value> args) {
+  // The arena: kept between calls, unless another call (re-entered from a mixed-mode
+  // region, or on another thread) holds it; then this call allocates its own.
+  rt::NDArray arena;
+  bool holds_arena = false;
+  if (memory_.arena_bytes > 0) {
+    holds_arena = !arena_busy_.exchange(true, std::memory_order_acquire);
+    if (holds_arena) {
+      if (!arena_.defined()) arena_ = rt::NDArray::empty({static_cast<int64_t>(memory_.arena_bytes)}, DataType::uint_(8));
+      arena = arena_;
+    } else {
+      arena = rt::NDArray::empty({static_cast<int64_t>(memory_.arena_bytes)}, DataType::uint_(8));
+    }
+  }
+  struct Release {
+    std::atomic<bool>* busy;
+    ~Release() {
+      if (busy) busy->store(false, std::memory_order_release);
+    }
+  } release{holds_arena ? &arena_busy_ : nullptr};
   std::vector<rt::Value> values(graph_.size());
   for (size_t i = 0; i < graph_.params.size() && i < args.size(); ++i) values[graph_.params[i]] = args[i];
   for (NodeId id = 0; id < graph_.size(); ++id)
     if (graph_[id].kind == NodeKind::Constant) values[id] = rt::Value(graph_[id].constant);
   for (size_t s = 0; s < steps_.size(); ++s) {
-    run_reference(steps_[s], values);  // all of the group, or what precedes its native part
-    if (steps_[s].native) run_native(steps_[s], values);
+    run_reference(steps_[s], values, arena);  // all of the group, or what precedes its native part
+    if (steps_[s].native) run_native(steps_[s], values, arena);
     for (NodeId in : steps_[s].group->inputs)
       if (last_use_[in] == static_cast<int32_t>(s) && in != graph_.output) values[in] = rt::Value();
   }

@@ -6,6 +6,7 @@
 // The interpreter calls it through the tier-up seam as a CompiledCall.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <span>
@@ -17,6 +18,7 @@
 #include "compiler/llvm/jit.h"
 #include "compiler/loops/elementwise.h"
 #include "compiler/loops/reduction.h"
+#include "compiler/pipeline/memory_plan.h"
 #include "compiler/runtime/thread_pool.h"
 #include "interpreter/eval/tier.h"
 
@@ -34,6 +36,7 @@ class Executable final : public rt::CompiledCall {
   size_t reference_groups() const;
   size_t epilogue_groups() const;  // reference master operator, native epilogue
   double compile_ms() const { return compile_ms_; }
+  const MemoryPlan& memory_plan() const { return memory_; }
 
  private:
   struct Native {
@@ -51,9 +54,13 @@ class Executable final : public rt::CompiledCall {
     size_t reference_nodes = 0;
     FusedGroup native_part;  // the nodes, inputs and output of the native kernel
     std::optional<Native> native;
+    bool elementwise = false;  // the native kernel is element-wise (may write in place)
   };
-  void run_native(const Step& s, std::vector<rt::Value>& values) const;
-  void run_reference(const Step& s, std::vector<rt::Value>& values) const;
+  // `arena`: this call's storage for the memory plan's slots (undefined when it has none).
+  void run_native(const Step& s, std::vector<rt::Value>& values, const rt::NDArray& arena) const;
+  void run_reference(const Step& s, std::vector<rt::Value>& values, const rt::NDArray& arena) const;
+  // Node `id`'s planned storage in `arena`, or an undefined array when it has none.
+  rt::NDArray planned(NodeId id, const rt::NDArray& arena) const;
 
   Graph graph_;
   FusionPlan plan_;
@@ -61,7 +68,16 @@ class Executable final : public rt::CompiledCall {
   std::vector<Step> steps_;
   std::vector<int32_t> last_use_;  // per node: the step after which its value is dead
   double compile_ms_ = 0;
+  MemoryPlan memory_;
+  // The arena kept between calls; a call that finds it in use (a re-entered or concurrent
+  // call) allocates its own.
+  rt::NDArray arena_;
+  std::atomic<bool> arena_busy_{false};
 };
+
+// The memory plan's view of the steps an Executable would run for `plan` (what plan_native
+// makes native), without compiling anything: for `relay compile --emit=memory` and tests.
+std::vector<PlanStep> plan_steps(const Graph& g, const FusionPlan& plan);
 
 // The element-wise program of a group, or nullopt with `why` set when the group is not
 // one the loop IR lowers (its ops, dtypes, or several outputs).

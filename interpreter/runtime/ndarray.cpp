@@ -89,12 +89,27 @@ TensorObj::TensorObj(DataType dt, Shape sh, Device dev)
   }
 }
 
+TensorObj::TensorObj(DataType dt, Shape sh, Ref<TensorObj> storage, size_t byte_offset)
+    : Object(ObjectKind::Tensor), dtype(dt), shape(std::move(sh)), device(storage->device), storage_(std::move(storage)) {
+  if (!dtype_supported(dtype)) throw RuntimeError("tensors of dtype `" + dtype_name(dtype) + "` are not supported");
+  size = shape_size(shape);
+  nbytes = static_cast<size_t>(size) * dtype_bytes(dtype);
+  if (byte_offset > storage_->nbytes || nbytes > storage_->nbytes - byte_offset)
+    throw RuntimeError("a tensor of shape " + shape_to_string(shape) + " does not fit " +
+                       std::to_string(storage_->nbytes) + " bytes of storage at offset " + std::to_string(byte_offset));
+  data = static_cast<unsigned char*>(storage_->data) + byte_offset;
+}
+
 TensorObj::~TensorObj() {
-  if (data != inline_) std::free(data);
+  if (data != inline_ && !storage_) std::free(data);
 }
 
 NDArray NDArray::empty(const Shape& shape, DataType dtype, Device device) {
   return NDArray(make_ref<TensorObj>(dtype, shape, device));
+}
+
+NDArray NDArray::view(const NDArray& storage, size_t byte_offset, const Shape& shape, DataType dtype) {
+  return NDArray(make_ref<TensorObj>(dtype, shape, storage.object(), byte_offset));
 }
 
 NDArray NDArray::zeros(const Shape& shape, DataType dtype, Device device) {

@@ -49,6 +49,9 @@ class TensorObj final : public Object {
   static constexpr uint64_t kMaxBytes = uint64_t{16} << 30;
 
   TensorObj(DataType dtype, Shape shape, Device device);
+  // A tensor over bytes [byte_offset, byte_offset + its size) of `storage`'s buffer, which
+  // it keeps alive (RuntimeError when they do not fit): compiled code's arena slots.
+  TensorObj(DataType dtype, Shape shape, Ref<TensorObj> storage, size_t byte_offset);
   ~TensorObj() override;
 
   DataType dtype;
@@ -59,6 +62,7 @@ class TensorObj final : public Object {
   void* data = nullptr;
 
  private:
+  Ref<TensorObj> storage_;  // set for a tensor over another's buffer
   alignas(kAlignment) unsigned char inline_[kInlineBytes];
 };
 
@@ -80,6 +84,9 @@ class NDArray {
   // A 0-d tensor holding `v` converted to `dtype`.
   static NDArray scalar(double v, DataType dtype);
   static NDArray scalar_int(int64_t v, DataType dtype);
+  // Uninitialised storage `byte_offset` bytes into `storage`'s buffer (shared, kept
+  // alive): one slot of a memory plan's arena. RuntimeError when it does not fit.
+  static NDArray view(const NDArray& storage, size_t byte_offset, const Shape& shape, DataType dtype);
 
   bool defined() const { return static_cast<bool>(obj_); }
   DataType dtype() const { return obj_->dtype; }

@@ -1,0 +1,163 @@
+// The memory plan (compiler/pipeline/memory_plan.h): over every model's graph, no two
+// values live at once share storage, in-place writes happen only where they are legal, and
+// nothing that reaches the result is planned; on a small network, what the plan reuses and
+// that compiled code computes what the interpreter does (twice: the arena kept between
+// calls, and re-entered).
+#ifdef RELAY_HAVE_PIPELINE
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <climits>
+#include <filesystem>
+
+#include "compiler/graph/passes.h"
+#include "compiler/pipeline/compile_function.h"
+#include "compiler/pipeline/executable.h"
+#include "compiler/pipeline/memory_plan.h"
+#include "tests/compiler/compiler_test_util.h"
+
+using namespace relay;
+using namespace relay::compiler;
+namespace t = relay::testing;
+
+namespace {
+
+struct Planned {
+  Graph g;
+  FusionPlan fusion;
+  std::vector<PlanStep> steps;
+  MemoryPlan plan;
+};
+
+Planned plan_model(const t::CompiledModel& m) {
+  BuildResult r = t::build_main(m);
+  REQUIRE(r.ok());
+  Planned p{optimize(*r.graph), {}, {}, {}};
+  p.fusion = fuse(p.g);
+  p.steps = plan_steps(p.g, p.fusion);
+  p.plan = plan_memory(p.g, p.steps);
+  return p;
+}
+
+// The plan's invariants; returns how many values it placed.
+size_t check_plan(const Planned& p) {
+  const MemoryPlan& m = p.plan;
+  const Graph& g = p.g;
+  std::vector<NodeId> placed;
+  for (NodeId id = 0; id < g.size(); ++id)
+    if (m.slot_of[id] >= 0) placed.push_back(id);
+  CHECK(m.slot_of[g.output] < 0);
+  size_t end = 0;
+  for (const MemoryPlan::Slot& s : m.slots) {
+    CHECK(s.offset % MemoryPlan::kAlignment == 0);
+    CHECK(s.offset >= end);  // slots do not overlap
+    end = s.offset + s.bytes;
+  }
+  CHECK(end == m.arena_bytes);
+  auto in_place = [&](NodeId out, NodeId in) {
+    return std::find(m.in_place.begin(), m.in_place.end(), std::make_pair(out, in)) != m.in_place.end();
+  };
+  for (NodeId a : placed) {
+    INFO("value %" << a);
+    CHECK(m.live_until[a] != INT32_MAX);  // never a value that reaches the result
+    CHECK(m.live_until[a] >= m.def_step[a]);
+    CHECK(value_bytes(g, a) <= m.slots[static_cast<size_t>(m.slot_of[a])].bytes);
+    for (NodeId b : placed) {
+      if (a == b || m.slot_of[a] != m.slot_of[b]) continue;
+      // Same storage: their lifetimes are disjoint, or b writes in place of a at the step a
+      // dies (or the other way round).
+      const bool disjoint = m.live_until[a] < m.def_step[b] || m.live_until[b] < m.def_step[a];
+      const bool legal_in_place = (in_place(b, a) && m.live_until[a] == m.def_step[b]) ||
+                                  (in_place(a, b) && m.live_until[b] == m.def_step[a]);
+      INFO("shares its slot with %" << b);
+      CHECK((disjoint || legal_in_place));
+    }
+  }
+  for (const auto& [out, in] : m.in_place) {
+    INFO("%" << out << " in place of %" << in);
+    const PlanStep& s = p.steps[static_cast<size_t>(m.def_step[out])];
+    CHECK(s.native);
+    CHECK(s.elementwise);
+    CHECK(s.group->outputs[0] == out);
+    CHECK(std::count(s.native_inputs.begin(), s.native_inputs.end(), in) > 0);
+    CHECK(concrete_shape(g[in].type) == concrete_shape(g[out].type));
+    CHECK(static_cast<const TensorTy*>(g[in].type)->dtype == static_cast<const TensorTy*>(g[out].type)->dtype);
+    CHECK(m.live_until[in] == m.def_step[out]);
+  }
+  CHECK(m.arena_bytes <= m.planned_bytes + MemoryPlan::kAlignment * m.slots.size());
+  return placed.size();
+}
+
+}  // namespace
+
+TEST_CASE("the memory plan of every model never overlaps live values", "[compiler][memory]") {
+  size_t models = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(RELAY_SOURCE_DIR) + "/tests/models")) {
+    if (e.path().extension() != ".relay") continue;
+    DYNAMIC_SECTION(e.path().filename().string()) {
+      auto m = t::load_model_file(e.path().string());
+      REQUIRE(m->error == "");
+      Planned p = plan_model(*m);
+      const size_t placed = check_plan(p);
+      INFO(print_memory_plan(p.g, p.plan));
+      // Every model has convolutions or dense layers and their epilogues to place, and
+      // reuses storage: fewer arena bytes than one buffer per value.
+      CHECK(placed > 0);
+      CHECK(p.plan.arena_bytes < p.plan.planned_bytes);
+    }
+    ++models;
+  }
+  CHECK(models == 12);
+}
+
+namespace {
+const char* kConvChain = R"(#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 8, 16, 16), float32], %w: Tensor[(8, 8, 3, 3), float32]) {
+  %0 = nn.conv2d(%x, %w, padding=[1, 1, 1, 1]);
+  %1 = nn.relu(%0);
+  %2 = nn.conv2d(%1, %w, padding=[1, 1, 1, 1]);
+  %3 = nn.relu(%2);
+  %4 = nn.conv2d(%3, %w, padding=[1, 1, 1, 1]);
+  %5 = nn.relu(%4);
+  nn.softmax(%5)
+}
+)";
+}  // namespace
+
+TEST_CASE("a convolution chain reuses two slots and writes its activations in place", "[compiler][memory]") {
+  auto m = t::load_model_text(kConvChain);
+  REQUIRE(m->error == "");
+  Planned p = plan_model(*m);
+  check_plan(p);
+  INFO(print_memory_plan(p.g, p.plan));
+  const size_t act = 8 * 16 * 16 * 4;
+  // Each relu writes over its convolution's output; the third convolution reuses the first
+  // one's slot; the softmax (the result) is not planned.
+  CHECK(p.plan.in_place.size() == 3);
+  CHECK(p.plan.slots.size() == 2);
+  CHECK(p.plan.arena_bytes == 2 * act);
+  CHECK(p.plan.planned_bytes == 6 * act);
+  const std::string printed = print_memory_plan(p.g, p.plan);
+  CHECK(printed.find("2 slots") != std::string::npos);
+  CHECK(printed.find("in place:") != std::string::npos);
+}
+
+TEST_CASE("compiled code with a memory plan computes what the interpreter does, call after call", "[compiler][memory]") {
+  auto m = t::load_model_text(kConvChain);
+  REQUIRE(m->error == "");
+  const std::vector<rt::NDArray> args = t::random_args(*m, 7);
+  const rt::NDArray want = t::interpret(*m, args).tensor();
+  std::vector<rt::Value> vals(args.begin(), args.end());
+  auto sig = jit::signature_of(vals);
+  REQUIRE(sig);
+  jit::CompileOutcome out = compile_function(*m->program, *m->program->entry, *sig, nullptr);
+  REQUIRE(out.code);
+  auto* exe = dynamic_cast<Executable*>(out.code.get());
+  REQUIRE(exe);
+  CHECK(exe->memory_plan().arena_bytes > 0);
+  for (int call = 0; call < 3; ++call) {  // the arena is kept and reused between calls
+    const rt::NDArray got = out.code->call(vals).tensor();
+    CHECK(t::max_rel_diff(got, want) < 1e-5);
+  }
+}
+#endif
