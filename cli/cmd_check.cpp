@@ -14,12 +14,14 @@ namespace relay::cli {
 
 static void check_usage(FILE* out) {
   std::fprintf(out,
-               "usage: relay check [--emit=types] [--error-format=human|json] [--color=auto|always|never]\n"
+               "usage: relay check [--emit=types] [--error-format=human|json] [--error-limit=N] [--color=auto|always|never]\n"
                "                   FILE...\n"
                "\n"
                "Checks Relay files (.relay, .rly; `-` reads stdin; a directory means every\n"
                "Relay file below it) for syntax, name and type errors.\n"
                "  --emit=types   print `@name: TYPE` for every global function (stdout)\n"
+               "  --error-limit=N  show at most N errors (default 50; 0 shows all), then\n"
+               "                 say how many more were found\n"
                "Exit status: 0 no errors, 1 errors found, 2 usage error.\n");
 }
 

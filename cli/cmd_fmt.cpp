@@ -33,7 +33,7 @@ namespace {
 void fmt_usage(FILE* out) {
   std::fprintf(out,
                "usage: relay fmt [--write | --check] [--max-width=N] [--no-comments]\n"
-               "                 [--error-format=human|json] [--color=auto|always|never] FILE...\n"
+               "                 [--error-format=human|json] [--error-limit=N] [--color=auto|always|never] FILE...\n"
                "\n"
                "Formats Relay files (.relay, .rly; `-` reads stdin; a directory means every\n"
                ".relay/.rly file below it) in the canonical layout.\n"

@@ -28,7 +28,7 @@ void run_usage(FILE* out) {
                "usage: relay run FILE [--entry NAME] [--arg NAME=PATH.npy]... [--random-inputs SEED]\n"
                "                      [--out PATH.npy|PATH.npz] [--check-numerics] [--max-depth N]\n"
                "                      [--jit=off|auto|eager] [--jit-threshold N] [--threads N] [--jit-report] [--bench N]\n"
-               "                      [--error-format=human|json] [--color=auto|always|never]\n"
+               "                      [--error-format=human|json] [--error-limit=N] [--color=auto|always|never]\n"
                "\n"
                "Runs @main (or NAME) of FILE with the reference interpreter and prints the result.\n"
                "  --arg NAME=PATH       a parameter's tensor from a .npy file (NAME with or without %%)\n"

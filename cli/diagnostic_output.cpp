@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -38,6 +39,17 @@ bool parse_output_option(const std::string& arg, const std::string* next, Output
     }
     return true;
   }
+  if (value_of("--error-limit", &v)) {
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+    if (v.empty() || *end != '\0' || errno != 0 || v[0] == '-') {
+      *error = "invalid --error-limit `" + v + "` (expected a number of errors; 0 shows all)";
+      return false;
+    }
+    out.error_limit = static_cast<size_t>(n);
+    return true;
+  }
   if (value_of("--color", &v)) {
     if (v == "auto") out.color = ColorChoice::Auto;
     else if (v == "always") out.color = ColorChoice::Always;
@@ -64,7 +76,14 @@ DiagnosticPrinter::DiagnosticPrinter(OutputOptions options) : options_(options) 
 }
 
 void DiagnosticPrinter::print(const DiagnosticBag& diags, const SourceManager& sources) {
+  const bool limited = options_.format == ErrorFormat::Human && options_.error_limit != 0;
   for (const Diagnostic& d : diags.items()) {
+    // Everything after the limit-th error is counted, not shown.
+    if (limited && errors_ >= options_.error_limit) {
+      if (d.severity == Severity::Error) ++errors_, ++hidden_errors_;
+      if (d.severity == Severity::Warning) ++warnings_, ++hidden_warnings_;
+      continue;
+    }
     if (d.severity == Severity::Error) ++errors_;
     if (d.severity == Severity::Warning) ++warnings_;
     if (options_.format == ErrorFormat::Json) {
@@ -78,6 +97,14 @@ void DiagnosticPrinter::print(const DiagnosticBag& diags, const SourceManager& s
 
 void DiagnosticPrinter::print_summary() {
   if (options_.format != ErrorFormat::Human) return;
+  if (hidden_errors_ + hidden_warnings_ > 0) {
+    auto count = [](size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
+    std::string more;
+    if (hidden_errors_) more = count(hidden_errors_, "more error");
+    if (hidden_warnings_) more += (more.empty() ? "" : " and ") + count(hidden_warnings_, "more warning");
+    std::cerr << "note: " << more << " not shown: stopped after " << options_.error_limit
+              << " errors (--error-limit=N changes the limit; 0 shows all)\n";
+  }
   std::cerr << render_summary(errors_, warnings_, color_);
 }
 

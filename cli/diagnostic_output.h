@@ -14,12 +14,18 @@ namespace relay::cli {
 enum class ErrorFormat { Human, Json };
 enum class ColorChoice { Auto, Always, Never };
 
+// Past this many errors, human output stops showing diagnostics and says how many more
+// there were (a file of random bytes gives hundreds; the first ones matter). Like
+// clang's -ferror-limit; the JSON format is for tools and shows everything.
+constexpr size_t kDefaultErrorLimit = 50;
+
 struct OutputOptions {
   ErrorFormat format = ErrorFormat::Human;
   ColorChoice color = ColorChoice::Auto;
+  size_t error_limit = kDefaultErrorLimit;  // 0: no limit
 };
 
-// Consumes `--error-format=...` / `--color=...` (also as two arguments). Returns false
+// Consumes `--error-format=...` / `--color=...` / `--error-limit=N` (also as two arguments). Returns false
 // and sets `error` for a bad value; returns true with `consumed` = 0 when `arg` is not
 // an output option.
 bool parse_output_option(const std::string& arg, const std::string* next, OutputOptions& out,
@@ -39,6 +45,7 @@ class DiagnosticPrinter {
   bool color_ = false;
   size_t errors_ = 0;
   size_t warnings_ = 0;
+  size_t hidden_errors_ = 0, hidden_warnings_ = 0;  // past the error limit
 };
 
 // Reads a whole file (or stdin for "-"); false with `error` set on failure.
