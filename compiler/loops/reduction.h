@@ -37,6 +37,8 @@ struct ReductionProgram {
   bool keepdims = false;
   bool exclude = false;
   bool select_last_index = false;  // argmax/argmin: ties take the last index
+  int64_t count_offset = 0;      // mean: divide by (count - count_offset); 1 for an
+                                 // unbiased variance (a mean of (x - mean)^2)
   DataType out_dtype;            // the prologue's dtype; argmax/argmin: the index dtype
   std::vector<int64_t> out_shape;  // must be what axes/keepdims/exclude give
 };
@@ -60,7 +62,8 @@ std::optional<ReduceOp> reduce_op_named(std::string_view op);
 std::string_view reduce_op_name(ReduceOp op);
 // Whether `op` lowers over a reduced tensor of dtype `t` (mean is not defined for bool).
 bool reduction_supports(ReduceOp op, DataType t);
-// The Relay operators lower_reduction handles.
+// The Relay operators lower_reduction handles (variance as a mean whose prologue squares
+// x - mean, with ReductionProgram::count_offset for `unbiased`).
 const std::vector<std::string_view>& lowered_reduction_ops();
 
 // The interpreter's message for a failed kernel (status set): the prologue's.

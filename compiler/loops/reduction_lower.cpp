@@ -97,6 +97,7 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name) {
     else if (p.keepdims) out_shape.push_back(1);
   }
   if (out_shape != p.out_shape) return fail("the output shape differs from what the axes give");
+  count -= p.count_offset;  // the divisor of a mean (an unbiased variance's count - 1)
   if (p.op == ReduceOp::Mean && (t.is_int() || t.is_uint()) && outputs > 0 && red::wrapped_count(t, count) == 0)
     return fail("the reference fails: integer division by zero in `mean` (" + std::to_string(count) +
                 " elements as " + dtype_name(t) + ")");

@@ -147,6 +147,7 @@ const std::vector<std::string_view>& lowered_reduction_ops() {
   static const std::vector<std::string_view> ops = [] {
     std::vector<std::string_view> v;
     for (const OpName& o : kOps) v.push_back(o.name);
+    v.push_back("variance");  // a mean of (x - mean)^2: the graph layer builds the prologue
     return v;
   }();
   return ops;

@@ -217,7 +217,10 @@ std::optional<loops::ReductionProgram> reduction_program(const Graph& g, const F
                                                          std::vector<NodeId>* inputs, std::string* why) {
   const Node& master = g[group.master];
   const std::string_view op = master.op ? master.op->name : std::string_view{};
-  const std::optional<loops::ReduceOp> reduce = loops::reduce_op_named(op);
+  // variance(x, mean) is the mean of (x - mean)^2 folded as the reference folds it (the
+  // subtraction and square in the dtype, then the sum), divided by count - unbiased.
+  const bool variance = op == "variance";
+  const std::optional<loops::ReduceOp> reduce = variance ? loops::ReduceOp::Mean : loops::reduce_op_named(op);
   if (group.pattern != FusionPattern::Reduction || !reduce) {
     const std::string_view listed = interpreted_reason(op);
     *why = listed.empty() ? "pattern " + std::string(fusion_pattern_name(group.pattern)) : std::string(listed);
@@ -230,7 +233,8 @@ std::optional<loops::ReductionProgram> reduction_program(const Graph& g, const F
     *why = "`" + std::string(op) + "` is not the group's only output";
     return std::nullopt;
   }
-  if (master.inputs.size() != 1 || !g[master.inputs[0]].type || g[master.inputs[0]].type->kind != TyKind::Tensor) {
+  if (master.inputs.size() != (variance ? 2u : 1u) || !g[master.inputs[0]].type ||
+      g[master.inputs[0]].type->kind != TyKind::Tensor) {
     *why = "`" + std::string(op) + "` of a tuple";
     return std::nullopt;
   }
@@ -249,6 +253,20 @@ std::optional<loops::ReductionProgram> reduction_program(const Graph& g, const F
     if (!prologue) return std::nullopt;
     p.prologue = std::move(*prologue);
     *inputs = producers.inputs;
+  }
+  if (variance) {
+    const NodeId mean = master.inputs[1];
+    if (!g[mean].type || g[mean].type->kind != TyKind::Tensor || dtype_of(g[mean].type).is_bool()) {
+      *why = "`variance` of a tuple or of bool";
+      return std::nullopt;
+    }
+    const DataType t = p.prologue.out_dtype;
+    const int last = static_cast<int>(p.prologue.steps.size()) - 1, m = static_cast<int>(p.prologue.inputs.size());
+    p.prologue.inputs.push_back({dtype_of(g[mean].type), shape_of(g[mean].type)});
+    inputs->push_back(mean);
+    p.prologue.steps.push_back({"subtract", {loops::EwOperand::step(last), loops::EwOperand::input(m)}, {}, t});
+    p.prologue.steps.push_back({"multiply", {loops::EwOperand::step(last + 1), loops::EwOperand::step(last + 1)}, {}, t});
+    p.count_offset = master.attrs.get_bool("unbiased") ? 1 : 0;
   }
   p.op = *reduce;
   p.axes = master.attrs.get_ints("axis");

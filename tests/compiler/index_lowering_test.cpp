@@ -237,4 +237,16 @@ TEST_CASE("softmax, fast_softmax and log_softmax are one kernel each, bitwise th
   check("def @main(%x: Tensor[(1, 1000), float32]) {\n  nn.softmax(%x)\n}\n");
   check("def @main(%x: Tensor[(5), float64]) {\n  nn.log_softmax(%x, axis=0)\n}\n");
 }
+
+TEST_CASE("variance is a mean of (x - mean)^2 in one reduction kernel, bitwise the reference's", "[compiler][index]") {
+  for (const char* dt : {"float32", "float64", "int32", "float16"})
+    for (const char* unbiased : {"False", "True"}) {
+      const std::string d = dt, u = unbiased;
+      check("def @main(%x: Tensor[(4, 6, 5), " + d + "], %m: Tensor[(4, 1, 5), " + d + "]) {\n"
+            "  variance(%x, %m, axis=[1], keepdims=False, unbiased=" + u + ")\n}\n");
+      // the mean computed in the graph, the data with an element-wise producer
+      check("def @main(%x: Tensor[(3, 7), " + d + "]) {\n  %0 = mean(%x, axis=[-1], keepdims=True);\n"
+            "  variance(abs(%x), %0, axis=[-1], keepdims=True, unbiased=" + u + ")\n}\n");
+    }
+}
 #endif
