@@ -336,6 +336,7 @@ std::optional<NativePlan> plan_elementwise(const Graph& g, const FusedGroup& gro
   }
   NativePlan plan;
   plan.kind = first > 0 ? NativePlan::Kind::Epilogue : NativePlan::Kind::Elementwise;
+  plan.pointwise = true;  // (not the index-mapping epilogue below)
   plan.reference_nodes = first;
   plan.part = sub_group(g, group, std::vector<NodeId>(group.nodes.begin() + static_cast<long>(first), group.nodes.end()),
                         group.outputs[0]);
@@ -406,7 +407,7 @@ Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool,
       kernels.push_back(std::move(native->kernel));
       kernel_steps.push_back(steps_.size());
       step.native = std::move(n);
-      step.elementwise = native->kind == NativePlan::Kind::Elementwise || native->kind == NativePlan::Kind::Epilogue;
+      step.elementwise = native->pointwise;
       step.reference_nodes = native->reference_nodes;
       step.native_part = std::move(native->part);
     }
@@ -450,7 +451,7 @@ std::vector<PlanStep> plan_steps(const Graph& g, const FusionPlan& plan) {
     std::string why;
     if (auto native = plan_native(g, group, &why)) {
       s.native = true;
-      s.elementwise = native->kind == NativePlan::Kind::Elementwise || native->kind == NativePlan::Kind::Epilogue;
+      s.elementwise = native->pointwise;
       s.reference_nodes = native->reference_nodes;
       s.native_inputs = std::move(native->part.inputs);
     }

@@ -100,6 +100,10 @@ std::optional<loops::ReductionProgram> reduction_program(const Graph& g, const F
 // `reference_nodes` nodes then run on reference kernels). Nullopt with `why` otherwise.
 struct NativePlan {
   enum class Kind : uint8_t { Elementwise, Reduction, Epilogue, Index } kind = Kind::Elementwise;
+  // The kernel is an element-wise program (a whole group, or an epilogue without layout
+  // operators): it reads an input of the output's shape only at the index it writes, so the
+  // memory plan may write its output in place of such an input.
+  bool pointwise = false;
   size_t reference_nodes = 0;
   FusedGroup part;  // the native nodes, their inputs from outside (in the kernel's buffer
                     // order), the group's output
