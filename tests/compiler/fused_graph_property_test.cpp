@@ -30,6 +30,7 @@ std::string list(const Shape& s, bool parens) {
 
 // Builds one random program: a value with a known shape, transformed step by step.
 struct Generator {
+  Generator(std::mt19937& r, std::string d, bool i) : rng(r), dtype(std::move(d)), ints(i) {}
   std::mt19937& rng;
   std::string dtype;
   bool ints;
@@ -171,7 +172,7 @@ TEST_CASE("random fused graphs with layout operators and reductions compile to w
   const int trials = 40;
   for (int trial = 0; trial < trials; ++trial) {
     const char* dtypes[] = {"float32", "float64", "int32", "int64"};
-    Generator gen{rng, dtypes[trial % 4], trial % 4 >= 2, "", ""};
+    Generator gen(rng, dtypes[trial % 4], trial % 4 >= 2);
     const int rank = 1 + static_cast<int>(rng() % 4);
     for (int d = 0; d < rank; ++d) gen.shape.push_back(1 + static_cast<int64_t>(rng() % 7));
     const Shape input = gen.shape;
