@@ -13,6 +13,7 @@ Usage: test_debugger.py RELAY_BINARY [TEST_NAME...]   (Debian's /usr/bin/python3
 Exit status 77 (skipped) when jupyter_client is not installed.
 """
 import json
+import re
 import os
 import queue
 import sys
@@ -245,10 +246,12 @@ def test_stop_at_breakpoint_inspect_step_continue():
 
     rich = d.ok("richInspectVariables", {"variableName": "%bad", "frameId": top["id"]})
     html = rich["data"]["text/html"]
-    assert html.count('<td class="rv-nonfinite">nan</td>') == 4, html
+    # Cells carry inline styles (no stylesheet survives an untrusted notebook).
+    assert len(re.findall(r'<td class="rv-nonfinite"[^>]*>nan</td>', html)) == 4, html
     assert "nan" in rich["data"]["text/plain"], rich
     rich = d.ok("richInspectVariables", {"variableName": "%z", "frameId": top["id"]})
-    assert 'class="rv-nonfinite"' not in rich["data"]["text/html"] and "<td>0.0</td>" in rich["data"]["text/html"]
+    html = rich["data"]["text/html"]
+    assert 'class="rv-nonfinite"' not in html and re.search(r"<td[^>]*>0\.0?</td>", html), html
 
     evaluated = d.ok("evaluate", {"expression": "add(%z, 3f)", "frameId": top["id"], "context": "repl"})
     assert evaluated["result"] == "[[3. 3.] [3. 3.]]" and evaluated["type"] == "Tensor[(2, 2), float32]", evaluated
