@@ -1,14 +1,15 @@
 // The memory plan (compiler/pipeline/memory_plan.h): over every model's graph, no two
 // values live at once share storage, in-place writes happen only where they are legal, and
 // nothing that reaches the result is planned; on a small network, what the plan reuses and
-// that compiled code computes what the interpreter does (twice: the arena kept between
-// calls, and re-entered).
+// that compiled code computes what the interpreter does (call after call with the arena
+// kept, and from several threads at once, when the arena is busy).
 #ifdef RELAY_HAVE_PIPELINE
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <climits>
 #include <filesystem>
+#include <thread>
 
 #include "compiler/graph/passes.h"
 #include "compiler/pipeline/compile_function.h"
@@ -159,5 +160,14 @@ TEST_CASE("compiled code with a memory plan computes what the interpreter does, 
     const rt::NDArray got = out.code->call(vals).tensor();
     CHECK(t::max_rel_diff(got, want) < 1e-5);
   }
+  // Calls at the same time: one holds the kept arena, the others allocate their own.
+  std::vector<rt::NDArray> results(4);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < results.size(); ++i)
+    threads.emplace_back([&, i] {
+      for (int k = 0; k < 5; ++k) results[i] = out.code->call(vals).tensor();
+    });
+  for (std::thread& th : threads) th.join();
+  for (const rt::NDArray& got : results) CHECK(t::max_rel_diff(got, want) < 1e-5);
 }
 #endif
