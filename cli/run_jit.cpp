@@ -63,12 +63,12 @@ rt::RunOutcome run_with_jit(rt::LoadedProgram& loaded, const JitOptions& jit, rt
     }
     std::sort(ms.begin(), ms.end());
     if (!ms.empty())
-      std::fprintf(stderr, "bench: %zu runs after a warm-up, min %.3f ms, median %.3f ms (--jit=%s, %u threads)\n",
+      std::fprintf(stderr, "bench: %zu runs after a warm-up, min %.3f ms, median %.3f ms (--jit=%s, --threads %u)\n",
                    ms.size(), ms.front(), ms[ms.size() / 2], jit.mode.c_str(), pool.threads());
   }
   tier.drain();
   if (jit.report)
-    std::fprintf(stderr, "jit report (--jit=%s, threshold %llu, %u threads):\n%s", jit.mode.c_str(),
+    std::fprintf(stderr, "jit report (--jit=%s, --jit-threshold %llu, --threads %u):\n%s", jit.mode.c_str(),
                  static_cast<unsigned long long>(jit.threshold), pool.threads(), tier.describe().c_str());
   return outcome;
 }
