@@ -214,12 +214,14 @@ class Builder {
 
 }  // namespace
 
-BuildResult build_graph(const FuncDef& def, const InferredTypes* types, const Metadata* metadata,
-                        std::span<const ArgSpec> args) {
+namespace {
+
+// Runs one of the Builder's entries; what is not a graph becomes the result's reason.
+template <class Build>
+BuildResult build_catching(Build&& build) {
   BuildResult r;
   try {
-    Builder b(types, metadata);
-    r.graph = b.build(def, args);
+    r.graph = build();
   } catch (const NotAGraph& e) {
     r.reason = e.reason;
     r.where = e.where;
@@ -230,20 +232,16 @@ BuildResult build_graph(const FuncDef& def, const InferredTypes* types, const Me
   return r;
 }
 
+}  // namespace
+
+BuildResult build_graph(const FuncDef& def, const InferredTypes* types, const Metadata* metadata,
+                        std::span<const ArgSpec> args) {
+  return build_catching([&] { return Builder(types, metadata).build(def, args); });
+}
+
 BuildResult build_region_graph(const rt::RegionInfo& region, const InferredTypes* types, const Metadata* metadata,
                                std::span<const ArgSpec> args) {
-  BuildResult r;
-  try {
-    Builder b(types, metadata);
-    r.graph = b.build_region(region, args);
-  } catch (const NotAGraph& e) {
-    r.reason = e.reason;
-    r.where = e.where;
-  } catch (const GraphError& e) {
-    r.reason = e.what();
-    r.where = e.span;
-  }
-  return r;
+  return build_catching([&] { return Builder(types, metadata).build_region(region, args); });
 }
 
 }  // namespace relay::compiler

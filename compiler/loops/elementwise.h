@@ -54,13 +54,7 @@ struct ElementwiseProgram {
   std::vector<int64_t> out_shape;
 };
 
-struct LoweredElementwise {
-  Kernel kernel;
-  int output_buffer = -1;
-  int status_buffer = -1;  // -1: the kernel cannot fail
-  std::string error;       // non-empty: not lowered (kernel is empty), and why
-  bool ok() const { return error.empty(); }
-};
+using LoweredElementwise = LoweredKernel;
 
 // The elements per chunk of the parallel loop when the output collapses to one long
 // dimension (a multiple of every vector width; 16 KiB of float32).

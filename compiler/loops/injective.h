@@ -89,13 +89,7 @@ struct IndexProgram {
   std::vector<IxNode> nodes;  // the last is the output
 };
 
-struct LoweredIndexProgram {
-  Kernel kernel;
-  int output_buffer = -1;
-  int status_buffer = -1;
-  std::string error;  // non-empty: not lowered, and why
-  bool ok() const { return error.empty(); }
-};
+using LoweredIndexProgram = LoweredKernel;
 
 LoweredIndexProgram lower_index_program(const IndexProgram& p, std::string name);
 

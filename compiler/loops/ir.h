@@ -133,6 +133,17 @@ struct Kernel {
   int64_t parallel_extent() const;
 };
 
+// What every lowering (element-wise, reduction, index-mapping, softmax) gives back: the
+// kernel and which of its parameters are the output and the status flag, or why the
+// program was not lowered.
+struct LoweredKernel {
+  Kernel kernel;
+  int output_buffer = -1;
+  int status_buffer = -1;  // -1: the kernel cannot fail
+  std::string error;       // non-empty: not lowered (kernel is empty), and why
+  bool ok() const { return error.empty(); }
+};
+
 // ---- builders -------------------------------------------------------------------------
 
 DataType i64();

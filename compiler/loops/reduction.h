@@ -43,13 +43,7 @@ struct ReductionProgram {
   std::vector<int64_t> out_shape;  // must be what axes/keepdims/exclude give
 };
 
-struct LoweredReduction {
-  Kernel kernel;
-  int output_buffer = -1;
-  int status_buffer = -1;  // -1: the kernel cannot fail
-  std::string error;       // non-empty: not lowered, and why
-  bool ok() const { return error.empty(); }
-};
+using LoweredReduction = LoweredKernel;
 
 // The accumulator row of a reduction whose innermost dimension is kept is processed in
 // chunks of this many outputs (a local array, so it stays in cache / on the stack).

@@ -25,11 +25,7 @@ struct SoftmaxProgram {
   bool log = false;
 };
 
-struct LoweredSoftmax {
-  Kernel kernel;  // buffers [in, out]
-  std::string error;
-  bool ok() const { return error.empty(); }
-};
+using LoweredSoftmax = LoweredKernel;  // buffers [in, out]: output_buffer 1, no status
 
 // The largest product of the dimensions after `axis` (the per-row accumulators are a local
 // array of that many elements).

@@ -15,6 +15,7 @@ Expr add(Expr a, Expr b) { return ew::index_add(std::move(a), std::move(b)); }
 
 LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name) {
   LoweredSoftmax r;
+  r.output_buffer = 1;
   auto fail = [&](std::string m) {
     r.error = std::move(m);
     r.kernel = Kernel{};

@@ -1,0 +1,376 @@
+#include "compiler/pipeline/native_plan.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "compiler/loops/print.h"
+#include "compiler/loops/softmax.h"
+#include "compiler/pipeline/index_program.h"
+#include "compiler/pipeline/interpreted_ops.h"
+
+namespace relay::compiler {
+
+namespace {
+
+std::vector<int64_t> shape_of(Ty t) { return concrete_shape(t).value_or(std::vector<int64_t>{}); }
+
+DataType dtype_of(Ty t) { return static_cast<const TensorTy*>(t)->dtype; }
+
+}  // namespace
+
+std::optional<loops::ElementwiseProgram> elementwise_program(const Graph& g, const FusedGroup& group, std::string* why,
+                                                            std::vector<NodeId>* buffers) {
+  if (group.pattern != FusionPattern::Elementwise && group.pattern != FusionPattern::Broadcast) {
+    *why = "pattern " + std::string(fusion_pattern_name(group.pattern));
+    return std::nullopt;
+  }
+  if (group.outputs.size() != 1) {
+    *why = std::to_string(group.outputs.size()) + " outputs";
+    return std::nullopt;
+  }
+  loops::ElementwiseProgram p;
+  std::unordered_map<NodeId, int> input_index, step_index;
+  // An input is read with the shape of `shaped` from the buffer of `source`.
+  auto add_input = [&](NodeId shaped, NodeId source) -> bool {
+    const Node& n = g[shaped];
+    if (!n.type || n.type->kind != TyKind::Tensor) return false;
+    input_index[shaped] = static_cast<int>(p.inputs.size());
+    p.inputs.push_back({dtype_of(n.type), shape_of(n.type)});
+    if (buffers) buffers->push_back(source);
+    return true;
+  };
+  // With `buffers`, a reshape or expand_dims of a value from outside the group is not a
+  // step: the kernel reads that value's buffer with the new shape (same elements, same
+  // row-major order), so a bias expanded to (C, 1, 1) broadcasts without a copy.
+  std::unordered_map<NodeId, NodeId> alias;  // node -> the outside value it reshapes
+  if (buffers) {
+    std::vector<bool> inside(g.size(), false);
+    for (NodeId id : group.nodes) inside[id] = true;
+    for (NodeId id : group.nodes) {
+      const Node& n = g[id];
+      const bool reshapes = n.kind == NodeKind::Call && n.op &&
+                            (std::string_view(n.op->name) == "expand_dims" || std::string_view(n.op->name) == "reshape");
+      if (reshapes && id != group.outputs[0] && n.inputs.size() == 1 && !inside[n.inputs[0]] && n.type &&
+          n.type->kind == TyKind::Tensor && g[n.inputs[0]].type && g[n.inputs[0]].type->kind == TyKind::Tensor)
+        alias[id] = n.inputs[0];
+    }
+  } else {
+    for (NodeId in : group.inputs)
+      if (!add_input(in, in)) {
+        *why = "a tuple input";
+        return std::nullopt;
+      }
+  }
+  for (NodeId id : group.nodes) {
+    if (alias.count(id)) continue;
+    const Node& n = g[id];
+    if (n.kind != NodeKind::Call || !n.op || !n.type || n.type->kind != TyKind::Tensor) {
+      *why = "a tuple inside the group";
+      return std::nullopt;
+    }
+    loops::EwStep step;
+    step.op = std::string(n.op->name);
+    step.dtype = dtype_of(n.type);
+    DataType first = step.dtype;
+    for (size_t k = 0; k < n.inputs.size(); ++k) {
+      NodeId in = n.inputs[k];
+      if (auto it = step_index.find(in); it != step_index.end()) {
+        step.operands.push_back(loops::EwOperand::step(it->second));
+      } else {
+        if (!input_index.count(in)) {
+          auto a = alias.find(in);
+          if (!add_input(in, a == alias.end() ? in : a->second)) {
+            *why = "a tuple input";
+            return std::nullopt;
+          }
+        }
+        step.operands.push_back(loops::EwOperand::input(input_index.at(in)));
+      }
+      if (k == 0 && g[in].type && g[in].type->kind == TyKind::Tensor) first = dtype_of(g[in].type);
+    }
+    if (!loops::elementwise_supports(step.op, first)) {
+      *why = "`" + step.op + "` on " + dtype_name(first) + " has no lowering";
+      return std::nullopt;
+    }
+    copy_scalar_attrs(n, step);
+    step_index[id] = static_cast<int>(p.steps.size());
+    p.steps.push_back(std::move(step));
+  }
+  if (step_index.find(group.outputs[0]) == step_index.end() || step_index[group.outputs[0]] + 1 != static_cast<int>(p.steps.size())) {
+    *why = "its output is not its last operation";
+    return std::nullopt;
+  }
+  const Node& out = g[group.outputs[0]];
+  p.out_dtype = dtype_of(out.type);
+  p.out_shape = shape_of(out.type);
+  return p;
+}
+
+namespace {
+
+// The sub-group of `group` made of `nodes` with the one output `output`: its inputs are
+// the values its nodes read from outside them, in first-use order.
+FusedGroup sub_group(const Graph& g, const FusedGroup& group, std::vector<NodeId> nodes, NodeId output) {
+  FusedGroup part;
+  part.id = group.id;
+  part.nodes = std::move(nodes);
+  part.outputs = {output};
+  part.pattern = FusionPattern::Broadcast;
+  std::vector<bool> inside(g.size(), false);
+  for (NodeId id : part.nodes) inside[id] = true;
+  for (NodeId id : part.nodes)
+    for (NodeId in : g[id].inputs)
+      if (!inside[in] && std::find(part.inputs.begin(), part.inputs.end(), in) == part.inputs.end())
+        part.inputs.push_back(in);
+  if (!part.nodes.empty()) part.master = part.nodes.front();
+  return part;
+}
+
+std::string kernel_name(const Graph& g, const FusedGroup& group) { return g.name + "_g" + std::to_string(group.id); }
+
+// `lowered` as the native plan of `part` (its inputs in the kernel's buffer order), or
+// nullopt with `why` set when the program was not lowered.
+std::optional<NativePlan> lowered_plan(NativePlan::Kind kind, FusedGroup part, loops::LoweredKernel lowered,
+                                       DataType out_dtype, std::vector<int64_t> out_shape, std::string status_message,
+                                       std::string* why) {
+  if (!lowered.ok()) {
+    *why = lowered.error;
+    return std::nullopt;
+  }
+  NativePlan plan;
+  plan.kind = kind;
+  plan.part = std::move(part);
+  plan.kernel = std::move(lowered.kernel);
+  plan.output_buffer = lowered.output_buffer;
+  plan.status_buffer = lowered.status_buffer;
+  plan.out_dtype = out_dtype;
+  plan.out_shape = std::move(out_shape);
+  plan.status_message = std::move(status_message);
+  return plan;
+}
+
+std::optional<NativePlan> plan_reduction(const Graph& g, const FusedGroup& group, std::string* why) {
+  std::vector<NodeId> inputs;
+  auto program = reduction_program(g, group, &inputs, why);
+  if (!program) return std::nullopt;
+  FusedGroup part = group;
+  part.inputs = std::move(inputs);
+  return lowered_plan(NativePlan::Kind::Reduction, std::move(part), loops::lower_reduction(*program, kernel_name(g, group)),
+                      program->out_dtype, program->out_shape, loops::status_message(*program), why);
+}
+
+// A group of injective (layout/indexing) operators, or a pool with its element-wise
+// epilogue, as one index-mapping kernel (compiler/loops/injective.h).
+std::optional<NativePlan> plan_index(const Graph& g, const FusedGroup& group, std::string* why) {
+  std::vector<NodeId> inputs;
+  auto program = index_program(g, group, &inputs, why);
+  if (!program) return std::nullopt;
+  FusedGroup part = group;
+  part.inputs = std::move(inputs);
+  return lowered_plan(NativePlan::Kind::Index, std::move(part), loops::lower_index_program(*program, kernel_name(g, group)),
+                      program->nodes.back().dtype, program->nodes.back().shape,
+                      "the compiled kernel of group " + std::to_string(group.id) + " failed", why);
+}
+
+std::optional<NativePlan> plan_elementwise(const Graph& g, const FusedGroup& group, std::string* why);
+
+// nn.softmax / nn.log_softmax alone in its group: one kernel (compiler/loops/softmax.h).
+std::optional<NativePlan> plan_softmax(const Graph& g, const FusedGroup& group, std::string* why) {
+  const Node& n = g[group.master];
+  if (group.nodes.size() != 1 || n.inputs.size() != 1 || !n.type || n.type->kind != TyKind::Tensor) {
+    *why = "a softmax with an epilogue";
+    return std::nullopt;
+  }
+  loops::SoftmaxProgram p;
+  p.dtype = dtype_of(n.type);
+  p.shape = shape_of(n.type);
+  p.axis = n.attrs.get_int("axis", -1);
+  p.log = std::string_view(n.op->name) == "nn.log_softmax";
+  FusedGroup part = group;
+  part.inputs = {n.inputs[0]};
+  return lowered_plan(NativePlan::Kind::Index, std::move(part), loops::lower_softmax(p, kernel_name(g, group)), p.dtype,
+                      p.shape, "", why);
+}
+
+bool is_index_master(std::string_view op) {
+  const auto& ops = loops::lowered_index_ops();
+  return std::find(ops.begin(), ops.end(), op) != ops.end();
+}
+
+}  // namespace
+
+std::optional<loops::ReductionProgram> reduction_program(const Graph& g, const FusedGroup& group,
+                                                         std::vector<NodeId>* inputs, std::string* why) {
+  const Node& master = g[group.master];
+  const std::string_view op = master.op ? master.op->name : std::string_view{};
+  // variance(x, mean) is the mean of (x - mean)^2 folded as the reference folds it (the
+  // subtraction and square in the dtype, then the sum), divided by count - unbiased.
+  const bool variance = op == "variance";
+  const std::optional<loops::ReduceOp> reduce = variance ? loops::ReduceOp::Mean : loops::reduce_op_named(op);
+  if (group.pattern != FusionPattern::Reduction || !reduce) {
+    const std::string_view listed = interpreted_reason(op);
+    *why = listed.empty() ? "pattern " + std::string(fusion_pattern_name(group.pattern)) : std::string(listed);
+    return std::nullopt;
+  }
+  // TVM fuses producers into a reduction, never consumers: the reduction is the group's
+  // last node and only output.
+  if (group.nodes.empty() || group.nodes.back() != group.master || group.outputs.size() != 1 ||
+      group.outputs[0] != group.master) {
+    *why = "`" + std::string(op) + "` is not the group's only output";
+    return std::nullopt;
+  }
+  if (master.inputs.size() != (variance ? 2u : 1u) || !g[master.inputs[0]].type ||
+      g[master.inputs[0]].type->kind != TyKind::Tensor) {
+    *why = "`" + std::string(op) + "` of a tuple";
+    return std::nullopt;
+  }
+  const NodeId data = master.inputs[0];
+  loops::ReductionProgram p;
+  if (group.nodes.size() == 1) {  // no producers: the prologue copies the input
+    p.prologue.inputs = {{dtype_of(g[data].type), shape_of(g[data].type)}};
+    p.prologue.steps = {{"copy", {loops::EwOperand::input(0)}, {}, dtype_of(g[data].type)}};
+    p.prologue.out_dtype = dtype_of(g[data].type);
+    p.prologue.out_shape = shape_of(g[data].type);
+    *inputs = {data};
+  } else {
+    FusedGroup producers =
+        sub_group(g, group, std::vector<NodeId>(group.nodes.begin(), group.nodes.end() - 1), data);
+    auto prologue = elementwise_program(g, producers, why);
+    if (!prologue) return std::nullopt;
+    p.prologue = std::move(*prologue);
+    *inputs = producers.inputs;
+  }
+  if (variance) {
+    const NodeId mean = master.inputs[1];
+    if (!g[mean].type || g[mean].type->kind != TyKind::Tensor || dtype_of(g[mean].type).is_bool()) {
+      *why = "`variance` of a tuple or of bool";
+      return std::nullopt;
+    }
+    const DataType t = p.prologue.out_dtype;
+    const int last = static_cast<int>(p.prologue.steps.size()) - 1, m = static_cast<int>(p.prologue.inputs.size());
+    p.prologue.inputs.push_back({dtype_of(g[mean].type), shape_of(g[mean].type)});
+    inputs->push_back(mean);
+    p.prologue.steps.push_back({"subtract", {loops::EwOperand::step(last), loops::EwOperand::input(m)}, {}, t});
+    p.prologue.steps.push_back({"multiply", {loops::EwOperand::step(last + 1), loops::EwOperand::step(last + 1)}, {}, t});
+    p.count_offset = master.attrs.get_bool("unbiased") ? 1 : 0;
+  }
+  p.op = *reduce;
+  p.axes = master.attrs.get_ints("axis");
+  p.keepdims = master.attrs.get_bool("keepdims");
+  p.exclude = master.attrs.get_bool("exclude");
+  p.select_last_index = master.attrs.get_bool("select_last_index");
+  p.out_dtype = dtype_of(master.type);
+  p.out_shape = shape_of(master.type);
+  return p;
+}
+
+std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, std::string* why) {
+  if (group.pattern == FusionPattern::Reduction) return plan_reduction(g, group, why);
+  const std::string_view master = g[group.master].op ? g[group.master].op->name : std::string_view{};
+  // Injective groups, and pools with their epilogues, are one index-mapping kernel; an
+  // element-wise group that the element-wise lowering refuses (a reshape inside it) too.
+  const auto& softmax = loops::lowered_softmax_ops();
+  if (group.pattern == FusionPattern::OutElementwiseFusable &&
+      std::find(softmax.begin(), softmax.end(), master) != softmax.end()) {
+    std::string softmax_why;
+    if (auto plan = plan_softmax(g, group, &softmax_why)) return plan;
+    if (group.nodes.size() == 1) {
+      *why = softmax_why;
+      return std::nullopt;
+    }
+    return plan_elementwise(g, group, why);  // its reference kernel, the epilogue native
+  }
+  if (group.pattern == FusionPattern::Injective ||
+      (group.pattern == FusionPattern::OutElementwiseFusable && is_index_master(master))) {
+    std::string index_why;
+    if (auto plan = plan_index(g, group, &index_why)) return plan;
+    const std::string_view listed = interpreted_reason(master);
+    *why = index_why.empty() && !listed.empty() ? std::string(listed) : index_why;
+    return std::nullopt;
+  }
+  if (group.pattern == FusionPattern::Elementwise || group.pattern == FusionPattern::Broadcast) {
+    std::string ew_why;
+    if (auto plan = plan_elementwise(g, group, &ew_why)) return plan;
+    std::string index_why;
+    if (auto plan = plan_index(g, group, &index_why)) return plan;
+    *why = ew_why;
+    return std::nullopt;
+  }
+  return plan_elementwise(g, group, why);
+}
+
+namespace {
+
+std::optional<NativePlan> plan_elementwise(const Graph& g, const FusedGroup& group, std::string* why) {
+  // The whole group when it is element-wise; otherwise the element-wise epilogue after its
+  // master operator (TVM fuses those into convolutions and dense layers).
+  size_t first = 0;
+  if (group.pattern != FusionPattern::Elementwise && group.pattern != FusionPattern::Broadcast) {
+    first = group.nodes.size();
+    for (size_t k = 0; k < group.nodes.size(); ++k)
+      if (group.nodes[k] == group.master) first = k + 1;
+  }
+  if (first >= group.nodes.size()) {
+    const std::string_view op = g[group.master].op ? g[group.master].op->name : std::string_view{};
+    const std::string_view listed = interpreted_reason(op);
+    *why = listed.empty() ? "no element-wise epilogue" : std::string(listed);
+    return std::nullopt;
+  }
+  if (group.outputs.size() != 1) {
+    *why = std::to_string(group.outputs.size()) + " outputs";
+    return std::nullopt;
+  }
+  FusedGroup part =
+      sub_group(g, group, std::vector<NodeId>(group.nodes.begin() + static_cast<long>(first), group.nodes.end()),
+                group.outputs[0]);
+  std::vector<NodeId> buffers;  // the kernel reads these values (reshaped ones by their source)
+  auto program = elementwise_program(g, part, why, &buffers);
+  if (!program && first > 0) {
+    // An epilogue with a layout operator inside it (a batch norm's scale expanded within
+    // the group): one index-mapping kernel after the master's reference kernel.
+    std::string index_why;
+    if (auto index = plan_index(g, part, &index_why)) {
+      index->kind = NativePlan::Kind::Epilogue;
+      index->reference_nodes = first;
+      return index;
+    }
+  }
+  if (!program) return std::nullopt;
+  part.inputs = std::move(buffers);
+  auto plan = lowered_plan(first > 0 ? NativePlan::Kind::Epilogue : NativePlan::Kind::Elementwise, std::move(part),
+                           loops::lower_elementwise(*program, kernel_name(g, group)), program->out_dtype,
+                           program->out_shape, loops::status_message(*program), why);
+  if (plan) {
+    plan->pointwise = true;  // (not the index-mapping epilogue above)
+    plan->reference_nodes = first;
+  }
+  return plan;
+}
+
+}  // namespace
+
+std::string emit_groups(const Graph& g, const FusionPlan& plan, std::string_view stage, Jit& jit) {
+  std::string out;
+  for (const FusedGroup& group : plan.groups) {
+    const std::string master = g[group.master].op ? std::string(g[group.master].op->name) : "tuple";
+    out += "// group " + std::to_string(group.id) + " (" + master + ", " + std::to_string(group.nodes.size()) + " ops)";
+    std::string why;
+    auto native = plan_native(g, group, &why);
+    if (!native) {
+      out += ": reference kernels (" + why + ")\n\n";
+      continue;
+    }
+    if (native->kind == NativePlan::Kind::Epilogue) out += ": " + master + " on its reference kernel, the epilogue native";
+    else if (native->kind == NativePlan::Kind::Index) out += ": one index-mapping kernel";
+    else if (native->kind == NativePlan::Kind::Reduction)
+      out += ": " + master + (group.nodes.size() > 1 ? " with its element-wise producers" : "") + ", one native kernel";
+    out += "\n";
+    if (stage == "loops") out += loops::print_kernel(native->kernel);
+    else if (stage == "llvm") out += jit.emit_llvm(native->kernel);
+    else out += jit.emit_asm(native->kernel);
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace relay::compiler

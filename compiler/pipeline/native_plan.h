@@ -1,0 +1,62 @@
+// What of each fused group runs as one native kernel, and the program that kernel is
+// lowered from: an element-wise group, a reduction with its element-wise producers, an
+// index-mapping group (layout operators, pools with their epilogues), softmax, or the
+// element-wise epilogue after a convolution's or dense layer's reference kernel. The
+// Executable (executable.h) compiles and runs these plans; `relay compile --emit=...`
+// prints them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compiler/graph/fuse.h"
+#include "compiler/graph/graph.h"
+#include "compiler/llvm/jit.h"
+#include "compiler/loops/elementwise.h"
+#include "compiler/loops/reduction.h"
+
+namespace relay::compiler {
+
+// The element-wise program of a group, or nullopt with `why` set when the group is not
+// one the loop IR lowers (its ops, dtypes, or several outputs).
+// With `buffers`, a reshape or expand_dims of a value from outside the group reads that
+// value's buffer instead of being a step; `buffers` gets, per program input, the node
+// whose value the kernel reads (else the inputs are `group.inputs`, in order).
+std::optional<loops::ElementwiseProgram> elementwise_program(const Graph& g, const FusedGroup& group, std::string* why,
+                                                            std::vector<NodeId>* buffers = nullptr);
+
+// The reduction program of a group whose master is a lowered reduction (sum, mean, max,
+// min, prod, all, any, argmax, argmin) fed by element-wise/broadcast producers, which
+// become its prologue; `inputs` gets the group's inputs in the kernel's buffer order.
+// Nullopt with `why` set otherwise.
+std::optional<loops::ReductionProgram> reduction_program(const Graph& g, const FusedGroup& group,
+                                                         std::vector<NodeId>* inputs, std::string* why);
+
+// What of a group runs native: all of an element-wise group, all of a reduction group
+// (the reduction and its element-wise producers, one kernel), or the element-wise
+// epilogue after a convolution's or dense layer's master op (whose first
+// `reference_nodes` nodes then run on reference kernels). Nullopt with `why` otherwise.
+struct NativePlan {
+  enum class Kind : uint8_t { Elementwise, Reduction, Epilogue, Index } kind = Kind::Elementwise;
+  // The kernel is an element-wise program (a whole group, or an epilogue without layout
+  // operators): it reads an input of the output's shape only at the index it writes, so the
+  // memory plan may write its output in place of such an input.
+  bool pointwise = false;
+  size_t reference_nodes = 0;
+  FusedGroup part;  // the native nodes, their inputs from outside (in the kernel's buffer
+                    // order), the group's output
+  loops::Kernel kernel;
+  int output_buffer = -1, status_buffer = -1;
+  DataType out_dtype;
+  std::vector<int64_t> out_shape;
+  std::string status_message;
+};
+std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, std::string* why);
+
+// `relay compile --emit=loops|llvm|asm`: each group's native kernel at that stage, or the
+// reason it has none.
+std::string emit_groups(const Graph& g, const FusionPlan& plan, std::string_view stage, Jit& jit);
+
+}  // namespace relay::compiler
