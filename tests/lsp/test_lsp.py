@@ -95,6 +95,26 @@ def test_malformed_messages_do_not_stop_the_server():
     shutdown(c)
 
 
+def test_garbage_between_messages_resynchronises():
+    """Bytes that are no header at all (a stray print into the pipe, a truncated write)
+    sit between valid messages: the server skips to the next `Content-Length:` header and
+    answers every request after them, shutdown included."""
+    c, _ = start()
+    first, m1 = c.request_msg("textDocument/hover", {"textDocument": {"uri": "file:///nope.relay"},
+                                                     "position": {"line": 0, "character": 0}})
+    second, m2 = c.request_msg("no/such/method")
+    junk = b"garbage \x00\xff\r\nnot: a header at all"
+    # One write: a request, garbage with no header end, a second request right after it.
+    c.send_raw(c.frame(m1) + junk + c.frame(m2))
+    assert c.wait_response(first)["error"]["code"] == -32602
+    assert c.wait_response(second)["error"]["code"] == -32601
+    # Garbage again, then a request in its own write.
+    c.send_raw(b"\r\n\r\n}}}{{{ Content-Type: nothing\r\n")
+    r = c.request("no/such/method")
+    assert r["error"]["code"] == -32601, r
+    shutdown(c)
+
+
 def test_diagnostics_on_open_and_after_an_incremental_fix():
     c, _ = start()
     text = '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2, 3), float32]) {\n  add(%x, %y)\n}\n'
