@@ -33,12 +33,7 @@ class Builder {
       fail("called with " + std::to_string(args.size()) + " arguments but it has " +
                std::to_string(fn.params.size()) + " parameters",
            fn.span);
-    for (uint32_t i = 0; i < fn.params.size(); ++i) {
-      const VarDecl* p = fn.params[i];
-      Ty t = tensor_type(*b_.graph().arena, args[i].shape, args[i].dtype);
-      check_param(p, t);
-      env_[p] = Entry{b_.input(i, std::string(p->name), t, p->span), nullptr};
-    }
+    bind_inputs(fn.params, args);
     NodeId out = expr(fn.body);
     return b_.finish(out, std::string(def.name));
   }
@@ -50,12 +45,7 @@ class Builder {
       fail("given " + std::to_string(args.size()) + " inputs but the region reads " +
                std::to_string(r.inputs.size()) + " variables",
            r.span);
-    for (uint32_t i = 0; i < r.inputs.size(); ++i) {
-      const VarDecl* v = r.inputs[i];
-      Ty t = tensor_type(*b_.graph().arena, args[i].shape, args[i].dtype);
-      check_param(v, t);
-      env_[v] = Entry{b_.input(i, std::string(v->name), t, v->span), nullptr};
-    }
+    bind_inputs(r.inputs, args);
     for (const Binding* binding : r.bindings) bind(*binding);
     std::vector<NodeId> outs;
     for (const VarDecl* v : r.outputs) {
@@ -73,6 +63,17 @@ class Builder {
     NodeId id = 0;
     const FunctionExpr* fn = nullptr;  // a let-bound function literal (inlined when called)
   };
+
+  // The graph's inputs: `vars[i]` at the concrete type of `args[i]`, checked against its
+  // declared type.
+  void bind_inputs(std::span<const VarDecl* const> vars, std::span<const ArgSpec> args) {
+    for (uint32_t i = 0; i < vars.size(); ++i) {
+      const VarDecl* v = vars[i];
+      Ty t = tensor_type(*b_.graph().arena, args[i].shape, args[i].dtype);
+      check_param(v, t);
+      env_[v] = Entry{b_.input(i, std::string(v->name), t, v->span), nullptr};
+    }
+  }
 
   [[noreturn]] static void fail(std::string reason, Span where) { throw NotAGraph{std::move(reason), where}; }
 

@@ -72,10 +72,9 @@ t::CompiledModel& model() {
 }
 
 const FuncDef& def_named(t::CompiledModel& m, std::string_view name) {
-  for (const Definition& d : m.program->front.module->defs)
-    if (d.kind == Definition::Func && d.func->name == name) return *d.func;
-  FAIL("no @" << name);
-  throw;
+  const FuncDef* def = m.program->find_global(name);
+  if (!def) FAIL("no @" << name);
+  return *def;
 }
 
 jit::CompileOutcome compile(t::CompiledModel& m, std::string_view name, const std::vector<rt::Value>& args) {

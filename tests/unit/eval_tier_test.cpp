@@ -17,16 +17,19 @@ namespace {
 
 using Loaded = testing::LoadedText;
 
+// Stand-in native code: a C++ function, counting its calls.
+struct CountingNative : rt::CompiledCall {
+  std::function<Value(std::span<const Value>)> fn;
+  int calls = 0;
+  Value call(std::span<const Value> args) override {
+    ++calls;
+    return fn(args);
+  }
+};
+
 // "Compiles" a global after `threshold` calls into the given C++ function.
 struct FakeTier : rt::TierUp {
-  struct Native : rt::CompiledCall {
-    std::function<Value(std::span<const Value>)> fn;
-    int calls = 0;
-    Value call(std::span<const Value> args) override {
-      ++calls;
-      return fn(args);
-    }
-  };
+  using Native = CountingNative;
   std::map<std::string, Native> natives;
   std::map<std::string, int> seen;
   int threshold = 0;
@@ -106,14 +109,7 @@ namespace {
 
 // Records the regions the machine offers; "compiles" each into `fn` when set.
 struct RegionTier : rt::TierUp {
-  struct Native : rt::CompiledCall {
-    std::function<Value(std::span<const Value>)> fn;
-    int calls = 0;
-    Value call(std::span<const Value> args) override {
-      ++calls;
-      return fn(args);
-    }
-  };
+  using Native = CountingNative;
   std::vector<rt::RegionInfo> offered;
   Native native;
   rt::CompiledCall* at_call(const FuncDef&, std::span<const Value>) override { return nullptr; }
