@@ -24,6 +24,8 @@ PACKAGES=(
   python3 python3-numpy
   # interpreter: BLAS for dense/batch_matmul/convolution, zlib for .npz archives
   libopenblas-dev zlib1g-dev
+  # the compile path's convolution and matrix kernels (compiler/dnnl): oneDNN 2.6 (v2 API)
+  libdnnl-dev
   # benchmark peers (bench/interpreter/peers.py): PyTorch eager on the CPU
   python3-torch
   # a real LSP client for the language server's end-to-end test
