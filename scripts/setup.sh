@@ -41,6 +41,10 @@ PACKAGES=(
   # Notebook server, driven in headless Chromium by puppeteer-core (npm). `:viz` PNGs need
   # nothing more: libgvc6 carries Graphviz's cairo and gd plugins.
   jupyter-notebook python3-notebook chromium
+  # the VS Code extension's end-to-end test (scripts/test-vscode-e2e.sh): code-server from
+  # npm finds its search tool (@vscode/ripgrep's `rg`) in Debian's ripgrep, as the npm
+  # package's own install would download it
+  ripgrep
   # the debug adapter's test client validates every message against the DAP JSON schema
   python3-jsonschema
 )

@@ -6,6 +6,8 @@
 #                                       ASan + UBSan (RELAY_SANITIZE), -Werror
 #   3. ctest                            unit, UI, round-trip, kernel, LSP and fuzz-corpus tests
 #   4. scripts/test-editors.sh          the VS Code extension: grammar tests, TypeScript build
+#      scripts/test-vscode-e2e.sh       the packaged .vsix in code-server, driven in Chromium
+#                                       (exit 77, shown as SKIP, when code-server cannot be installed)
 #   5. scripts/fuzz.sh 60               a bounded libFuzzer run (clang-19, build/fuzz)
 # Exits non-zero if any step fails, after a summary of every step. Logs of each step
 # are kept in build/test-logs/.
@@ -35,6 +37,10 @@ step() {
   local dt=$((SECONDS - t0))
   if [ "$status" -eq 0 ]; then
     summary+=("$(printf 'PASS  %-34s %5ss' "$name" "$dt")")
+  elif [ "$status" -eq 77 ]; then
+    # A step that says it cannot run here (CTest's skip code; the step printed why).
+    summary+=("$(printf 'SKIP  %-34s %5ss  (exit 77, log %s)' "$name" "$dt" "$logs/$log.log")")
+    return 0
   else
     summary+=("$(printf 'FAIL  %-34s %5ss  (exit %s, log %s)' "$name" "$dt" "$status" "$logs/$log.log")")
     failed=1
@@ -62,6 +68,7 @@ if step "setup (Debian packages)" setup scripts/setup.sh --no-build; then
     skip "ctest (ASan + UBSan)" "the build failed"
   fi
   RELAY_BINARY="$PWD/build/asan/relay" step "editors (grammar, extension, debugger)" editors scripts/test-editors.sh
+  RELAY_BINARY="$PWD/build/asan/relay" step "VS Code end to end (code-server)" vscode-e2e scripts/test-vscode-e2e.sh
   if [ "$fuzz_seconds" != 0 ]; then
     step "fuzz (${fuzz_seconds}s, libFuzzer)" fuzz scripts/fuzz.sh "$fuzz_seconds"
   else
