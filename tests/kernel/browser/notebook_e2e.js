@@ -14,32 +14,16 @@
 
 const path = require("path");
 const puppeteer = require("puppeteer-core");
+// Shared with the VS Code extension's browser test.
+const {Checks, until, startChromium, stopChromium} =
+  require(path.join(__dirname, "..", "..", "support", "browser.js"));
 
 const [base, artifacts, chromium] = process.argv.slice(2);
-const failures = [];
-
-function check(ok, what, detail) {
-  if (ok) {
-    console.log("ok   " + what);
-  } else {
-    failures.push(what);
-    console.log("FAIL " + what + (detail === undefined ? "" : ": " + JSON.stringify(detail)));
-  }
-}
+const checks = new Checks();
+const check = checks.check.bind(checks);
 
 async function shot(page, name) {
   await page.screenshot({path: path.join(artifacts, name + ".png"), fullPage: true});
-}
-
-// Waits until `fn` (run in the page) returns something truthy; returns it, or null at
-// the deadline.
-async function until(page, fn, arg, timeoutMs) {
-  try {
-    const handle = await page.waitForFunction(fn, {timeout: timeoutMs, polling: 100}, arg);
-    return await handle.jsonValue();
-  } catch (e) {
-    return null;
-  }
 }
 
 async function openNotebook(page, name) {
@@ -221,13 +205,7 @@ async function runUntrusted(page) {
 }
 
 async function main() {
-  const browser = await puppeteer.launch({
-    executablePath: chromium,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
-    defaultViewport: {width: 1280, height: 900},
-  });
-  const pid = browser.process() ? browser.process().pid : null;
+  const {browser, pid} = await startChromium(puppeteer, chromium, {width: 1280, height: 900});
   try {
     const page = await browser.newPage();
     page.on("dialog", (d) => d.accept());  // "leave this page?" when moving on
@@ -235,24 +213,11 @@ async function main() {
     await runTrusted(page);
     await runUntrusted(page);
   } catch (e) {
-    failures.push("exception: " + (e && e.stack ? e.stack : e));
-    console.log("FAIL " + failures[failures.length - 1]);
+    checks.exception(e);
   } finally {
-    try {
-      await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]);
-    } catch (e) {
-      // closing failed: the kill below ends it
-    }
-    if (pid) {
-      try {
-        process.kill(pid, "SIGKILL");  // already gone after a clean close
-      } catch (e) {
-        // ESRCH: it exited
-      }
-    }
+    await stopChromium(browser, pid);
   }
-  console.log(failures.length ? failures.length + " checks failed" : "all checks passed");
-  process.exit(failures.length ? 1 : 0);
+  checks.finish();
 }
 
 main();

@@ -20,18 +20,13 @@ const net = require("net");
 const os = require("os");
 const path = require("path");
 const puppeteer = require("puppeteer-core");
+// Shared with the notebook's browser test.
+const {Checks, until, startChromium, stopChromium} =
+  require(path.join(__dirname, "..", "..", "..", "..", "tests", "support", "browser.js"));
 
 const [entry, vsix, relay, artifacts, chromium] = process.argv.slice(2);
-const failures = [];
-
-function check(ok, what, detail) {
-  if (ok) {
-    console.log("ok   " + what);
-  } else {
-    failures.push(what);
-    console.log("FAIL " + what + (detail === undefined ? "" : ": " + JSON.stringify(detail)));
-  }
-}
+const checks = new Checks();
+const check = checks.check.bind(checks);
 
 // The file the checks read: `add` of (2, 3) and (4, 5) cannot broadcast (the error on line
 // 4); `%y` is bound without a type annotation, so its hover type is inferred.
@@ -123,16 +118,6 @@ async function waitHttp(url, proc, timeoutMs) {
     await sleep(200);
   }
   throw new Error("code-server did not answer at " + url);
-}
-
-// Waits until `fn` (run in the page) returns something truthy; returns it, or null.
-async function until(page, fn, arg, timeoutMs) {
-  try {
-    const handle = await page.waitForFunction(fn, {timeout: timeoutMs, polling: 200}, arg);
-    return await handle.jsonValue();
-  } catch (e) {
-    return null;
-  }
 }
 
 async function shot(page, name) {
@@ -296,7 +281,10 @@ async function main() {
                                           {env, encoding: "utf8", timeout: 60000});
   check(install.status === 0 && /successfully installed/.test(install.stdout),
         "code-server --install-extension installs the .vsix", (install.stdout || "") + (install.stderr || ""));
-  if (install.status !== 0) return;
+  if (install.status !== 0) {
+    fs.rmSync(root, {recursive: true, force: true});
+    return;
+  }
 
   const port = await freePort();
   const base = "http://127.0.0.1:" + port;
@@ -306,39 +294,21 @@ async function main() {
     "--disable-update-check", "--disable-workspace-trust", "--disable-getting-started-override", workspace,
   ], {env, stdio: ["ignore", log, log]});
   console.log("code-server pid " + server.pid + " at " + base);
-  let browser = null;
-  let browserPid = null;
+  let chrome = null;
   try {
     await waitHttp(base + "/healthz", server, 60000);
-    browser = await puppeteer.launch({
-      executablePath: chromium,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
-      defaultViewport: {width: 1400, height: 900},
-    });
-    browserPid = browser.process() ? browser.process().pid : null;
-    const page = await browser.newPage();
+    chrome = await startChromium(puppeteer, chromium, {width: 1400, height: 900});
+    const page = await chrome.browser.newPage();
     page.on("pageerror", (e) => console.log("page error: " + e.message));
     await runChecks(page, base, workspace);
   } catch (e) {
-    failures.push("exception: " + (e && e.stack ? e.stack : e));
-    console.log("FAIL " + failures[failures.length - 1]);
+    checks.exception(e);
   } finally {
-    if (browser) {
-      try {
-        await Promise.race([browser.close(), sleep(5000)]);
-      } catch (e) {
-        // the kill below ends it
-      }
-    }
-    if (browserPid) await stopTree(browserPid, "chromium");
+    if (chrome) await stopChromium(chrome.browser, chrome.pid);
     await stopTree(server.pid, "code-server");
     fs.closeSync(log);
     fs.rmSync(root, {recursive: true, force: true});
   }
 }
 
-main().then(() => {
-  console.log(failures.length ? failures.length + " checks failed" : "all checks passed");
-  process.exit(failures.length ? 1 : 0);
-});
+main().catch((e) => checks.exception(e)).then(() => checks.finish());
