@@ -47,6 +47,8 @@ PACKAGES=(
   ripgrep
   # the debug adapter's test client validates every message against the DAP JSON schema
   python3-jsonschema
+  # the tree-sitter grammar (editors/tree-sitter-relay): the runtime its generated C links
+  libtree-sitter-dev
 )
 
 SUDO=""
@@ -72,6 +74,23 @@ if ! command -v npm >/dev/null 2>&1; then
   echo "setup: installing nodejs npm"
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get install -y -q --no-install-recommends nodejs npm
+fi
+
+# The tree-sitter CLI (`tree-sitter generate/test`), built from Debian's sources by
+# ../shared/tools/build-tree-sitter-cli.sh (about 2 minutes of Rust), only when the grammar
+# changed since src/parser.c was generated, or with RELAY_TREE_SITTER_CLI=1. The project's
+# own build needs only the committed C. The CLI lands in $TREE_SITTER_CLI_DIR/bin.
+ts_grammar=editors/tree-sitter-relay
+ts_cli_dir="${TREE_SITTER_CLI_DIR:-/tmp/tree-sitter-cli}"
+if [ "${RELAY_TREE_SITTER_CLI:-0}" = 1 ] || [ "$ts_grammar/grammar.js" -nt "$ts_grammar/src/parser.c" ]; then
+  if [ -x "$ts_cli_dir/bin/tree-sitter" ]; then
+    echo "setup: tree-sitter CLI present in $ts_cli_dir/bin"
+  elif [ -f ../shared/tools/build-tree-sitter-cli.sh ]; then
+    echo "setup: building the tree-sitter CLI into $ts_cli_dir"
+    $SUDO env WORK="$ts_cli_dir" VERIFY=0 bash ../shared/tools/build-tree-sitter-cli.sh
+  else
+    echo "setup: ../shared/tools/build-tree-sitter-cli.sh is missing; cannot build the tree-sitter CLI" >&2
+  fi
 fi
 
 if [ "${1:-}" = "--no-build" ]; then exit 0; fi
