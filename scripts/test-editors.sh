@@ -7,6 +7,9 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+# The tree-sitter grammar's corpus tests (skipped when the tree-sitter CLI is not built).
+"$root/editors/tree-sitter-relay/test.sh"
 ext="$root/editors/vscode"
 
 if ! command -v npm >/dev/null 2>&1; then
