@@ -58,10 +58,11 @@ vscode_node_gyp() {
 #
 # A plain `npm install code-server` runs install scripts that download from GitHub
 # (@vscode/ripgrep's `rg`, prebuilt native modules), which this machine and CI cannot reach.
-# So: install without scripts, do by hand what code-server's postinstall.sh does (install
-# lib/vscode's and its extensions' production dependencies, link node_modules.asar), put
-# Debian's rg where @vscode/ripgrep looks for it, and build the native modules from source
-# with node-gyp against the installed Node headers. Nothing then leaves the npm registry.
+# So scripts/install-code-server.sh installs without scripts, does by hand what
+# code-server's postinstall.sh does (install lib/vscode's and its extensions' production
+# dependencies, link node_modules.asar), puts Debian's rg where @vscode/ripgrep looks for
+# it, and builds the native modules from source with npm's node-gyp against the installed
+# Node headers. Nothing then leaves the npm registry.
 vscode_code_server() {
   local dir="$RELAY_EDITORS_CACHE/code-server-$CODE_SERVER_VERSION"
   CODE_SERVER_ENTRY="$dir/node_modules/code-server/out/node/entry.js"
@@ -85,34 +86,8 @@ vscode_code_server() {
   echo "vscode-tools: installing code-server $CODE_SERVER_VERSION into $dir (takes a minute or two)"
   local t0=$SECONDS
   rm -rf "$dir.partial" && mkdir -p "$dir.partial" || return 1
-  (
-    set -e
-    cd "$dir.partial"
-    npm install --prefix . --ignore-scripts --no-audit --no-fund --loglevel=error "code-server@$CODE_SERVER_VERSION"
-    cs="$PWD/node_modules/code-server"
-    export npm_config_nodedir="$node_dir" npm_config_node_gyp="$node_gyp"
-    # argon2 (password hashing; loaded at start even with --auth none) via node-pre-gyp,
-    # which puts the module where argon2 loads it from.
-    (cd node_modules/argon2 && node ../@mapbox/node-pre-gyp/bin/node-pre-gyp rebuild --build-from-source \
-      --loglevel=warn >/dev/null 2>&1)
-    cd "$cs/lib/vscode"
-    npm install --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error
-    mkdir -p node_modules/@vscode/ripgrep/bin
-    ln -sfn "$rg" node_modules/@vscode/ripgrep/bin/rg
-    # The native modules the server side loads on Linux (the windows-* ones are not).
-    for m in @vscode/spdlog @parcel/watcher native-watchdog node-pty @vscode/deviceid; do
-      (cd "node_modules/$m" && node "$node_gyp" rebuild --nodedir="$node_dir" --loglevel=warn >/dev/null)
-    done
-    # kerberos is only loaded for a proxy that asks for Kerberos; it needs libkrb5-dev.
-    (cd node_modules/kerberos && node "$node_gyp" rebuild --nodedir="$node_dir" --loglevel=warn >/dev/null 2>&1) ||
-      echo "vscode-tools: kerberos was not built (libkrb5-dev missing?); only proxy authentication needs it"
-    ln -sfn node_modules node_modules.asar
-    (cd bin/remote-cli && ln -sfn code-linux.sh code-server)
-    (cd bin/helpers && ln -sfn browser-linux.sh browser.sh)
-    cd extensions
-    npm install --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error
-    node ./postinstall.mjs >/dev/null
-  ) || { echo "vscode-tools: the code-server install failed"; return 1; }
+  "$VSCODE_TOOLS_ROOT/scripts/install-code-server.sh" "$dir.partial" "$CODE_SERVER_VERSION" "$rg" "$node_gyp" \
+      "$node_dir" || { echo "vscode-tools: the code-server install failed"; return 1; }
   touch "$dir.partial/.installed"
   rm -rf "$dir" && mv "$dir.partial" "$dir" || return 1
   echo "vscode-tools: code-server installed in $((SECONDS - t0))s"

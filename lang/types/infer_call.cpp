@@ -1,6 +1,7 @@
 // Calls, and the types of globals and constructors used as values.
 #include <algorithm>
 
+#include "lang/ops/internal_ops.h"
 #include "lang/ops/op_registry.h"
 #include "lang/ops/op_schema.h"
 #include "lang/types/infer_internal.h"
@@ -99,8 +100,9 @@ Ty Inferencer::infer_op_call(const CallExpr* c, const RefExpr* ref) {
   const OpSignature* sig = find_op_signature(op->name);
   RelationFn rel = find_relation(*op);
   if (!op->supported || !sig || !rel) {
-    diags_.emit(DiagKind::OperatorNotSupported, ref->span, {std::string(op->name)})
-        .note("`relay ops` lists the operators this toolchain can check and run");
+    Diagnostic& d = diags_.emit(DiagKind::OperatorNotSupported, ref->span, {std::string(op->name)});
+    if (std::string_view why = internal_op_reason(*op); !why.empty()) d.note(std::string(why));
+    d.note("`relay ops` lists the operators this toolchain can check and run");
     return arena_.error();
   }
   if (sig->args.size() != c->args.size()) {

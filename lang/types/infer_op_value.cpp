@@ -2,6 +2,7 @@
 // an Op the polymorphic type `fn [in0, ..., out](in0, ...) -> out` constrained by its
 // relation (reference §2.2, §2.4). Every instantiation of that type gets a relation of
 // its own, so one operator variable can be used at different types.
+#include "lang/ops/internal_ops.h"
 #include "lang/ops/op_registry.h"
 #include "lang/ops/op_schema.h"
 #include "lang/types/infer_internal.h"
@@ -13,7 +14,10 @@ Ty Inferencer::op_value_type(const RefExpr* ref) {
   const OpSignature* sig = op ? find_op_signature(op->name) : nullptr;
   RelationFn rel = op ? find_relation(*op) : nullptr;
   if (!op || !sig || !rel || !op->supported) {
-    if (op) diags_.emit(DiagKind::OperatorNotSupported, ref->span, {std::string(op->name)});
+    if (op) {
+      Diagnostic& d = diags_.emit(DiagKind::OperatorNotSupported, ref->span, {std::string(op->name)});
+      if (std::string_view why = internal_op_reason(*op); !why.empty()) d.note(std::string(why));
+    }
     return arena_.error();
   }
   std::vector<const TyParamDecl*> type_params;

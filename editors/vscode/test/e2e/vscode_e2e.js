@@ -96,7 +96,13 @@ async function stopTree(pid, name) {
   }
   for (let i = 0; i < 50 && tree.some(alive); ++i) await sleep(100);
   for (const p of tree.filter(alive)) {
-    console.log(name + ": pid " + p + " still running after SIGTERM: SIGKILL");
+    let what = "";
+    try {
+      what = fs.readFileSync("/proc/" + p + "/cmdline", "utf8").split("\0").join(" ").slice(0, 120);
+    } catch (e) {
+      // it exited meanwhile
+    }
+    console.log(name + ": pid " + p + " still running 5 s after SIGTERM, SIGKILL: " + what);
     try {
       process.kill(p, "SIGKILL");
     } catch (e) {
