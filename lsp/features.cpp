@@ -59,10 +59,33 @@ json diagnostic_json(const Diagnostic& d, const FileCheck& check, const Document
   return item;
 }
 
-json diagnostics_json(const FileCheck& check, const Document& doc, PositionEncoding enc) {
+json diagnostics_json(const FileCheck& check, const Document& doc, PositionEncoding enc, size_t error_limit) {
   json out = json::array();
-  for (const Diagnostic& d : check.diagnostics)
-    if (publishable(d)) out.push_back(diagnostic_json(d, check, doc, enc));
+  size_t errors = 0, hidden_errors = 0, hidden_warnings = 0;
+  json first_hidden_range;
+  for (const Diagnostic& d : check.diagnostics) {
+    if (!publishable(d)) continue;
+    if (error_limit != 0 && errors >= error_limit) {
+      if (d.severity == Severity::Error) ++hidden_errors;
+      if (d.severity == Severity::Warning) ++hidden_warnings;
+      if (first_hidden_range.is_null() && d.severity != Severity::Note)
+        first_hidden_range = diagnostic_json(d, check, doc, enc)["range"];
+      continue;
+    }
+    if (d.severity == Severity::Error) ++errors;
+    out.push_back(diagnostic_json(d, check, doc, enc));
+  }
+  if (hidden_errors + hidden_warnings > 0) {
+    auto count = [](size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
+    std::string more;
+    if (hidden_errors) more = count(hidden_errors, "more error");
+    if (hidden_warnings) more += (more.empty() ? "" : " and ") + count(hidden_warnings, "more warning");
+    out.push_back({{"range", first_hidden_range},
+                   {"severity", 3},
+                   {"source", "relay"},
+                   {"message", more + " not shown: stopped after " + std::to_string(error_limit) +
+                                   " errors (the initialization option `errorLimit` changes the limit; 0 shows all)"}});
+  }
   return out;
 }
 

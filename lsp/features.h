@@ -23,8 +23,16 @@ bool publishable(const Diagnostic& d);
 // primary label, relatedInformation for the other labels, tags (unnecessary/deprecated).
 nlohmann::json diagnostic_json(const Diagnostic& d, const FileCheck& check, const Document& doc,
                                PositionEncoding enc);
-// The items of every publishable diagnostic of `check`.
-nlohmann::json diagnostics_json(const FileCheck& check, const Document& doc, PositionEncoding enc);
+// The server's own error limit per document: larger than the command line's (an editor
+// lists diagnostics in a panel and marks them in the text), still bounded so a file of
+// random bytes does not flood the client. The client may change it with the
+// initialization option `errorLimit` (0: no limit).
+constexpr size_t kDefaultLspErrorLimit = 200;
+// The items of the publishable diagnostics of `check`, up to the `error_limit`-th error
+// (0: all). Past it, one information item at the first diagnostic not shown says how
+// many more errors and warnings there were, like the command line's note.
+nlohmann::json diagnostics_json(const FileCheck& check, const Document& doc, PositionEncoding enc,
+                                size_t error_limit = kDefaultLspErrorLimit);
 // The type of the innermost expression or binder at `offset`; an operator's signature,
 // attributes and rule; a global's type and doc comment. null when there is nothing.
 nlohmann::json hover_json(const FileCheck& check, const Document& doc, uint32_t offset, PositionEncoding enc);

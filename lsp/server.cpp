@@ -233,6 +233,10 @@ Server::json Server::initialize(const json& params) {
     const json& window = params["capabilities"].value("window", json::object());
     work_done_progress_ = window.is_object() && window.value("workDoneProgress", false) == true;
   }
+  if (params.is_object() && params.contains("initializationOptions") && params["initializationOptions"].is_object()) {
+    const json& limit = params["initializationOptions"].value("errorLimit", json());
+    if (limit.is_number_unsigned()) error_limit_ = limit.get<size_t>();
+  }
   json result = {{"capabilities",
            {{"positionEncoding", encoding_ == PositionEncoding::Utf8 ? "utf-8" : "utf-16"},
             {"textDocumentSync", {{"openClose", true}, {"change", 2}}},
@@ -258,7 +262,7 @@ void Server::publish_diagnostics(const std::string& uri) {
   auto r = check_with_progress(doc);
   if (!r) return;  // a newer edit arrived: the next batch publishes
   notify("textDocument/publishDiagnostics",
-         {{"uri", uri}, {"version", doc.version}, {"diagnostics", diagnostics_json(*r, doc, encoding_)}});
+         {{"uri", uri}, {"version", doc.version}, {"diagnostics", diagnostics_json(*r, doc, encoding_, error_limit_)}});
 }
 
 Server::json Server::hover(const json& params) {

@@ -24,6 +24,7 @@
 #include "ide/symbols.h"
 #include "lang/types/database.h"
 #include "lsp/documents.h"
+#include "lsp/features.h"
 #include "protocol/framing.h"
 
 namespace relay::lsp {
@@ -99,6 +100,7 @@ class Server {
   std::map<std::string, Document> docs_;  // by uri
   std::set<std::string> dirty_;           // documents whose diagnostics are out of date
   PositionEncoding encoding_ = PositionEncoding::Utf16;
+  size_t error_limit_ = kDefaultLspErrorLimit;  // initializationOptions.errorLimit; 0: none
   bool initialized_ = false, shutdown_ = false, exit_ = false;
 };
 

@@ -340,7 +340,14 @@ Expr* Parser::parse_call_args(Expr* callee) {
           d->note("keyword attributes come after every positional argument");
       }
       Expr* a = parse_argument();
-      if (a->kind == ExprKind::Error && !at(Tok::Comma) && !at(Tok::RParen)) skip_until({Tok::Comma});
+      if (a->kind == ExprKind::Error && !at(Tok::Comma) && !at(Tok::RParen)) {
+        // A `;` after a broken argument usually ends the binding the call is in (`let %q =
+        // add(%z, ;`): stop there, so the missing `)` is reported once and the block's
+        // next bindings are still parsed and checked. Only when a `)` closes the call
+        // later is the `;` inside it (a sequence argument) and skipped.
+        skip_until({Tok::Comma, Tok::Semi});
+        if (at(Tok::Semi) && bracket_closes_after(peek().end)) skip_until({Tok::Comma});
+      }
       args.push_back(a);
     }
     if (eat(Tok::Comma)) {

@@ -1,6 +1,7 @@
 #include "lang/types/database.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <unordered_set>
@@ -456,11 +457,21 @@ std::shared_ptr<const FileCheck> CheckDatabase::check(const std::string& path) {
         result->diagnostics.push_back(make_diagnostic(DiagKind::DuplicateGlobal, d.def->name_span,
                                                       {std::string(d.def->name)}));
       }
-      if (!has_error_within(c->parse_diags, d.def->span) && !has_error_within(c->resolve_diags, d.def->span)) {
+      EarlierErrors earlier(d.def->span);
+      earlier.add(c->parse_diags);
+      earlier.add(c->resolve_diags);
+      {
         const size_t first = result->diagnostics.size();
-        for (const Diagnostic& diag : d.types->diagnostics) result->diagnostics.push_back(diag);
+        std::vector<size_t> kept_at(d.types->diagnostics.size(), SIZE_MAX);  // index in result
+        for (size_t i = 0; i < d.types->diagnostics.size(); ++i) {
+          const Diagnostic& diag = d.types->diagnostics[i];
+          if (earlier.hides(diag)) continue;
+          kept_at[i] = result->diagnostics.size() - first;
+          result->diagnostics.push_back(diag);
+        }
         for (const auto& f : d.foreign_labels) {
-          Span& span = result->diagnostics[first + f.diagnostic].labels[f.label].span;
+          if (kept_at[f.diagnostic] == SIZE_MAX) continue;
+          Span& span = result->diagnostics[first + kept_at[f.diagnostic]].labels[f.label].span;
           auto it = env.funcs.find(f.callee);
           const FuncDef* callee = it == env.funcs.end() ? nullptr : it->second->def;
           span = callee ? Span{callee->span.file, callee->span.begin + f.begin, callee->span.begin + f.end}

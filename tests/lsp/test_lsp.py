@@ -142,6 +142,50 @@ def test_diagnostics_on_open_and_after_an_incremental_fix():
     shutdown(c)
 
 
+def test_a_syntax_error_in_one_binding_keeps_the_others_checked():
+    # Issue 16 §3: while the third binding is half typed, the shape error on the second
+    # and the dtype error on the fourth are still published; the broken binding's variable
+    # (used in the result) is not reported again.
+    c, _ = start()
+    text = ('#[version = "0.0.5"]\n'
+            'def @main(%x: Tensor[(1, 784), float32], %w1: Tensor[(128, 784), float32], %w2: Tensor[(10, 64), float32]) {\n'
+            '  let %y = nn.dense(%x, %w1, units=128);\n'
+            '  let %z = nn.dense(%y, %w2, units=10);\n'
+            '  let %q = add(%z, ;\n'
+            '  let %r = add(%x, 1);\n'
+            '  multiply(%q, %r)\n'
+            '}\n')
+    open_doc(c, text)
+    diags = c.diagnostics(URI, version=1)
+    got = sorted((d["range"]["start"]["line"], d["code"]) for d in diags)
+    assert got == [(3, "E0071"), (4, "E0021"), (5, "E0071")], diags
+    shutdown(c)
+
+
+def test_error_limit_per_document():
+    # 300 unknown locals: 200 are published, then one information item at the 201st
+    # says how many more there were. initializationOptions.errorLimit changes the limit.
+    lines = "".join("  let %%v%d = add(%%x, %%u%d);\n" % (i, i) for i in range(300))
+    text = '#[version = "0.0.5"]\ndef @main(%x: float32) {\n' + lines + "  %x\n}\n"
+    c, _ = start()
+    open_doc(c, text)
+    diags = c.diagnostics(URI, version=1)
+    errors = [d for d in diags if d["severity"] == 1]
+    assert len(errors) == 200, len(errors)
+    note = diags[-1]
+    assert note["severity"] == 3 and note["message"].startswith("100 more errors and "), note
+    assert "stopped after 200 errors" in note["message"], note
+    assert note["range"]["start"]["line"] == 2 + 200, note  # where the first one not shown is
+    shutdown(c)
+    for limit, shown in ((5, 5), (0, 300)):
+        c, _ = start({"capabilities": {}, "processId": None, "initializationOptions": {"errorLimit": limit}})
+        open_doc(c, text)
+        diags = c.diagnostics(URI, version=1)
+        assert len([d for d in diags if d["severity"] == 1]) == shown, (limit, len(diags))
+        assert (diags[-1]["severity"] == 3) == (limit != 0), diags[-1]
+        shutdown(c)
+
+
 def test_unused_variable_is_tagged_unnecessary():
     c, _ = start()
     open_doc(c, '#[version = "0.0.5"]\ndef @main() {\n  let %unused = 1;\n  2\n}\n')
