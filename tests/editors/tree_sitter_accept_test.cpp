@@ -212,3 +212,18 @@ TEST_CASE("TVM-printed and extension syntax gets the expected nodes", "[tree-sit
   CHECK(count_type(root, "unary_expression") == 1);
   CHECK(count_type(root, "metadata_json") == 1);
 }
+
+TEST_CASE("every query file compiles against the grammar", "[tree-sitter]") {
+  const fs::path dir = fs::path(RELAY_SOURCE_DIR) / "editors/tree-sitter-relay/queries";
+  for (const char* name : {"highlights.scm", "locals.scm", "folds.scm", "indents.scm", "injections.scm",
+                           "textobjects.scm"}) {
+    std::string source = read_file(dir / name);
+    REQUIRE_FALSE(source.empty());
+    uint32_t offset = 0;
+    TSQueryError error = TSQueryErrorNone;
+    TSQuery* q = ts_query_new(tree_sitter_relay(), source.data(), static_cast<uint32_t>(source.size()), &offset, &error);
+    INFO(name << ": query error " << static_cast<int>(error) << " at byte " << offset);
+    CHECK(q != nullptr);
+    if (q) ts_query_delete(q);
+  }
+}
