@@ -73,6 +73,7 @@ void register_transform_kernels(KernelTable& table);    // §3.5
 void register_sorting_kernels(KernelTable& table);      // §3.6
 void register_nn_kernels(KernelTable& table);           // §3.7 (not convolution/pooling)
 void register_conv_pool_kernels(KernelTable& table);    // §3.7 convolution, pooling
+void register_qnn_kernels(KernelTable& table);          // §3.10 qnn.*
 void register_random_kernels(KernelTable& table);       // §3.8 random.*
 void register_dyn_kernels(KernelTable& table);          // §3.9 dyn.*
 void register_annotation_kernels(KernelTable& table);   // §3.9 markers: annotation.*, on_device, device_copy

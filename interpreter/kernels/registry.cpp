@@ -30,6 +30,7 @@ const KernelTable& table() {
     register_sorting_kernels(k);
     register_nn_kernels(k);
     register_conv_pool_kernels(k);
+    register_qnn_kernels(k);
     register_random_kernels(k);
     register_dyn_kernels(k);
     register_annotation_kernels(k);

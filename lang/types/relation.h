@@ -92,6 +92,7 @@ void register_sorting_relations(RelationTable& table);      // §3.6
 void register_nn_relations(RelationTable& table);           // §3.7 (not convolution/pooling)
 void register_conv_pool_relations(RelationTable& table);    // §3.7 convolution, pooling
 void register_misc_relations(RelationTable& table);         // supported ops of §3.8–§3.9
+void register_qnn_relations(RelationTable& table);          // §3.10 qnn.*
 void register_random_relations(RelationTable& table);       // §3.8 random.*
 void register_dyn_relations(RelationTable& table);          // §3.9 dyn.*
 void register_annotation_relations(RelationTable& table);   // §3.9 markers: annotation.*, on_device, device_copy

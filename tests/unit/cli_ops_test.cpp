@@ -99,7 +99,7 @@ TEST_CASE("relay ops --json: every operator, as data", "[cli][ops]") {
 
   const nlohmann::json* qconv = find_entry(ops, "qnn.conv2d");
   REQUIRE(qconv != nullptr);
-  CHECK((*qconv)["supported"] == false);
+  CHECK((*qconv)["supported"] == true);
   CHECK((*qconv)["group"] == "quantized");
 }
 
@@ -111,7 +111,9 @@ TEST_CASE("relay ops: the text listing", "[cli][ops]") {
   CHECK(contains(o.out, "\nadd(lhs, rhs) pattern=broadcast\n"));
   CHECK(contains(o.out, "\ncumsum(data) [ScanopAttrs, unregistered] pattern=opaque\n"));
   CHECK(contains(o.out, "\nqnn.conv2d(data, weight, input_zero_point, kernel_zero_point, input_scale, "
-                        "kernel_scale) [Conv2DAttrs] pattern=out-elementwise-fusable  (not supported yet)\n"));
+                        "kernel_scale) [Conv2DAttrs] pattern=out-elementwise-fusable\n"));
+  CHECK(contains(o.out, "\nqnn.softmax(x, scale, zero_point, output_scale, output_zero_point) [SoftmaxAttrs] "
+                        "pattern=opaque  (not supported yet)\n"));
   CHECK(contains(o.out, "# nn (74)\n"));
   // The summary leaves attribute schemas to `relay ops NAME`.
   CHECK(!contains(o.out, "channels: IndexExpr"));

@@ -26,6 +26,7 @@ const RelationTable& table() {
     register_nn_relations(r);
     register_conv_pool_relations(r);
     register_misc_relations(r);
+    register_qnn_relations(r);
     register_random_relations(r);
     register_dyn_relations(r);
     register_annotation_relations(r);
