@@ -381,6 +381,15 @@ bool check_call_attrs(const OpSignature& sig, const CallExpr& call, CallAttrs& o
       ok = false;
       continue;
     }
+    // ScanopAttrs.exclusive is a tvm::Bool object, not a C++ bool: Python's cumsum/cumprod
+    // pass their `exclusive=None` default through, TVM prints it as `exclusive=None`, and
+    // TOPI's scan reads the null as False. Other bool fields are plain C++ bools in TVM,
+    // where None does not parse, so they keep rejecting it.
+    if (f->type == AttrType::Bool && v.kind == AttrVal::Kind::None && sig.attrs &&
+        sig.attrs->name == "ScanopAttrs" && a.key == "exclusive") {
+      v.kind = AttrVal::Kind::Bool;
+      v.int_value = 0;
+    }
     if (!accepts(f->type, v)) {
       Diagnostic& d = diags.emit(DiagKind::IllTypedAttribute, a.value->span,
                                  {std::string(a.key), op, kind_description(f->type),
