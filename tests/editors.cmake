@@ -6,3 +6,14 @@ add_executable(relay_tree_sitter_tests
 target_link_libraries(relay_tree_sitter_tests PRIVATE relay_tree_sitter relay_lang Catch2::Catch2WithMain)
 target_compile_definitions(relay_tree_sitter_tests PRIVATE RELAY_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 catch_discover_tests(relay_tree_sitter_tests TEST_PREFIX "tree_sitter.")
+
+# The Neovim plugin (editors/nvim) in headless Neovim 0.7 (Debian's `neovim`): parser
+# registration, highlight captures at known positions, `relay lsp` attached.
+find_program(RELAY_EDITORS_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
+find_program(RELAY_EDITORS_NVIM nvim)
+if(RELAY_EDITORS_PYTHON3 AND RELAY_EDITORS_NVIM)
+  add_test(NAME nvim_plugin_e2e
+           COMMAND ${RELAY_EDITORS_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/editors/nvim_plugin_e2e.py
+                   $<TARGET_FILE:relay> ${RELAY_EDITORS_NVIM})
+  set_tests_properties(nvim_plugin_e2e PROPERTIES TIMEOUT 180)
+endif()

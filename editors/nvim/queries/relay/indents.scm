@@ -1,0 +1,1 @@
+../../../tree-sitter-relay/queries/indents.scm
