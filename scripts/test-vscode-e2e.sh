@@ -26,6 +26,7 @@ for candidate in "$root/build/asan/relay" "$root/build/release/relay"; do
   if [ -z "$relay" ] && [ -x "$candidate" ]; then relay="$candidate"; fi
 done
 [ -n "$relay" ] || { echo "test-vscode-e2e: FAIL: no relay binary (set RELAY_BINARY or build first)"; exit 1; }
+[ -x "$relay" ] || { echo "test-vscode-e2e: FAIL: $relay is not an executable"; exit 1; }
 artifacts="${VSCODE_E2E_ARTIFACTS:-$root/build/test-logs/vscode-e2e}"
 rm -rf "$artifacts" && mkdir -p "$artifacts"
 
