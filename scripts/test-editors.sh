@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tests the editor integrations: the VS Code extension's TextMate grammar
 # (editors/vscode/test/grammar/*.test.relay, run with vscode-tmgrammar-test) and the
-# TypeScript build of the extension, and the debugger contribution's tests against
+# TypeScript build of the extension with its esbuild bundle (dist/extension.js), and the debugger contribution's tests against
 # `relay dap` (test/debug, @vscode/debugadapter-testsupport's DebugClient). Needs node and npm; installs the extension's
 # dependencies with `npm ci` when node_modules is missing. Exits non-zero on any failure.
 set -euo pipefail
