@@ -19,7 +19,10 @@ std::string out_layout_text(const KernelCall& call, const std::string& fallback)
 // nn.deformable_conv2d(data, offset, weight), TOPI's deformable_conv2d_nchw: tap (ky, kx) of
 // output (y, x) samples data bilinearly at (y*sh - pad_top + ky*dh + dy, x*sw - pad_left +
 // kx*dw + dx), where (dy, dx) are offset channels base + 2*(ky*kw + kx) and +1, base =
-// (c's deformable group) * 2*kh*kw; a point outside [0, H) x [0, W) reads 0.
+// (c's deformable group) * 2*kh*kw; a point outside [0, H) x [0, W) reads 0, and so does
+// each of its four neighbours that lies outside (TOPI's bilinear_sample_nchw). TOPI asserts
+// groups == 1; groups > 1 is our extension (each group convolves its own channels, the
+// deformable group of channel c is c / (C / deformable_groups)).
 Value deformable_conv2d(const KernelCall& call) {
   NDArray data_in = call.tensor(0), offset_in = call.tensor(1), weight_in = call.tensor(2);
   std::string data_text = call.attrs.get_string("data_layout");
@@ -77,11 +80,16 @@ Value deformable_conv2d(const KernelCall& call) {
                   double wq = double(ox * g.stride[2] - g.pad[2] + kx * g.dil[2]) + dx[p];
                   double v = 0;
                   if (h >= 0 && wq >= 0 && h < double(H) && wq < double(W)) {
-                    int64_t y0 = int64_t(std::floor(h)), x0 = int64_t(std::floor(wq));
-                    int64_t y1 = std::min(y0 + 1, H - 1), x1 = std::min(x0 + 1, W - 1);
-                    double ly = h - double(y0), lx = wq - double(x0);
-                    v = img[y0 * W + x0] * (1 - ly) * (1 - lx) + img[y0 * W + x1] * (1 - ly) * lx +
-                        img[y1 * W + x0] * ly * (1 - lx) + img[y1 * W + x1] * ly * lx;
+                    // TOPI's bilinear_sample_nchw: a neighbour past the last row or
+                    // column adds 0 (it is not clamped to the edge), so a point in
+                    // (H-1, H) fades towards 0 rather than repeating row H-1.
+                    const int64_t y0 = int64_t(std::floor(h)), x0 = int64_t(std::floor(wq));
+                    const double ly = h - double(y0), lx = wq - double(x0);
+                    const bool has_y1 = y0 + 1 < H, has_x1 = x0 + 1 < W;
+                    v = img[y0 * W + x0] * (1 - ly) * (1 - lx);
+                    if (has_x1) v += img[y0 * W + x0 + 1] * (1 - ly) * lx;
+                    if (has_y1) v += img[(y0 + 1) * W + x0] * ly * (1 - lx);
+                    if (has_y1 && has_x1) v += img[(y0 + 1) * W + x0 + 1] * ly * lx;
                   }
                   if constexpr (std::is_integral_v<Acc>) row[p] = cast_to<Acc>(v);
                   else row[p] = static_cast<Acc>(v);
@@ -144,7 +152,8 @@ Value bitserial_conv2d(const KernelCall& call) {
 }
 
 // nn.contrib_conv2d_gemm_weight_transform: the HWIO weight flattened to a (K = kh*kw*I) x O
-// matrix, zero-padded to whole tiles, then blocked as
+// matrix, zero-padded (O to a multiple of tile_rows, K to a multiple of 4 * tile_cols, as
+// TOPI's conv2d_gemm_weight_transform does), then blocked as
 // out[x, y, z, w] = flat[y*tile_cols + w, x*tile_rows + z].
 Value gemm_weight_transform(const KernelCall& call) {
   NDArray w = call.tensor(0);
@@ -152,7 +161,7 @@ Value gemm_weight_transform(const KernelCall& call) {
   const int64_t tr = call.attrs.get_int("tile_rows"), tc = call.attrs.get_int("tile_cols");
   if (tr <= 0 || tc <= 0) fail(call, "`tile_rows` and `tile_cols` must be positive");
   const int64_t KH = w.dim(0), KW = w.dim(1), IC = w.dim(2), OC = w.dim(3), K = KH * KW * IC;
-  const int64_t NB = (OC + tr - 1) / tr, KB = (K + tc - 1) / tc;
+  const int64_t NB = (OC + tr - 1) / tr, KB = (K + 4 * tc - 1) / (4 * tc) * 4;
   NDArray out = NDArray::zeros({NB, KB, tr, tc}, w.dtype());
   const size_t elem = dtype_bytes(w.dtype());
   const auto* src = static_cast<const unsigned char*>(w.raw());

@@ -51,24 +51,49 @@ Value bitpack(const KernelCall& call) {
   return from_int64s(out_shape, *pack_type, std::vector<int64_t>(words.begin(), words.end()));
 }
 
-// data (Y, K) and weight (X, K), their values cut to data_bits / weight_bits low bits.
-// Summing the bit-plane popcounts shifted by their plane numbers gives
+// Weight values from a weight TOPI's bitserial_dense takes already packed: (X, WB, K/width)
+// words of the weight's own integer dtype, bit plane b of element k at bit width-1 - k%width
+// of word k/width (nn.bitpack with pack_axis=1, bit_axis=1). WB, not weight_bits, is the
+// number of planes, as in TOPI.
+std::vector<int64_t> unpack_weight(const KernelCall& call, const NDArray& weight, int64_t K) {
+  require(call, weight.dtype().is_int() || weight.dtype().is_uint(), "a packed (3-D) weight must hold integer words");
+  const int64_t width = weight.dtype().bits, X = weight.dim(0), WB = weight.dim(1), KW = weight.dim(2);
+  require(call, KW * width == K,
+          "the packed weight " + shape_to_string(weight.shape()) + " holds " + std::to_string(KW * width) +
+              " columns of " + std::to_string(width) + "-bit words, but data has " + std::to_string(K));
+  const std::vector<int64_t> words = to_int64s(weight);
+  std::vector<int64_t> w(static_cast<size_t>(X * K), 0);
+  for (int64_t x = 0; x < X; ++x)
+    for (int64_t b = 0; b < WB; ++b)
+      for (int64_t k = 0; k < K; ++k) {
+        const auto word = static_cast<uint64_t>(words[static_cast<size_t>((x * WB + b) * KW + k / width)]);
+        w[static_cast<size_t>(x * K + k)] |= static_cast<int64_t>((word >> (width - 1 - k % width)) & 1) << b;
+      }
+  return w;
+}
+
+// data (Y, K) and weight (X, K), their values cut to data_bits / weight_bits low bits (or a
+// weight packed as above). Summing the bit-plane popcounts shifted by their plane numbers
+// gives
 //   bipolar:  sum_k d * w
 //   unipolar: sum_k d * (2 * w - (2^weight_bits - 1))   (weight bits as +1 / -1)
-// accumulated in out_dtype (wrapping).
+// accumulated in out_dtype (wrapping). TOPI's bitpack also asserts K % (pack_dtype bits)
+// == 0; padding K with zero columns does not change these sums, so any K is accepted.
 Value bitserial_dense(const KernelCall& call) {
   NDArray data = call.tensor(0), weight = call.tensor(1);
-  require(call, data.ndim() == 2 && weight.ndim() == 2 && data.dim(1) == weight.dim(1),
-          "needs data (Y, K) and an unpacked weight (X, K), found " + shape_to_string(data.shape()) + " and " +
-              shape_to_string(weight.shape()));
-  const int64_t db = call.attrs.get_int("data_bits", 1), wb = call.attrs.get_int("weight_bits", 1);
+  const bool packed = weight.ndim() == 3;
+  require(call, data.ndim() == 2 && (packed || (weight.ndim() == 2 && data.dim(1) == weight.dim(1))),
+          "needs data (Y, K) and a weight (X, K) or packed (X, bits, K/word bits), found " +
+              shape_to_string(data.shape()) + " and " + shape_to_string(weight.shape()));
+  const int64_t db = call.attrs.get_int("data_bits", 1);
+  const int64_t wb = packed ? weight.dim(1) : call.attrs.get_int("weight_bits", 1);
   require(call, db >= 1 && db <= 8 && wb >= 1 && wb <= 8, "data_bits and weight_bits must be between 1 and 8");
   const int64_t units = call.attrs.get_int("units", weight.dim(0));
   require(call, units == weight.dim(0), "`units` is " + std::to_string(units) + " but the weight has shape " +
                                             shape_to_string(weight.shape()));
   const bool unipolar = call.attrs.get_bool("unipolar", true);
   const int64_t Y = data.dim(0), X = weight.dim(0), K = data.dim(1);
-  std::vector<int64_t> d = to_int64s(data), w = to_int64s(weight);
+  std::vector<int64_t> d = to_int64s(data), w = packed ? unpack_weight(call, weight, K) : to_int64s(weight);
   for (int64_t& v : d) v &= (int64_t{1} << db) - 1;
   for (int64_t& v : w) v = unipolar ? 2 * (v & ((int64_t{1} << wb) - 1)) - ((int64_t{1} << wb) - 1) : v & ((int64_t{1} << wb) - 1);
   std::vector<int64_t> out(static_cast<size_t>(Y * X));

@@ -276,9 +276,13 @@ TEST_CASE("convolution weight transforms", "[relations]") {
   CHECK(op_type("nn.contrib_conv2d_winograd_nnpack_weight_transform",
                 {"Tensor[(64, 32, 3, 3), float32]"},
                 "convolution_algorithm=0") == "Tensor[(64, 32, 8, 8), float32]");
-  // HWIO (3, 3, 16, 30): K = 144, N = 30 padded to 32.
+  // HWIO (3, 3, 16, 30): N = 30 padded to 32; K = 144 padded to 192, a multiple of
+  // 4 * tile_cols (TVM's Conv2DGemmWeightTransformRel), not just of tile_cols (which gave 9).
   CHECK(op_type("nn.contrib_conv2d_gemm_weight_transform", {"Tensor[(3, 3, 16, 30), int8]"},
-                "tile_rows=4, tile_cols=16") == "Tensor[(8, 9, 4, 16), int8]");
+                "tile_rows=4, tile_cols=16") == "Tensor[(8, 12, 4, 16), int8]");
+  // K = 8 is whole tiles of 4 but still pads to 16.
+  CHECK(op_type("nn.contrib_conv2d_gemm_weight_transform", {"Tensor[(2, 2, 2, 4), float32]"},
+                "tile_rows=4, tile_cols=4") == "Tensor[(1, 4, 4, 4), float32]");
 }
 
 TEST_CASE("pooling: TVM-printed calls", "[relations]") {

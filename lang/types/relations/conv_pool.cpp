@@ -676,7 +676,9 @@ RelStatus winograd_nnpack_weight_transform(RelationContext& ctx) {
 }
 
 // HWIO, seen as a (K = H*W*I) x (N = O) matrix padded up to whole tiles ->
-// (N_padded/tile_rows, K_padded/tile_cols, tile_rows, tile_cols).
+// (N_padded/tile_rows, K_padded/tile_cols, tile_rows, tile_cols). As in TVM's
+// Conv2DGemmWeightTransformRel, N is padded to a multiple of tile_rows but K to a multiple of
+// 4 * tile_cols (its tensorized GEMM consumes four column tiles at once).
 RelStatus gemm_weight_transform(RelationContext& ctx) {
   RelStatus st = RelStatus::Solved;
   const TensorTy* w = weight_of_rank(ctx, 4, "HWIO", st);
@@ -687,7 +689,7 @@ RelStatus gemm_weight_transform(RelationContext& ctx) {
   auto tiles = [](const Dim& d, int64_t tile) { return *floordiv(d + (tile - 1), tile); };
   Dim k = w->shape[0] * w->shape[1] * w->shape[2];
   return assign_tensor(
-      ctx, {tiles(w->shape[3], *rows), tiles(k, *cols), Dim::constant(*rows), Dim::constant(*cols)},
+      ctx, {tiles(w->shape[3], *rows), tiles(k, 4 * *cols) * 4, Dim::constant(*rows), Dim::constant(*cols)},
       w->dtype);
 }
 

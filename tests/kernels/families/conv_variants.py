@@ -54,14 +54,18 @@ def gemm_transform(w_hwio, tr, tc):
     kh, kw, ic, oc = w_hwio.shape
     K = kh * kw * ic
     flat = w_hwio.reshape(K, oc)
-    kp, npad = -(-K // tc) * tc, -(-oc // tr) * tr
+    # TOPI pads N to whole tile_rows but K to a multiple of 4 * tile_cols (its tensorized
+    # GEMM takes four column tiles at once), so K_padded / tile_cols is a multiple of 4.
+    kp, npad = -(-K // (4 * tc)) * (4 * tc), -(-oc // tr) * tr
     flat = np.pad(flat, [(0, kp - K), (0, npad - oc)])
     # out[x, y, z, w] = flat[y*tc + w, x*tr + z]
     return np.ascontiguousarray(flat.reshape(kp // tc, tc, npad // tr, tr).transpose(2, 0, 3, 1))
 
 
 def deformable_ref(x, off, w, strides, dilation, pb, pa, dgroups, groups):
-    """TOPI's deformable_conv2d_nchw, with zero outside [0, H) x [0, W)."""
+    """TOPI's deformable_conv2d_nchw: zero outside [0, H) x [0, W), and each bilinear
+    neighbour outside [0, H-1] x [0, W-1] adds zero (tensor_utils.h bilinear_sample_nchw:
+    neighbours are masked, not clamped)."""
     N, C, H, W = x.shape
     O, _, kh, kw = w.shape
     oh = (H + pb[0] + pa[0] - (kh - 1) * dilation[0] - 1) // strides[0] + 1
@@ -82,11 +86,13 @@ def deformable_ref(x, off, w, strides, dilation, pb, pa, dgroups, groups):
                             if h < 0 or q < 0 or h >= H or q >= W:
                                 continue
                             y0, x0 = int(np.floor(h)), int(np.floor(q))
-                            y1, x1 = min(y0 + 1, H - 1), min(x0 + 1, W - 1)
                             ly, lx = h - y0, q - x0
-                            cols[n, c, ky, kx, y, xx] = (xd[n, c, y0, x0] * (1 - ly) * (1 - lx) +
-                                                         xd[n, c, y0, x1] * (1 - ly) * lx +
-                                                         xd[n, c, y1, x0] * ly * (1 - lx) + xd[n, c, y1, x1] * ly * lx)
+
+                            def at(yy, xq):
+                                return xd[n, c, yy, xq] if yy <= H - 1 and xq <= W - 1 else 0.0
+                            cols[n, c, ky, kx, y, xx] = (at(y0, x0) * (1 - ly) * (1 - lx) +
+                                                         at(y0, x0 + 1) * (1 - ly) * lx +
+                                                         at(y0 + 1, x0) * ly * (1 - lx) + at(y0 + 1, x0 + 1) * ly * lx)
     cg, og = C // groups, O // groups
     y = np.zeros((N, O, oh, ow))
     for g in range(groups):
@@ -130,6 +136,8 @@ def cases():
     out.append(op_case("nnpack_transform", "nn.contrib_conv2d_winograd_nnpack_weight_transform", [w], u,
                        "convolution_algorithm=2", rtol=1e-4, atol=1e-5))
     # GEMM weight transform (with padding of both K and N) and the convolution on it.
+    # gemm_exact: K = 8 is a whole number of tile_cols = 4 tiles, yet TOPI still pads it to
+    # 16 (4 * tile_cols), so the transform has 4 column blocks, not 2.
     for name, k, c, o, tr, tc, s, p in [("gemm_pad", 3, 3, 5, 4, 8, [1, 1], [1, 1]),
                                         ("gemm_exact", 2, 2, 4, 4, 4, [2, 2], [0, 0])]:
         r = rng(name)
@@ -162,6 +170,15 @@ def cases():
                            "strides=%s, padding=%s, dilation=%s, deformable_groups=%d, groups=%d, channels=%d, "
                            "kernel_size=%s" % (fmt(s), fmt(p), fmt(d), dg, groups, o, fmt(k)),
                            rtol=1e-4, atol=1e-4))
+    # Every offset +0.5: many taps land in (H-1, H) or (W-1, W), where TOPI's masked
+    # neighbours fade the sample towards 0 (clamping them would repeat the last row).
+    r = rng("deform_edge")
+    x = r.standard_normal((1, 2, 4, 4)).astype("float32")
+    w = r.standard_normal((2, 2, 3, 3)).astype("float32")
+    off = np.full((1, 18, 4, 4), 0.5, dtype="float32")
+    y = deformable_ref(x, off, w, [1, 1], [1, 1], [1, 1], [1, 1], 1, 1)
+    out.append(op_case("deform_edge", "nn.deformable_conv2d", [x, off, w], y,
+                       "padding=[1, 1], channels=2, kernel_size=[3, 3]", rtol=1e-4, atol=1e-4))
     r = rng("deform_nhwc")
     x = r.standard_normal((1, 4, 4, 2)).astype("float32")
     w = r.standard_normal((3, 3, 2, 2)).astype("float32")

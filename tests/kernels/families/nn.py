@@ -703,6 +703,16 @@ def bitserial_cases():
     wl = w.astype("int64") & 3
     out.append(op_case("bitserial_dense_bipolar", "nn.bitserial_dense", [d, w], (dl @ wl.T).astype("int32"),
                        'units=5, data_bits=2, weight_bits=2, pack_dtype="uint8", out_dtype="int32", unipolar=False'))
+    # TOPI also takes the weight already packed, (X, weight bits, K / word bits): the planes
+    # come from the weight's shape, its words' dtype is the word size.
+    d = ints(r, (2, 16), 0, 8, "int16")
+    w = ints(r, (3, 16), 0, 4, "int16")
+    dl, wl = d.astype("int64") & 3, w.astype("int64") & 3
+    wp = bitpack_ref(w, 2, 1, 1, 8, "uint8")
+    out.append(op_case("bitserial_dense_packed_unipolar", "nn.bitserial_dense", [d, wp],
+                       (dl @ (2 * wl - 3).T).astype("int16"), 'units=3, data_bits=2, weight_bits=2, out_dtype="int16"'))
+    out.append(op_case("bitserial_dense_packed_bipolar", "nn.bitserial_dense", [d, wp],
+                       (dl @ wl.T).astype("int32"), 'units=3, data_bits=2, out_dtype="int32", unipolar=False'))
     return out
 
 
