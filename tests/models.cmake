@@ -22,3 +22,9 @@ endforeach()
 add_test(NAME models_generated_up_to_date
   COMMAND ${Python3_EXECUTABLE} ${RELAY_MODELS_DIR}/generate.py --check ${RELAY_MODELS_DIR})
 set_tests_properties(models_generated_up_to_date PROPERTIES TIMEOUT 120)
+
+# The quantized CNN's output against numpy's integer arithmetic, bit for bit (issue 17 §4).
+add_test(NAME model_numeric_quantized_cnn
+  COMMAND ${Python3_EXECUTABLE} ${RELAY_MODELS_DIR}/quantized_cnn_check.py
+          $<TARGET_FILE:relay> ${RELAY_MODELS_DIR}/quantized_cnn.relay)
+set_tests_properties(model_numeric_quantized_cnn PROPERTIES TIMEOUT 120)

@@ -158,6 +158,20 @@ class Function(Expr):
         self.type = FuncType([p.type for p in self.params], body.type)
 
 
+class Constant(Expr):
+    """A scalar constant (`relay.const(0.05, "float32")`); the printer inlines it as TVM
+    does: `0.05f` for float32, `3` for int32, each with its `/* ty=... */`."""
+
+    def __init__(self, value, dtype):
+        self.value = value
+        self.type = TensorType((), dtype)
+
+    def text(self):
+        if self.type.dtype == "float32":
+            return "%gf" % self.value
+        return "%d" % self.value
+
+
 def var(name, shape=None, dtype="float32"):
     return Var(name, TensorType(shape, dtype) if shape is not None else None)
 
@@ -230,7 +244,16 @@ OP_ATTRS = {
     "split": [("indices_or_sections", REQUIRED), ("axis", 0)],
     "reshape": [("newshape", REQUIRED), ("allowzero", False)],
     "zeros": [("shape", REQUIRED), ("dtype", VOID)],
+    # include/tvm/relay/qnn/attrs.h; qnn.conv2d / qnn.dense take nn's Conv2DAttrs / DenseAttrs
+    "qnn.quantize": [("out_dtype", REQUIRED), ("axis", -1)],
+    "qnn.dequantize": [("out_dtype", REQUIRED), ("axis", -1)],
+    "qnn.requantize": [("axis", -1), ("rounding", "None"), ("compute_dtype", "None"),
+                       ("out_dtype", VOID)],
+    "qnn.add": [("lhs_axis", -1), ("rhs_axis", -1)],
+    "clip": [("a_min", REQUIRED), ("a_max", REQUIRED)],
 }
+OP_ATTRS["qnn.conv2d"] = OP_ATTRS["nn.conv2d"]
+OP_ATTRS["qnn.dense"] = OP_ATTRS["nn.dense"]
 
 
 def attr_equal(a, b):
@@ -1079,6 +1102,103 @@ def model_lstm(iterations=4, num_hidden=16):
 
 # name -> builder; a builder returns the body of @main (and optionally its declared
 # return type), @main's parameters being the body's free variables as in every builder.
+# ----------------------------------------------------------------------------------------
+# A quantized CNN (issue 17 §4), as TVM's TFLite frontend prints a pre-quantized int8 model
+# after InferType: qnn ops with scalar scales and zero points as inline constants, the
+# per-channel weight scales and int32 biases as @main parameters. tests/models/
+# quantized_cnn_check.py runs it and compares with numpy, bit for bit.
+# ----------------------------------------------------------------------------------------
+
+
+def f32c(v):
+    return Constant(v, "float32")
+
+
+def i32c(v):
+    return Constant(v, "int32")
+
+
+def qnn_quantize(data, scale, zp, out_dtype):
+    return call_op("qnn.quantize", [data, f32c(scale), i32c(zp)],
+                   TensorType(tensor(data).shape, out_dtype), out_dtype=DType(out_dtype), axis=-1)
+
+
+def qnn_dequantize(data, scale, zp):
+    return call_op("qnn.dequantize", [data, f32c(scale), i32c(zp)],
+                   TensorType(tensor(data).shape, "float32"), out_dtype=DType("float32"), axis=-1)
+
+
+def qnn_requantize(data, in_scale, in_zp, out_scale, out_zp, axis=-1, out_dtype="int8"):
+    return call_op("qnn.requantize", [data, in_scale, i32c(in_zp), f32c(out_scale), i32c(out_zp)],
+                   TensorType(tensor(data).shape, out_dtype), axis=axis, rounding="None",
+                   compute_dtype="None", out_dtype=DType(out_dtype))
+
+
+def qnn_conv2d(data, weight, in_zp, in_scale, kernel_scale, channels, kernel_size, strides=(1, 1),
+               padding=(0, 0)):
+    """qnn.conv2d: the nn.conv2d shape rule on (data, weight), int32 accumulation."""
+    padding = get_pad_tuple2d(padding)
+    n, c, h, w = tensor(data).shape
+    kh, kw = kernel_size
+    assign(weight, TensorType((channels, c, kh, kw), "int8"))
+    oh = window_out(h, padding[0] + padding[2], kh, strides[0], 1)
+    ow = window_out(w, padding[1] + padding[3], kw, strides[1], 1)
+    return call_op("qnn.conv2d", [data, weight, i32c(in_zp), i32c(0), f32c(in_scale), kernel_scale],
+                   TensorType((n, channels, oh, ow), "int32"), strides=list(strides), padding=padding,
+                   dilation=[1, 1], groups=1, channels=channels, kernel_size=list(kernel_size),
+                   data_layout="NCHW", kernel_layout="OIHW", out_layout="", out_dtype=DType("int32"))
+
+
+def qnn_dense(data, weight, in_zp, in_scale, kernel_scale, units):
+    shape = tensor(data).shape
+    assign(weight, TensorType((units, shape[-1]), "int8"))
+    return call_op("qnn.dense", [data, weight, i32c(in_zp), i32c(0), f32c(in_scale), kernel_scale],
+                   TensorType(shape[:-1] + (units,), "int32"), units=units, out_dtype=DType("int32"))
+
+
+def int8_relu(data, zp):
+    """A fused ReLU in the quantized domain: clip at the output zero point."""
+    return call_op("clip", [data], tensor(data), a_min=float(zp), a_max=127.0)
+
+
+# The quantization parameters: activation scale and zero point after each stage.
+QCNN_INPUT = (0.0078125, 0)            # data in [-1, 1)
+QCNN_BLOCKS = [("conv1", 8, 1, (0.05, -128)), ("conv2", 16, 2, (0.05, -128)),
+               ("conv3", 16, 1, (0.05, -128))]
+QCNN_ADD = (0.08, -128)                # conv2 + conv3 (residual)
+QCNN_FC = (0.1, 3)                     # the logits
+
+
+def model_quantized_cnn():
+    """int8 image classifier in the TFLite-import shape: quantize (1, 3, 32, 32) float32;
+    three conv blocks (3x3 conv, per-channel weight scales, int32 bias, requantize with the
+    per-channel scale input_scale * weight_scale, ReLU as a clip at the zero point; the
+    second with stride 2, the third added back to the second by qnn.add); flatten; a
+    quantized dense head (10 units, per-channel scales) + bias, requantized; dequantize."""
+    data = var("data", (1, 3, 32, 32))
+    net = qnn_quantize(data, QCNN_INPUT[0], QCNN_INPUT[1], "int8")
+    scale, zp = QCNN_INPUT
+    outs = {}
+    for name, channels, stride, (out_scale, out_zp) in QCNN_BLOCKS:
+        w_scale = var(name + "_weight_scale", (channels,))
+        acc = qnn_conv2d(net, var(name + "_weight"), zp, scale, w_scale, channels, (3, 3),
+                         strides=(stride, stride), padding=(1, 1))
+        acc = bias_add(acc, var(name + "_bias"), 1)
+        rq_scale = multiply(w_scale, f32c(scale))
+        net = int8_relu(qnn_requantize(acc, rq_scale, 0, out_scale, out_zp, axis=1), out_zp)
+        outs[name] = net
+        scale, zp = out_scale, out_zp
+    a_scale, a_zp = QCNN_ADD
+    net = call_op("qnn.add", [outs["conv2"], outs["conv3"], f32c(QCNN_BLOCKS[1][3][0]), i32c(QCNN_BLOCKS[1][3][1]),
+                              f32c(scale), i32c(zp), f32c(a_scale), i32c(a_zp)],
+                  tensor(outs["conv3"]), lhs_axis=-1, rhs_axis=-1)
+    net = reshape(net, [1, -1])
+    fc_scale = var("fc_weight_scale", (10,))
+    acc = bias_add(qnn_dense(net, var("fc_weight"), a_zp, a_scale, fc_scale, 10), var("fc_bias"), 1)
+    net = qnn_requantize(acc, multiply(fc_scale, f32c(a_scale)), 0, QCNN_FC[0], QCNN_FC[1], axis=1)
+    return qnn_dequantize(net, QCNN_FC[0], QCNN_FC[1])
+
+
 MODELS = {
     "mlp": model_mlp,
     "resnet18": model_resnet18,
@@ -1092,6 +1212,7 @@ MODELS = {
     "dcgan": model_dcgan,
     "dqn": model_dqn,
     "lstm": model_lstm,
+    "quantized_cnn": model_quantized_cnn,
 }
 
 # models that TVM's own printouts (the reference corpus) also contain, by corpus file name
@@ -1266,7 +1387,7 @@ class Printer:
         if id(expr) in self.opt_info_memo:
             return Doc()
         self.opt_info_memo.add(id(expr))
-        if isinstance(expr, (Var, Call, Tuple, TupleGetItem, Function)) and expr.type:
+        if isinstance(expr, (Var, Constant, Call, Tuple, TupleGetItem, Function)) and expr.type:
             return Doc(" /* ty=", str(expr.type), " */")
         return Doc()
 
@@ -1291,7 +1412,7 @@ class Printer:
     def print_expr(self, expr, try_inline=False):
         """PrintExpr: the first use of a non-inlined expression binds it to `%N = ...;` in
         the current scope; later uses print %N."""
-        inline = isinstance(expr, Var)  # AlwaysInline (no globals/constants/ops here)
+        inline = isinstance(expr, (Var, Constant))  # AlwaysInline (no globals/ops here)
         if try_inline:
             inline = inline or self.parents.get(id(expr), 0) <= 1
         if not inline and isinstance(expr, Let):
@@ -1320,6 +1441,8 @@ class Printer:
     def dispatch(self, expr):
         if isinstance(expr, Var):
             return self.alloc_var(expr)
+        if isinstance(expr, Constant):
+            return Doc(expr.text())
         if isinstance(expr, Call):
             args = [self.print_expr(a) for a in expr.args]  # arguments first
             if expr.attrs is not None:

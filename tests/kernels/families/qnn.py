@@ -329,6 +329,30 @@ def concat_pool_cases():
     return out
 
 
+def simulated_cases():
+    """TOPI's simulated_quantize / simulated_dequantize: float in, float out; dtype codes
+    0 disable (pass through), 1 int8, 2 uint8, 3 int32; scale and zero point indexed by
+    the channel modulo their length."""
+    out = []
+    r = rng("qnn_simulated")
+    x = (r.standard_normal((2, 3, 4)) * 8).astype("float32")
+    scales = np.array([0.05, 0.1, 0.5], dtype="float32")
+    zps = i32([0, 3, -2])
+    for code, dt in ((1, "int8"), (2, "uint8"), (3, "int32")):
+        ref = quantize_ref(x, scales, zps, dt, axis=1).astype("float32")
+        out.append(op_case("simulated_quantize_" + dt, "qnn.simulated_quantize", [x, i32(code), scales, zps], ref,
+                           "axis=1", rtol=0, atol=0))
+    out.append(op_case("simulated_quantize_disable", "qnn.simulated_quantize", [x, i32(0), scales, zps], x, "axis=1",
+                       rtol=0, atol=0))
+    q = np.round(x).astype("float32")
+    ref = ((q - zps.reshape(1, 3, 1).astype("float32")) * scales.reshape(1, 3, 1)).astype("float32")
+    out.append(op_case("simulated_dequantize_int8", "qnn.simulated_dequantize", [q, i32(1), scales, zps], ref,
+                       'out_dtype="float32", axis=1', rtol=0, atol=0))
+    out.append(op_case("simulated_dequantize_disable", "qnn.simulated_dequantize", [q, i32(0), scales, zps], q,
+                       'out_dtype="float32", axis=1', rtol=0, atol=0))
+    return out
+
+
 def cases():
     return (requantize_cases() + quantize_cases() + binary_cases() + unary_cases() + product_cases() +
-            concat_pool_cases())
+            concat_pool_cases() + simulated_cases())
