@@ -83,7 +83,12 @@ CursorScan scan_to(std::string_view text, uint32_t from, uint32_t offset) {
       OpenBracket b;
       b.bracket = c;
       b.pos = i;
-      if (c != '{') b.callee = name_before(text, i);
+      if (c != '{') {
+        uint32_t end = i;
+        while (end > from && (text[end - 1] == ' ' || text[end - 1] == '\t')) --end;
+        b.callee = name_before(text, i);
+        b.callee_end = end;
+      }
       stack.push_back(std::move(b));
     } else if (c == ')' || c == ']' || c == '}') {
       const char open = c == ')' ? '(' : c == ']' ? '[' : '{';
@@ -104,7 +109,24 @@ CursorScan scan_to(std::string_view text, uint32_t from, uint32_t offset) {
       s.open.outer_callee = stack[stack.size() - 2].callee;
     }
   }
+  s.stack = std::move(stack);
   return s;
+}
+
+std::optional<OpenBracket> enclosing_call(std::string_view text, uint32_t offset) {
+  const CursorScan scan = scan_to(text, 0, offset);
+  if (scan.in_string || scan.in_comment) return std::nullopt;
+  for (size_t k = scan.stack.size(); k-- > 0;) {
+    const OpenBracket& b = scan.stack[k];
+    if (b.bracket == '{') return std::nullopt;
+    if (b.bracket != '(') continue;
+    const std::string& name = b.callee;
+    if (name.empty() || name == "if" || name == "match" || name == "fn" || (name[0] >= '0' && name[0] <= '9') ||
+        name == "%" || name == "@")
+      continue;
+    return b;
+  }
+  return std::nullopt;
 }
 
 CallArgument call_argument(std::string_view text, const OpenBracket& call, uint32_t offset) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,17 +32,26 @@ struct OpenBracket {
   char bracket = 0;            // '(', '[' or '{'; 0 when none is open
   uint32_t pos = 0;            // of the bracket
   std::string callee;          // the name right before a '(' (`nn.conv2d`, `@f`), or before '['
+  uint32_t callee_end = 0;     // just after `callee` (blank space may separate it from pos)
   std::vector<uint32_t> commas;  // top-level commas between the bracket and the cursor
   char outer = 0;              // the bracket around this one
   std::string outer_callee;
 };
 struct CursorScan {
-  OpenBracket open;
+  OpenBracket open;                // the innermost (stack.back()), or none
+  std::vector<OpenBracket> stack;  // every bracket open at the cursor, outermost first
   bool in_string = false;
   uint32_t string_begin = 0;  // the opening quote when in_string
   bool in_comment = false;
 };
 CursorScan scan_to(std::string_view text, uint32_t from, uint32_t offset);
+
+// The innermost call whose `(` is open at `offset`, scanning `text` from its start:
+// `nn.dense` of `nn.dense(%x, |`. A `(` with no name before it (a tuple, grouping) or
+// after a keyword (`if (`) is skipped for the one around it; a `{` (a body) ends the
+// search, since a call around a function body is not what the cursor is in. Nothing
+// inside a string or comment. Jupyter's Shift-Tab asks about this call.
+std::optional<OpenBracket> enclosing_call(std::string_view text, uint32_t offset);
 
 // Inside an open call's argument list: the argument being typed and, when it has the
 // form `key=...` or is a bare name being typed, the key.

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "jupyter-kernel/call_context.h"
+#include "ide/context.h"
 #include "jupyter-kernel/code_points.h"
 #include "jupyter-kernel/completion_matches.h"
 #include "jupyter-kernel/kernel_info.h"
@@ -133,10 +133,11 @@ nl::json RelayInterpreter::inspect_request_impl(const std::string& code, int cur
   try {
     const size_t cursor = cursor_byte(code, cursor_pos);
     // Inside a call's parentheses the call is what is asked about, as IPython answers
-    // (call_context.h); elsewhere, or when the callee is unknown, the word at the cursor.
+    // (ide::enclosing_call, the scanner completion and signature help use); elsewhere, or
+    // when the callee is unknown, the word at the cursor.
     std::optional<repl::Inspection> found;
-    if (std::optional<size_t> callee = enclosing_callee_end(code, cursor))
-      found = session_->inspect(code, static_cast<uint32_t>(*callee));
+    if (std::optional<ide::OpenBracket> call = ide::enclosing_call(code, static_cast<uint32_t>(cursor)))
+      found = session_->inspect(code, call->callee_end);
     if (!found) found = session_->inspect(code, static_cast<uint32_t>(cursor));
     if (!found) return xeus::create_inspect_reply(false);
     return xeus::create_inspect_reply(true, {{"text/plain", found->plain}, {"text/markdown", found->markdown}});
