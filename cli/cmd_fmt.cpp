@@ -4,6 +4,8 @@
 //   relay fmt --write FILE...  rewrite files in place (only those that change)
 //   relay fmt --check FILE...  list files that are not formatted; exit 1 if any
 //
+// --color=always (or auto on a terminal) colours the formatted text with the tree-sitter
+// grammar's highlight queries (ide/highlight.h), the same colours editors show.
 // `-` reads stdin. A directory stands for the .relay/.rly files below it. A file with
 // syntax errors is never formatted: its errors are shown and the exit status is 1.
 // Exit status: 0 success, 1 syntax or I/O errors (or unformatted files with --check),
@@ -23,6 +25,7 @@
 #include "cli/commands.h"
 #include "cli/diagnostic_output.h"
 #include "cli/input_files.h"
+#include "ide/highlight.h"
 #include "lang/syntax/parser.h"
 #include "lang/syntax/printer.h"
 
@@ -42,6 +45,7 @@ void fmt_usage(FILE* out) {
                "  --check        print the names of files that are not formatted; exit 1 if any\n"
                "  --max-width=N  break function headers longer than N columns (default 100)\n"
                "  --no-comments  drop comments\n"
+               "  --color=WHEN   also colours the formatted text on stdout (auto: on a terminal)\n"
                "\n"
                "Files with syntax errors are not formatted.\n"
                "Exit status: 0 success, 1 errors (or unformatted files with --check), 2 usage error.\n");
@@ -162,6 +166,8 @@ int cmd_fmt(const Args& args) {
   bool failed = !expand_inputs(inputs, &files);
 
   DiagnosticPrinter printer(out_opts);
+  const bool color_stdout = out_opts.color == ColorChoice::Always ||
+                            (out_opts.color == ColorChoice::Auto && isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR"));
   SourceManager sources;
   bool unformatted = false;
   for (const std::string& path : files) {
@@ -200,6 +206,7 @@ int cmd_fmt(const Args& args) {
         failed = true;
       }
     } else {
+      if (color_stdout) formatted = ide::highlight_ansi(formatted);
       std::fwrite(formatted.data(), 1, formatted.size(), stdout);
     }
   }

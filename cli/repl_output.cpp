@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include "ide/highlight.h"
+
 namespace relay::cli {
 
 namespace {
@@ -21,7 +23,9 @@ void print_result(const repl::Session& session, const repl::ExecResult& result, 
         else std::printf(": %s\n", o.type.c_str());
         break;
       case Kind::Text:
-        if (!o.text.empty()) std::printf("%s\n", o.text.c_str());
+        if (o.text.empty()) break;
+        if (options.color && o.relay_source) std::printf("%s\n", ide::highlight_ansi(o.text).c_str());
+        else std::printf("%s\n", o.text.c_str());
         break;
       case Kind::Svg: {
         std::string path = options.viz_dir + "/" + o.name + ".svg";

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ide/context.h"
+#include "ide/highlight.h"
 #include "jupyter-kernel/code_points.h"
 #include "jupyter-kernel/completion_matches.h"
 #include "jupyter-kernel/kernel_info.h"
@@ -71,8 +72,12 @@ nl::json RelayInterpreter::publish(int execution_counter, const repl::ExecResult
   for (const repl::Output& out : result.outputs) {
     switch (out.kind) {
       case repl::Output::Kind::Text:
-        if (!silent && !out.text.empty())
-          publish_stream("stdout", out.text.ends_with('\n') ? out.text : out.text + "\n");
+        if (!silent && !out.text.empty()) {
+          // Relay source (`:ir`) in the grammar's colours: the notebook renders ANSI in
+          // streams as coloured HTML, as it does for the diagnostics below.
+          std::string text = out.relay_source ? ide::highlight_ansi(out.text) : out.text;
+          publish_stream("stdout", text.ends_with('\n') ? text : text + "\n");
+        }
         break;
       case repl::Output::Kind::Value:
         if (!silent) publish_execution_result(execution_counter, value_bundle(out), nl::json::object());

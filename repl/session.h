@@ -55,6 +55,9 @@ struct Output {
   std::string png;   // Svg: the same picture as PNG bytes, when SessionOptions::viz_png
   std::string name;  // Svg: the function's name (a file name for front ends that save it)
   std::vector<Diagnostic> diagnostics;
+  // Text: `text` is Relay source (`:ir`); front ends may colour it
+  // with the grammar's highlighting (ide/highlight.h).
+  bool relay_source = false;
 };
 
 struct ExecResult {

@@ -153,6 +153,7 @@ ExecResult Session::Impl::command(const CommandLine& c, FileId input) {
       };
       std::string ir = print_body(in->def->def->fn->body, po);
       result.outputs.push_back(text_output(ir));
+      result.outputs.back().relay_source = true;
       return result;
     }
     uint64_t steps = 0;

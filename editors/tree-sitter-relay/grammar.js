@@ -44,9 +44,19 @@ module.exports = grammar({
 
   extras: $ => [/\s/, $.line_comment, $.doc_comment, $.block_comment],
 
-  supertypes: $ => [$._expression, $._type, $._pattern, $._definition],
+  supertypes: $ => [$._definition],
 
-  conflicts: $ => [],
+  // The hidden choice rules are inlined: no tree node for each `_expression` or
+  // `_argument` wrapper, which makes a large module's parse faster (bench/frontend).
+  inline: $ => [
+    $._argument,
+    $._statement,
+    $._attribute_value,
+    $._expression,
+    $._type,
+    $._dimension,
+    $._pattern,
+  ],
 
   rules: {
     // File attributes may also stand between definitions: the toolchain reports a late

@@ -1,0 +1,72 @@
+// ide/highlight.h: the grammar's highlight queries over a text, as spans and as ANSI /
+// HTML; the captures a user sees in `relay fmt --color` and the REPL.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "ide/highlight.h"
+
+using namespace relay;
+
+namespace {
+
+// The capture covering byte `at`, or "" when none does.
+std::string capture_at(const std::vector<ide::HighlightSpan>& spans, size_t at) {
+  for (const auto& s : spans)
+    if (s.begin <= at && at < s.end) return s.capture;
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("highlight spans carry the grammar's capture names", "[highlight]") {
+  const std::string text =
+      "/// Doc.\n"
+      "def @main(%x: Tensor[(2, 3), float32]) {\n"
+      "  %0 = nn.relu(%x, alpha=0.5f, name=\"r\");\n"
+      "  %0\n"
+      "}\n";
+  auto spans = ide::highlight(text);
+  CHECK(capture_at(spans, text.find("Doc")) == "comment.documentation");
+  CHECK(capture_at(spans, text.find("def")) == "keyword");
+  CHECK(capture_at(spans, text.find("@main")) == "function");
+  CHECK(capture_at(spans, text.find("%x:")) == "variable.parameter");  // priority 101 beats @variable
+  CHECK(capture_at(spans, text.find("Tensor")) == "type.builtin");
+  CHECK(capture_at(spans, text.find("float32")) == "type.builtin");
+  CHECK(capture_at(spans, text.find("nn.relu")) == "function.call");
+  CHECK(capture_at(spans, text.find("alpha")) == "property");
+  CHECK(capture_at(spans, text.find("0.5f")) == "number.float");
+  CHECK(capture_at(spans, text.find("\"r\"")) == "string");
+  // In order and never overlapping.
+  for (size_t i = 1; i < spans.size(); ++i) CHECK(spans[i - 1].end <= spans[i].begin);
+}
+
+TEST_CASE("broken text is still highlighted around the error", "[highlight]") {
+  const std::string text = "def @f(%x) { add(%x, ; }\ndef @g() { 1f }\n";
+  auto spans = ide::highlight(text);
+  CHECK(capture_at(spans, text.find("@g")) == "function");
+  CHECK(capture_at(spans, text.find("1f")) == "number.float");
+}
+
+TEST_CASE("ANSI and HTML renderings", "[highlight]") {
+  const std::string text = "def @f(%a: float32) { %a < 1f /* c\nd */ }";
+  std::string ansi = ide::highlight_ansi(text);
+  CHECK(ansi.find("\x1b[35mdef\x1b[0m") != std::string::npos);
+  // A multi-line comment is coloured line by line.
+  CHECK(ansi.find("\x1b[2;3m/* c\x1b[0m\n\x1b[2;3md */\x1b[0m") != std::string::npos);
+  // Without the escapes the text is unchanged.
+  std::string plain;
+  for (size_t i = 0; i < ansi.size(); ++i) {
+    if (ansi[i] == '\x1b') {
+      i = ansi.find('m', i);
+      continue;
+    }
+    plain += ansi[i];
+  }
+  CHECK(plain == text);
+
+  std::string html = ide::highlight_html(text);
+  CHECK(html.find("<span style=\"color:#a626a4\">def</span>") != std::string::npos);
+  CHECK(html.find("&lt;") != std::string::npos);
+  CHECK(html.find(" < ") == std::string::npos);
+}
