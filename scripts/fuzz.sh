@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes what reads untrusted input with libFuzzer for a bounded time: the front end
-# (lexer, parser, resolver, type checker, diagnostic rendering, printer round trip) and
-# the tensor file readers (.npy, .npz). The time is split between the two targets.
+# (lexer, parser, resolver, type checker, diagnostic rendering, printer round trip), the
+# tensor file readers (.npy, .npz) and the dyn.* kernels' shapes made of data. The time is
+# split between the three targets (half to the front end).
 #
 #   scripts/fuzz.sh            fuzz for 60 seconds
 #   scripts/fuzz.sh SECONDS    fuzz for SECONDS
@@ -25,7 +26,7 @@ echo "fuzz: building $build (clang-19, libFuzzer + ASan + UBSan)"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
   -DRELAY_FUZZ=ON -DRELAY_TESTS=OFF >/dev/null
-if ! cmake --build "$build" -j "${FUZZ_JOBS:-2}" --target relay_fuzz_frontend relay_fuzz_npy >"$build/build.log" 2>&1; then
+if ! cmake --build "$build" -j "${FUZZ_JOBS:-2}" --target relay_fuzz_frontend relay_fuzz_npy relay_fuzz_dyn >"$build/build.log" 2>&1; then
   cat "$build/build.log"
   echo "fuzz: FAILED to build the fuzz target"
   exit 1
@@ -76,9 +77,11 @@ fuzz_one() {
   fi
 }
 
-half=$(( secs / 2 > 0 ? secs / 2 : 1 ))
-fuzz_one frontend tests/fuzz/corpus "$(( secs - half > 0 ? secs - half : 1 ))" -max_len=4096 -dict=tests/fuzz/relay.dict
-fuzz_one npy tests/fuzz/npy_corpus "$half" -max_len=8192
+# Half the time to the front end, a quarter each to the tensor readers and the dyn.* shapes.
+quarter=$(( secs / 4 > 0 ? secs / 4 : 1 ))
+fuzz_one frontend tests/fuzz/corpus "$(( secs - 2 * quarter > 0 ? secs - 2 * quarter : 1 ))" -max_len=4096 -dict=tests/fuzz/relay.dict
+fuzz_one npy tests/fuzz/npy_corpus "$quarter" -max_len=8192
+fuzz_one dyn tests/fuzz/dyn_corpus "$quarter" -max_len=128
 if [ "$failed" -ne 0 ]; then
   echo "fuzz: FAILED"
   exit 1

@@ -19,3 +19,11 @@ add_executable(relay_fuzz_npy_replay
 target_link_libraries(relay_fuzz_npy_replay PRIVATE relay_runtime)
 add_test(NAME fuzz.npy_corpus_replay
          COMMAND relay_fuzz_npy_replay ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/npy_corpus)
+
+# The same for the dyn.* kernels' shape computations (shapes read from tensors).
+add_executable(relay_fuzz_dyn_replay
+  ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_dyn.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/replay_main.cpp)
+target_link_libraries(relay_fuzz_dyn_replay PRIVATE relay_interpreter)
+add_test(NAME fuzz.dyn_corpus_replay
+         COMMAND relay_fuzz_dyn_replay ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/dyn_corpus)

@@ -98,7 +98,10 @@ Value pad_impl(const KernelCall& call, const NDArray& x, PadMode mode, const NDA
   std::vector<std::vector<int64_t>> tables;
   for (size_t d = 0; d < x.ndim(); ++d) {
     require(call, widths[d].size() == 2, "each pad_width entry must be a [before, after] pair");
-    const int64_t out_n = x.dim(d) + widths[d][0] + widths[d][1];
+    int64_t out_n;  // widths may come from data (dyn.nn.pad): the sum is checked
+    require(call, !__builtin_add_overflow(x.dim(d), widths[d][0], &out_n) &&
+                      !__builtin_add_overflow(out_n, widths[d][1], &out_n),
+            "padding dimension " + std::to_string(d) + " gives a size that does not fit in 64 bits");
     require(call, out_n >= 0, "padding leaves a negative size along dimension " + std::to_string(d));
     require(call, mode == PadMode::Constant || x.dim(d) > 0 || out_n == 0,
             "cannot pad an empty dimension " + std::to_string(d) + " by copying its elements");

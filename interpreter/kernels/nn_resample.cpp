@@ -111,7 +111,12 @@ NDArray resample(const KernelCall& call, const NDArray& x, const std::vector<siz
 
 // round(d * scale) with the scale as float32 and halves to even, as the type relation.
 int64_t scaled_size(int64_t d, double scale) {
-  return static_cast<int64_t>(std::nearbyint(static_cast<double>(d) * static_cast<double>(static_cast<float>(scale))));
+  const double n = std::nearbyint(static_cast<double>(d) * static_cast<double>(static_cast<float>(scale)));
+  // A scale from data (dyn.nn.upsampling) may be NaN, infinite or huge: converting such a
+  // value to int64 is undefined, so it is refused first.
+  if (!(n >= 0 && n < 9.0e18))
+    throw RuntimeError("scale " + std::to_string(scale) + " gives no valid size for a dimension of " + std::to_string(d));
+  return static_cast<int64_t>(n);
 }
 
 std::vector<size_t> spatial_positions(const KernelCall& call, const NDArray& x, const std::string& letters) {

@@ -212,7 +212,9 @@ Value tile_kernel(const KernelCall& call) {
   for (size_t i = 0; i < rank; ++i) {
     wide.push_back(reps[i]), strides.push_back(0);
     wide.push_back(in[i]), strides.push_back(own[i]);
-    out.push_back(in[i] * reps[i]);
+    int64_t n;  // reps come from attributes or (dyn.tile) from data: check the product
+    if (__builtin_mul_overflow(in[i], reps[i], &n)) fail(call, "`reps` make a dimension that does not fit in 64 bits");
+    out.push_back(n);
   }
   return strided_copy(data, wide, strides).reshaped(out);
 }

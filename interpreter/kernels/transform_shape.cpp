@@ -97,7 +97,8 @@ Shape new_shape(const KernelCall& call, Shape in, std::vector<int64_t> spec, boo
       if (a == -1 && b == -1) fail(call, "-4 cannot split into two -1 dims");
       if (a == -1) a = b ? d / b : 0;
       if (b == -1) b = a ? d / a : 0;
-      if (a < 0 || b < 0 || a * b != d)
+      int64_t ab = 0;  // a and b may come from data (dyn.reshape): multiply checked
+      if (a < 0 || b < 0 || __builtin_mul_overflow(a, b, &ab) || ab != d)
         fail(call, "-4 cannot split dim " + std::to_string(d) + " into " + std::to_string(spec[i - 1]) + " and " + std::to_string(spec[i]));
       consumed[src++] = true;
       out.push_back(a), copied.push_back(true);
@@ -111,7 +112,7 @@ Shape new_shape(const KernelCall& call, Shape in, std::vector<int64_t> spec, boo
     for (size_t i = 0; i < in.size(); ++i)
       if (!consumed[i]) num *= in[i];
     for (size_t i = 0; i < out.size(); ++i)
-      if (!copied[i] && static_cast<int64_t>(i) != infer) den *= out[i];
+      if (!copied[i] && static_cast<int64_t>(i) != infer && __builtin_mul_overflow(den, out[i], &den)) den = 0;
     if (den == 0 || num % den != 0)
       fail(call, "cannot infer the -1 dim of `newshape` for data of shape " + str(reverse ? Shape(in.rbegin(), in.rend()) : in));
     out[infer] = num / den;

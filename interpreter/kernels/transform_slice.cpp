@@ -71,7 +71,9 @@ void slice_view(const Shape& shape, const std::vector<Range>& ranges, Shape& out
   out.clear(), strides.clear(), offset = 0;
   for (size_t d = 0; d < shape.size(); ++d) {
     out.push_back(ranges[d].extent);
-    strides.push_back(ranges[d].stride * own[d]);
+    // A stride from data (dyn.strided_slice) can be huge; it only matters, and then its
+    // product with the dim's stride fits (it stays inside the tensor), when 2+ are taken.
+    strides.push_back(ranges[d].extent > 1 ? ranges[d].stride * own[d] : 0);
     if (ranges[d].extent > 0) offset += ranges[d].begin * own[d];
   }
 }
