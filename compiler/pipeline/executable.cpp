@@ -25,14 +25,23 @@ Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool,
       step.reference_nodes = native->reference_nodes;
       step.native_part = std::move(native->part);
     }
+    std::string library_why;
+    if (std::find(group.nodes.begin(), group.nodes.begin() + step.reference_nodes, group.master) !=
+        group.nodes.begin() + step.reference_nodes)
+      step.library = make_library_kernel(graph_, group.master, &library_why);
+    const std::string master_name = graph_[group.master].op ? std::string(graph_[group.master].op->name) : "tuple";
+    const std::string master_runs =
+        step.library ? master_name + " through " + step.library->describe()
+                     : master_name + " on its reference kernel" + (library_why.empty() ? "" : " (" + library_why + ")");
     if (!step.native && notes)
-      notes->push_back("group " + std::to_string(group.id) + " (" +
-                       std::string(graph_[group.master].op ? graph_[group.master].op->name : "tuple") + ", " +
-                       std::to_string(group.nodes.size()) + " ops) on reference kernels: " + why);
+      notes->push_back("group " + std::to_string(group.id) + " (" + master_name + ", " +
+                       std::to_string(group.nodes.size()) + " ops) " +
+                       (step.library ? "through " + step.library->describe() + ", the rest on reference kernels: "
+                                     : "on reference kernels: ") +
+                       why);
     else if (step.reference_nodes > 0 && notes)
-      notes->push_back("group " + std::to_string(group.id) + ": " + std::string(graph_[group.master].op->name) +
-                       " on its reference kernel, its " + std::to_string(group.nodes.size() - step.reference_nodes) +
-                       "-op epilogue native");
+      notes->push_back("group " + std::to_string(group.id) + ": " + master_runs + ", its " +
+                       std::to_string(group.nodes.size() - step.reference_nodes) + "-op epilogue native");
     steps_.push_back(std::move(step));
   }
   // All native parts in one LLVM module (Jit::compile_all): the pass pipeline, code
@@ -87,6 +96,12 @@ size_t Executable::reference_groups() const {
 
 size_t Executable::epilogue_groups() const { return steps_.size() - native_groups() - reference_groups(); }
 
+size_t Executable::library_groups() const {
+  size_t n = 0;
+  for (const Step& s : steps_) n += s.library != nullptr;
+  return n;
+}
+
 rt::NDArray Executable::planned(NodeId id, const rt::NDArray& arena) const {
   if (!arena.defined() || memory_.slot_of[id] < 0) return {};
   const Node& n = graph_[id];
@@ -124,6 +139,13 @@ void Executable::run_reference(const Step& s, std::vector<rt::Value>& values, co
       }
       case NodeKind::GetItem: values[id] = values[n.inputs[0]].tuple().fields[n.index]; break;
       case NodeKind::Call: {
+        if (s.library && id == s.group->master) {
+          std::vector<rt::NDArray> inputs;
+          inputs.reserve(n.inputs.size());
+          for (NodeId in : n.inputs) inputs.push_back(values[in].tensor());
+          values[id] = rt::Value(s.library->run(inputs, planned(id, arena), pool_ ? pool_->threads() : 1));
+          break;
+        }
         rt::KernelFn kernel = rt::find_kernel(*n.op);
         if (!kernel) throw rt::RuntimeError("the operator `" + std::string(n.op->name) + "` has no kernel");
         std::vector<rt::Value> args;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "compiler/graph/fuse.h"
+#include "compiler/dnnl/library_kernel.h"
 #include "compiler/graph/graph.h"
 #include "compiler/llvm/jit.h"
 #include "compiler/pipeline/memory_plan.h"
@@ -34,8 +35,10 @@ class Executable final : public rt::CompiledCall {
   size_t native_groups() const;
   size_t reference_groups() const;
   size_t epilogue_groups() const;  // reference master operator, native epilogue
+  size_t library_groups() const;   // the master operator through the kernel library
   double compile_ms() const { return compile_ms_; }
   const MemoryPlan& memory_plan() const { return memory_; }
+  const Graph& graph() const { return graph_; }
 
  private:
   struct Native {
@@ -54,6 +57,9 @@ class Executable final : public rt::CompiledCall {
     FusedGroup native_part;  // the nodes, inputs and output of the native kernel
     std::optional<Native> native;
     bool elementwise = false;  // the native kernel is element-wise (may write in place)
+    // The group's master (a convolution or matrix product) through the kernel library
+    // (compiler/dnnl) instead of its reference kernel, when the library takes it.
+    std::shared_ptr<const LibraryKernel> library;
   };
   // `arena`: this call's storage for the memory plan's slots (undefined when it has none).
   void run_native(const Step& s, std::vector<rt::Value>& values, const rt::NDArray& arena) const;

@@ -1,5 +1,6 @@
 #include "interpreter/runtime/ndarray.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -65,8 +66,15 @@ std::string shape_to_string(const Shape& shape) {
   return out + (shape.size() == 1 ? ",)" : ")");
 }
 
+namespace {
+uint64_t next_serial() {
+  static std::atomic<uint64_t> counter{1};
+  return counter.fetch_add(1, std::memory_order_relaxed);
+}
+}  // namespace
+
 TensorObj::TensorObj(DataType dt, Shape sh, Device dev)
-    : Object(ObjectKind::Tensor), dtype(dt), shape(std::move(sh)), device(dev) {
+    : Object(ObjectKind::Tensor), dtype(dt), shape(std::move(sh)), device(dev), serial(next_serial()) {
   if (!dtype_supported(dtype)) throw RuntimeError("tensors of dtype `" + dtype_name(dtype) + "` are not supported");
   size = shape_size(shape);
   const uint64_t elem = dtype_bytes(dtype);
@@ -90,7 +98,12 @@ TensorObj::TensorObj(DataType dt, Shape sh, Device dev)
 }
 
 TensorObj::TensorObj(DataType dt, Shape sh, Ref<TensorObj> storage, size_t byte_offset)
-    : Object(ObjectKind::Tensor), dtype(dt), shape(std::move(sh)), device(storage->device), storage_(std::move(storage)) {
+    : Object(ObjectKind::Tensor),
+      dtype(dt),
+      shape(std::move(sh)),
+      device(storage->device),
+      serial(next_serial()),
+      storage_(std::move(storage)) {
   if (!dtype_supported(dtype)) throw RuntimeError("tensors of dtype `" + dtype_name(dtype) + "` are not supported");
   size = shape_size(shape);
   nbytes = static_cast<size_t>(size) * dtype_bytes(dtype);

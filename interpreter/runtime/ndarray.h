@@ -60,6 +60,10 @@ class TensorObj final : public Object {
   int64_t size = 1;   // number of elements
   size_t nbytes = 0;
   void* data = nullptr;
+  // Unique per tensor object for the life of the process, never reused (an address is):
+  // tensors are immutable once they are values, so a cache of something derived from one
+  // (compiled code's reordered weights) is valid while the serial matches.
+  const uint64_t serial;
 
  private:
   Ref<TensorObj> storage_;  // set for a tensor over another's buffer
@@ -99,6 +103,7 @@ class NDArray {
   void* raw() const { return obj_->data; }
   template <class T> T* data() const { return static_cast<T*>(obj_->data); }
   const Ref<TensorObj>& object() const { return obj_; }
+  uint64_t serial() const { return obj_->serial; }
 
   NDArray copy() const;
   // Same data, another shape with the same element count (shares storage).

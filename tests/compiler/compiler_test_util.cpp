@@ -1,6 +1,7 @@
 #include "tests/compiler/compiler_test_util.h"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -74,6 +75,29 @@ double max_rel_diff(const rt::NDArray& a, const rt::NDArray& b) {
     if (!std::isnan(x)) worst = std::max(worst, std::abs(x - y) / (1 + std::abs(y)));
   }
   return worst;
+}
+
+int64_t longest_accumulation(const compiler::Graph& g) {
+  auto product = [](const std::vector<int64_t>& s, size_t from) {
+    int64_t p = 1;
+    for (size_t i = from; i < s.size(); ++i) p *= s[i];
+    return p;
+  };
+  int64_t k = 1;
+  for (const compiler::Node& n : g.nodes) {
+    if (n.kind != compiler::NodeKind::Call || n.inputs.size() < 1) continue;
+    const std::string_view op = n.op->name;
+    auto shape_of = [&](size_t i) { return compiler::concrete_shape(g[n.inputs[i]].type).value_or(std::vector<int64_t>{}); };
+    if ((op.starts_with("nn.conv") || op == "nn.dense" || op == "nn.matmul") && n.inputs.size() >= 2) {
+      k = std::max(k, product(shape_of(1), 1));
+    } else if (op == "nn.batch_matmul" && n.inputs.size() >= 2) {
+      const auto s = shape_of(0);
+      if (!s.empty()) k = std::max(k, s.back());
+    } else if (op.starts_with("nn.global_") || op.starts_with("nn.adaptive_")) {
+      k = std::max(k, product(shape_of(0), 2));
+    }
+  }
+  return k;
 }
 
 }  // namespace relay::testing

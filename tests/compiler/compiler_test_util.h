@@ -35,4 +35,9 @@ rt::Value interpret(CompiledModel& m, const std::vector<rt::NDArray>& args);
 // Largest |a - b| / (1 + |b|) over two tensors of one shape (infinity when shapes differ).
 double max_rel_diff(const rt::NDArray& a, const rt::NDArray& b);
 
+// The longest sum of products in the graph: a convolution's in_channels / groups * kh * kw,
+// a dense layer's input features, a batch_matmul's K, a global pool's window. Summing K
+// products in another order (a kernel library's blocking) differs by up to K roundings.
+int64_t longest_accumulation(const compiler::Graph& g);
+
 }  // namespace relay::testing

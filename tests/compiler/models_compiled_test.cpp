@@ -38,25 +38,6 @@ int64_t product(const std::vector<int64_t>& s, size_t from) {
   return p;
 }
 
-// The longest sum of products in the graph (see the tolerance above).
-int64_t longest_accumulation(const compiler::Graph& g) {
-  int64_t k = 1;
-  for (const compiler::Node& n : g.nodes) {
-    if (n.kind != compiler::NodeKind::Call || n.inputs.size() < 1) continue;
-    const std::string_view op = n.op->name;
-    auto shape_of = [&](size_t i) { return compiler::concrete_shape(g[n.inputs[i]].type).value_or(std::vector<int64_t>{}); };
-    if ((op.starts_with("nn.conv") || op == "nn.dense" || op == "nn.matmul") && n.inputs.size() >= 2) {
-      k = std::max(k, product(shape_of(1), 1));
-    } else if (op == "nn.batch_matmul" && n.inputs.size() >= 2) {
-      const auto s = shape_of(0);
-      if (!s.empty()) k = std::max(k, s.back());
-    } else if (op.starts_with("nn.global_") || op.starts_with("nn.adaptive_")) {
-      k = std::max(k, product(shape_of(0), 2));
-    }
-  }
-  return k;
-}
-
 std::vector<rt::NDArray> scaled_args(const t::CompiledModel& m) {
   std::vector<rt::NDArray> args = t::random_args(m, 7);
   for (size_t i = 1; i < args.size(); ++i) {
@@ -123,7 +104,7 @@ void check_model(const char* name) {
   REQUIRE(m->error.empty());
   compiler::BuildResult built = t::build_main(*m);
   REQUIRE(built.ok());
-  const int64_t k = longest_accumulation(*built.graph);
+  const int64_t k = t::longest_accumulation(*built.graph);
   const double tolerance = std::max(1e-5, static_cast<double>(k) * std::ldexp(1.0, -23));
 
   const std::vector<rt::NDArray> args = scaled_args(*m);

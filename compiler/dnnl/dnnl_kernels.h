@@ -1,0 +1,27 @@
+// The oneDNN kernels, one maker per operator family (private to compiler/dnnl;
+// library_kernel.cpp dispatches by operator). Each returns nullptr with `why` set when it
+// declines the call.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/dnnl/library_kernel.h"
+
+namespace relay::compiler::dnnl_impl {
+
+std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, std::string* why);
+std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, std::string* why);
+std::unique_ptr<LibraryKernel> make_batch_matmul_kernel(const Graph& g, NodeId node, std::string* why);
+
+// The node's input `i` and its own shapes, when every one is a float32 tensor of constant
+// shape; nullopt with `why` otherwise.
+struct FloatShapes {
+  std::vector<std::vector<int64_t>> inputs;
+  std::vector<int64_t> output;
+};
+std::optional<FloatShapes> float32_shapes(const Graph& g, NodeId node, std::string* why);
+
+}  // namespace relay::compiler::dnnl_impl

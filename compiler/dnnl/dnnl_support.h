@@ -1,0 +1,66 @@
+// What every oneDNN-backed kernel shares (private to compiler/dnnl): the CPU engine, a
+// stream per thread, the thread count, memories kept between calls, and the pieces of a
+// call (reorder into the layout the primitive chose, execute, reorder back).
+#pragma once
+
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "compiler/dnnl/library_kernel.h"
+
+namespace relay::compiler::dnnl_impl {
+
+dnnl::engine& engine();
+// This thread's stream (in-order; every execute is followed by wait before returning).
+dnnl::stream& stream();
+// oneDNN's OpenMP team for this thread's next primitives.
+void use_threads(unsigned threads);
+// oneDNN names a primitive's implementation (`brgconv:avx512_core`, `ref:any`); the
+// reference ones are correct but slow, so the caller declines them.
+bool is_reference_impl(const std::string& impl);
+
+// A float32 memory descriptor of `dims` with a plain `tag`.
+dnnl::memory::desc plain(const dnnl::memory::dims& dims, dnnl::memory::format_tag tag);
+
+// A buffer of one descriptor kept between calls: a call takes it when no other call holds
+// it (a concurrent or re-entered call gets a fresh one), so the steady state allocates
+// nothing.
+class ScratchMemory {
+ public:
+  struct Lease {
+    dnnl::memory memory;
+    std::unique_lock<std::mutex> hold;
+  };
+  Lease take(const dnnl::memory::desc& desc) const;
+
+ private:
+  mutable std::mutex mutex_;
+  mutable std::optional<dnnl::memory> kept_;
+};
+
+// One operand between a tensor's plain buffer and the layout the primitive chose: the
+// buffer itself when they are the same, else a scratch memory and a reorder (made once).
+class OperandLayout {
+ public:
+  enum class Direction { Input, Output };
+  OperandLayout() = default;
+  OperandLayout(const dnnl::memory::desc& user, const dnnl::memory::desc& chosen, Direction direction);
+  // An input: the primitive's operand for `data` (reordered into `lease` when needed).
+  dnnl::memory into(void* data, ScratchMemory::Lease& lease) const;
+  // An output: the memory the primitive writes for `data`; after it ran, `finish` reorders
+  // that scratch back into `data` when the layouts differ.
+  dnnl::memory out(void* data, ScratchMemory::Lease& lease) const;
+  void finish(const dnnl::memory& produced, void* data) const;
+  bool reorders() const { return reorder_.has_value(); }
+
+ private:
+  dnnl::memory::desc user_, chosen_;
+  std::optional<dnnl::reorder> reorder_;
+  ScratchMemory scratch_;
+};
+
+}  // namespace relay::compiler::dnnl_impl

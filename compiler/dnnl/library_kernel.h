@@ -1,0 +1,46 @@
+// Convolutions and matrix products through a kernel library (oneDNN 2.6), the compile
+// path's answer to issue 14: LLVM's auto-vectorised loop nest reaches 10-12% of the FP32
+// peak on a convolution, oneDNN's JIT kernels about 80% (docs/compiler.md, "Convolutions
+// and matrix products"). A LibraryKernel replaces one graph node's reference kernel inside
+// compiled code; the rest of its fused group (the element-wise epilogue) stays native.
+//
+// Built without oneDNN (RELAY_DNNL=OFF, or the library missing), make_library_kernel
+// always declines and compiled code keeps the reference kernels.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "compiler/graph/graph.h"
+#include "interpreter/runtime/ndarray.h"
+
+namespace relay::compiler {
+
+class LibraryKernel {
+ public:
+  virtual ~LibraryKernel() = default;
+  // The node's result from its input tensors (in the node's input order), computed on
+  // `threads` threads into `dest` when it is defined (it then has the result's shape and
+  // dtype: the memory plan's slot), else into a fresh array.
+  virtual rt::NDArray run(std::span<const rt::NDArray> inputs, const rt::NDArray& dest, unsigned threads) const = 0;
+  // What the library chose for this call, e.g. `oneDNN brgconv:avx512_core`: the report
+  // and `relay compile --emit=fused` show it.
+  virtual std::string describe() const = 0;
+  // How many times weights were put into the library's layout so far: once per distinct
+  // weight tensor, not once per call (weight_cache.h). 0 for kernels without prepared weights.
+  virtual uint64_t weight_preparations() const { return 0; }
+};
+
+// A library kernel for call node `node` of `g` (nn.conv2d, nn.dense, nn.batch_matmul on
+// float32 at the graph's concrete shapes), or nullptr with `why` set: another dtype or
+// layout, attributes the library does not take, or only a slow reference implementation
+// on this processor (oneDNN's `ref:*`, which can be 100x slower than the reference
+// kernel's im2col + BLAS).
+std::unique_ptr<LibraryKernel> make_library_kernel(const Graph& g, NodeId node, std::string* why);
+
+// Whether this build has a kernel library at all.
+bool library_kernels_built();
+
+}  // namespace relay::compiler

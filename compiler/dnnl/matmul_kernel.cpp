@@ -1,0 +1,136 @@
+// nn.dense through oneDNN's inner product (weights (units, K) prepared once in the layout
+// it picks) and nn.batch_matmul through its matmul primitive (both operands are usually
+// activations there, so they are described in place, transposes as strides); float32.
+#include <memory>
+
+#include "compiler/dnnl/dnnl_kernels.h"
+#include "compiler/dnnl/dnnl_support.h"
+#include "compiler/dnnl/weight_cache.h"
+
+namespace relay::compiler::dnnl_impl {
+namespace {
+
+using dnnl::memory;
+using tag = memory::format_tag;
+
+class DenseKernel final : public LibraryKernel {
+ public:
+  DenseKernel(const dnnl::inner_product_forward::primitive_desc& pd, const memory::desc& user_src,
+              const memory::desc& user_weights, const memory::desc& user_dst, std::vector<int64_t> out_shape)
+      : primitive_(pd),
+        impl_(pd.impl_info_str()),
+        src_(user_src, pd.src_desc(), OperandLayout::Direction::Input),
+        dst_(user_dst, pd.dst_desc(), OperandLayout::Direction::Output),
+        weights_(user_weights, pd.weights_desc()),
+        out_shape_(std::move(out_shape)) {}
+
+  rt::NDArray run(std::span<const rt::NDArray> inputs, const rt::NDArray& dest, unsigned threads) const override {
+    use_threads(threads);
+    rt::NDArray out = dest.defined() ? dest : rt::NDArray::empty(out_shape_, DataType::float_(32));
+    ScratchMemory::Lease src_lease, dst_lease;
+    memory src = src_.into(inputs[0].raw(), src_lease);
+    memory weights = weights_.get(inputs[1]);
+    memory dst = dst_.out(out.raw(), dst_lease);
+    primitive_.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}});
+    dst_.finish(dst, out.raw());
+    stream().wait();
+    return out;
+  }
+
+  std::string describe() const override { return "oneDNN " + impl_; }
+  uint64_t weight_preparations() const override { return weights_.reorders(); }
+
+ private:
+  dnnl::inner_product_forward primitive_;
+  std::string impl_;
+  OperandLayout src_, dst_;
+  PreparedWeights weights_;
+  std::vector<int64_t> out_shape_;
+};
+
+class BatchMatmulKernel final : public LibraryKernel {
+ public:
+  BatchMatmulKernel(const dnnl::matmul::primitive_desc& pd, memory::desc a, memory::desc b, memory::desc c,
+                    std::vector<int64_t> out_shape)
+      : primitive_(pd), impl_(pd.impl_info_str()), a_(a), b_(b), c_(c), out_shape_(std::move(out_shape)) {}
+
+  rt::NDArray run(std::span<const rt::NDArray> inputs, const rt::NDArray& dest, unsigned threads) const override {
+    use_threads(threads);
+    rt::NDArray out = dest.defined() ? dest : rt::NDArray::empty(out_shape_, DataType::float_(32));
+    memory a(a_, engine(), inputs[0].raw()), b(b_, engine(), inputs[1].raw()), c(c_, engine(), out.raw());
+    primitive_.execute(stream(), {{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, c}});
+    stream().wait();
+    return out;
+  }
+
+  std::string describe() const override { return "oneDNN " + impl_; }
+
+ private:
+  dnnl::matmul primitive_;
+  std::string impl_;
+  memory::desc a_, b_, c_;
+  std::vector<int64_t> out_shape_;
+};
+
+}  // namespace
+
+std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, std::string* why) {
+  auto shapes = float32_shapes(g, node, why);
+  if (!shapes) return nullptr;
+  if (auto out_dtype = g[node].attrs.get_dtype("out_dtype"); out_dtype && *out_dtype != DataType::float_(32)) {
+    if (why) *why = "out_dtype is not float32";
+    return nullptr;
+  }
+  const auto& x = shapes->inputs[0];
+  const auto& w = shapes->inputs[1];
+  if (x.size() != 2 || w.size() != 2 || x[1] != w[1]) {
+    if (why) *why = "oneDNN dense here: 2-D data (M, K) and weight (N, K)";
+    return nullptr;
+  }
+  const int64_t M = x[0], K = x[1], N = w[0];
+  const memory::dims src_dims{M, K}, weight_dims{N, K}, dst_dims{M, N};
+  auto any = [](const memory::dims& d) { return memory::desc(d, memory::data_type::f32, tag::any); };
+  dnnl::inner_product_forward::desc desc(dnnl::prop_kind::forward_inference, any(src_dims), any(weight_dims),
+                                         plain(dst_dims, tag::nc));
+  dnnl::inner_product_forward::primitive_desc pd(desc, engine());
+  if (is_reference_impl(pd.impl_info_str())) {
+    if (why) *why = "oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ")";
+    return nullptr;
+  }
+  return std::make_unique<DenseKernel>(pd, plain(src_dims, tag::nc), plain(weight_dims, tag::oi),
+                                       plain(dst_dims, tag::nc), shapes->output);
+}
+
+std::unique_ptr<LibraryKernel> make_batch_matmul_kernel(const Graph& g, NodeId node, std::string* why) {
+  auto shapes = float32_shapes(g, node, why);
+  if (!shapes) return nullptr;
+  const CallAttrs& attrs = g[node].attrs;
+  if (auto out_dtype = attrs.get_dtype("out_dtype"); out_dtype && *out_dtype != DataType::float_(32)) {
+    if (why) *why = "out_dtype is not float32";
+    return nullptr;
+  }
+  const auto& x = shapes->inputs[0];
+  const auto& y = shapes->inputs[1];
+  const auto& z = shapes->output;
+  if (x.size() != 3 || y.size() != 3 || z.size() != 3) {
+    if (why) *why = "oneDNN batch_matmul here: 3-D operands";
+    return nullptr;
+  }
+  const bool ta = attrs.get_bool("transpose_a"), tb = attrs.get_bool("transpose_b");
+  const int64_t M = z[1], N = z[2], K = ta ? x[1] : x[2];
+  // Logical (batch, M, K) x (batch, K, N); a transposed operand is the same buffer with
+  // its last two strides swapped. A batch of 1 broadcasts (TVM allows it; so does oneDNN).
+  const memory::desc a(memory::dims{x[0], M, K}, memory::data_type::f32,
+                       ta ? memory::dims{M * K, 1, M} : memory::dims{M * K, K, 1});
+  const memory::desc b(memory::dims{y[0], K, N}, memory::data_type::f32,
+                       tb ? memory::dims{N * K, 1, K} : memory::dims{N * K, N, 1});
+  const memory::desc c = plain(memory::dims{z[0], M, N}, tag::abc);
+  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), engine());
+  if (is_reference_impl(pd.impl_info_str())) {
+    if (why) *why = "oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ")";
+    return nullptr;
+  }
+  return std::make_unique<BatchMatmulKernel>(pd, a, b, c, z);
+}
+
+}  // namespace relay::compiler::dnnl_impl

@@ -1,0 +1,179 @@
+// The kernel library's convolutions and matrix products (compiler/dnnl/library_kernel.h)
+// against the interpreter's reference kernels, one node at a time: every form the
+// library takes (groups, depthwise, dilation, strides, TVM's padding forms, NHWC/HWIO,
+// 1x1; dense; batch_matmul with each transpose and a broadcast batch), within K ulps of
+// float32 (K the accumulation length: the library sums in its own blocked order). And the
+// weights are prepared once: the same tensor again is not reordered again, a different
+// tensor is (and its answer is right, not the cached one's).
+#ifdef RELAY_HAVE_PIPELINE
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <thread>
+
+#include "compiler/dnnl/library_kernel.h"
+#include "interpreter/kernels/kernel.h"
+#include "tests/compiler/compiler_test_util.h"
+
+using namespace relay;
+namespace t = relay::testing;
+
+namespace {
+
+// The graph of a one-call @main, the call's node, and seeded arguments.
+struct OneCall {
+  std::unique_ptr<t::CompiledModel> model;
+  compiler::Graph graph;
+  compiler::NodeId call = 0;
+  std::vector<rt::NDArray> args;
+};
+
+OneCall one_call(const std::string& params, const std::string& body, uint64_t seed) {
+  OneCall c;
+  c.model = t::load_model_text("#[version = \"0.0.5\"]\ndef @main(" + params + ") {\n  " + body + "\n}\n");
+  REQUIRE(c.model->error.empty());
+  compiler::BuildResult r = t::build_main(*c.model);
+  REQUIRE(r.ok());
+  c.graph = std::move(*r.graph);
+  for (compiler::NodeId id = 0; id < c.graph.size(); ++id)
+    if (c.graph[id].kind == compiler::NodeKind::Call) c.call = id;
+  c.args = t::random_args(*c.model, seed);
+  return c;
+}
+
+rt::NDArray reference(const OneCall& c, const std::vector<rt::NDArray>& args) {
+  const compiler::Node& n = c.graph[c.call];
+  std::vector<rt::Value> values(args.begin(), args.end());
+  rt::KernelCall call{*n.op, values, n.attrs, n.type};
+  return rt::find_kernel(*n.op)(call).tensor();
+}
+
+// Checks the library's answer for `args` against the reference kernel's.
+void check_against_reference(const OneCall& c, const compiler::LibraryKernel& k, const std::vector<rt::NDArray>& args,
+                             unsigned threads) {
+  const rt::NDArray want = reference(c, args);
+  const rt::NDArray got = k.run(args, {}, threads);
+  const double ulps = static_cast<double>(std::max<int64_t>(8, t::longest_accumulation(c.graph)));
+  const double diff = t::max_rel_diff(got, want);
+  INFO(k.describe() << ": max |got - want| / (1 + |want|) = " << diff);
+  CHECK(diff <= ulps * std::ldexp(1.0, -23));
+}
+
+struct Case {
+  const char* name;
+  const char* params;
+  const char* body;
+};
+
+const Case kCases[] = {
+    {"conv2d 3x3 pad 1", "%x: Tensor[(1, 16, 14, 14), float32], %w: Tensor[(32, 16, 3, 3), float32]",
+     "nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=32, kernel_size=[3, 3])"},
+    {"conv2d 7x7 stride 2 batch 2", "%x: Tensor[(2, 3, 32, 32), float32], %w: Tensor[(8, 3, 7, 7), float32]",
+     "nn.conv2d(%x, %w, strides=[2, 2], padding=[3, 3, 3, 3], channels=8, kernel_size=[7, 7])"},
+    {"conv2d 1x1", "%x: Tensor[(1, 32, 7, 7), float32], %w: Tensor[(64, 32, 1, 1), float32]",
+     "nn.conv2d(%x, %w, padding=[0, 0, 0, 0], channels=64, kernel_size=[1, 1])"},
+    {"conv2d groups 4", "%x: Tensor[(1, 16, 9, 9), float32], %w: Tensor[(8, 4, 3, 3), float32]",
+     "nn.conv2d(%x, %w, padding=[1, 1], groups=4, channels=8, kernel_size=[3, 3])"},
+    {"conv2d depthwise", "%x: Tensor[(1, 32, 12, 12), float32], %w: Tensor[(32, 1, 3, 3), float32]",
+     "nn.conv2d(%x, %w, strides=[2, 2], padding=[1, 1, 1, 1], groups=32, channels=32, kernel_size=[3, 3])"},
+    {"conv2d dilation 2, asymmetric padding", "%x: Tensor[(1, 8, 13, 11), float32], %w: Tensor[(8, 8, 3, 3), float32]",
+     "nn.conv2d(%x, %w, padding=[1, 2, 0, 3], dilation=[2, 2], channels=8, kernel_size=[3, 3])"},
+    {"conv2d one padding value", "%x: Tensor[(1, 4, 6, 6), float32], %w: Tensor[(4, 4, 3, 3), float32]",
+     "nn.conv2d(%x, %w, padding=[2], channels=4, kernel_size=[3, 3])"},
+    {"conv2d NHWC HWIO", "%x: Tensor[(1, 10, 10, 16), float32], %w: Tensor[(3, 3, 16, 24), float32]",
+     "nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=24, kernel_size=[3, 3], data_layout=\"NHWC\", "
+     "kernel_layout=\"HWIO\")"},
+    {"dense", "%x: Tensor[(3, 100), float32], %w: Tensor[(17, 100), float32]", "nn.dense(%x, %w, units=17)"},
+    {"dense batch 1", "%x: Tensor[(1, 784), float32], %w: Tensor[(128, 784), float32]", "nn.dense(%x, %w, units=128)"},
+    {"batch_matmul", "%x: Tensor[(4, 5, 6), float32], %y: Tensor[(4, 7, 6), float32]", "nn.batch_matmul(%x, %y, transpose_b=True)"},
+    {"batch_matmul no transpose", "%x: Tensor[(2, 5, 6), float32], %y: Tensor[(2, 6, 7), float32]",
+     "nn.batch_matmul(%x, %y, transpose_b=False)"},
+    {"batch_matmul transpose a", "%x: Tensor[(2, 6, 5), float32], %y: Tensor[(2, 7, 6), float32]",
+     "nn.batch_matmul(%x, %y, transpose_a=True, transpose_b=True)"},
+    {"batch_matmul broadcast batch", "%x: Tensor[(3, 5, 6), float32], %y: Tensor[(1, 7, 6), float32]",
+     "nn.batch_matmul(%x, %y, transpose_b=True)"},
+};
+
+}  // namespace
+
+TEST_CASE("library kernels: each form against the reference kernel", "[compiler][library]") {
+  if (!compiler::library_kernels_built()) {
+    WARN("built without oneDNN: nothing to test");
+    return;
+  }
+  uint64_t seed = 1;
+  for (const Case& k : kCases) {
+    INFO(k.name << ": " << k.body);
+    OneCall c = one_call(k.params, k.body, seed++);
+    std::string why;
+    auto kernel = compiler::make_library_kernel(c.graph, c.call, &why);
+    INFO("declined: " << why);
+    REQUIRE(kernel);
+    check_against_reference(c, *kernel, c.args, 1);
+    check_against_reference(c, *kernel, c.args, 2);
+  }
+}
+
+TEST_CASE("library kernels: weights are prepared once per tensor", "[compiler][library]") {
+  if (!compiler::library_kernels_built()) {
+    WARN("built without oneDNN: nothing to test");
+    return;
+  }
+  OneCall c = one_call("%x: Tensor[(1, 16, 14, 14), float32], %w: Tensor[(32, 16, 3, 3), float32]",
+                       "nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=32, kernel_size=[3, 3])", 11);
+  std::string why;
+  auto kernel = compiler::make_library_kernel(c.graph, c.call, &why);
+  REQUIRE(kernel);
+  check_against_reference(c, *kernel, c.args, 1);
+  if (kernel->weight_preparations() == 0) {
+    WARN("the library takes these weights in their own layout on this processor: nothing to prepare");
+    return;
+  }
+  CHECK(kernel->weight_preparations() == 1);
+  for (int i = 0; i < 3; ++i) check_against_reference(c, *kernel, c.args, 1);
+  CHECK(kernel->weight_preparations() == 1);
+  // New weights (a new tensor, other values): prepared again, and the answer is theirs.
+  std::vector<rt::NDArray> other = t::random_args(*c.model, 12);
+  other[0] = c.args[0];
+  check_against_reference(c, *kernel, other, 1);
+  CHECK(kernel->weight_preparations() == 2);
+  // A copy of the first weights is another tensor: prepared again, never confused.
+  std::vector<rt::NDArray> copied{c.args[0], c.args[1].copy()};
+  check_against_reference(c, *kernel, copied, 1);
+  CHECK(kernel->weight_preparations() == 3);
+}
+
+TEST_CASE("library kernels: concurrent calls of one kernel", "[compiler][library]") {
+  if (!compiler::library_kernels_built()) {
+    WARN("built without oneDNN: nothing to test");
+    return;
+  }
+  OneCall c = one_call("%x: Tensor[(2, 8, 10, 10), float32], %w: Tensor[(8, 8, 3, 3), float32]",
+                       "nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=8, kernel_size=[3, 3])", 21);
+  std::string why;
+  auto kernel = compiler::make_library_kernel(c.graph, c.call, &why);
+  REQUIRE(kernel);
+  const rt::NDArray want = reference(c, c.args);
+  std::vector<double> diffs(4, 1.0);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < diffs.size(); ++i)
+    threads.emplace_back([&, i] {
+      double worst = 0;
+      for (int r = 0; r < 5; ++r) worst = std::max(worst, t::max_rel_diff(kernel->run(c.args, {}, 1), want));
+      diffs[i] = worst;
+    });
+  for (std::thread& th : threads) th.join();
+  for (double d : diffs) CHECK(d <= 72 * std::ldexp(1.0, -23));
+}
+
+TEST_CASE("library kernels: what the library does not take is declined with a reason", "[compiler][library]") {
+  OneCall c = one_call("%x: Tensor[(1, 4, 6, 6), float64], %w: Tensor[(4, 4, 3, 3), float64]",
+                       "nn.conv2d(%x, %w, padding=[1, 1], channels=4, kernel_size=[3, 3])", 31);
+  std::string why;
+  CHECK(compiler::make_library_kernel(c.graph, c.call, &why) == nullptr);
+  CHECK(!why.empty());
+  OneCall i8 = one_call("%x: Tensor[(2, 8), int8], %w: Tensor[(4, 8), int8]", "nn.dense(%x, %w, units=4, out_dtype=\"int32\")", 32);
+  CHECK(compiler::make_library_kernel(i8.graph, i8.call, &why) == nullptr);
+  CHECK(!why.empty());
+}
+#endif
