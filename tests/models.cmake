@@ -28,3 +28,9 @@ add_test(NAME model_numeric_quantized_cnn
   COMMAND ${Python3_EXECUTABLE} ${RELAY_MODELS_DIR}/quantized_cnn_check.py
           $<TARGET_FILE:relay> ${RELAY_MODELS_DIR}/quantized_cnn.relay)
 set_tests_properties(model_numeric_quantized_cnn PROPERTIES TIMEOUT 120)
+
+# The SSD detection head's detections against numpy (issue 17 §4).
+add_test(NAME model_numeric_detection_head
+  COMMAND ${Python3_EXECUTABLE} ${RELAY_MODELS_DIR}/detection_head_check.py
+          $<TARGET_FILE:relay> ${RELAY_MODELS_DIR}/detection_head.relay)
+set_tests_properties(model_numeric_detection_head PROPERTIES TIMEOUT 120)

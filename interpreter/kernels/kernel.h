@@ -77,5 +77,7 @@ void register_qnn_kernels(KernelTable& table);          // §3.10 qnn.*
 void register_random_kernels(KernelTable& table);       // §3.8 random.*
 void register_dyn_kernels(KernelTable& table);          // §3.9 dyn.*
 void register_annotation_kernels(KernelTable& table);   // §3.9 markers: annotation.*, on_device, device_copy
+void register_image_kernels(KernelTable& table);        // §3.8 image.*
+void register_vision_kernels(KernelTable& table);       // §3.8 vision.*
 
 }  // namespace relay::rt

@@ -34,6 +34,8 @@ const KernelTable& table() {
     register_random_kernels(k);
     register_dyn_kernels(k);
     register_annotation_kernels(k);
+    register_image_kernels(k);
+    register_vision_kernels(k);
     return k;
   }();
   return t;

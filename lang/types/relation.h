@@ -96,5 +96,7 @@ void register_qnn_relations(RelationTable& table);          // §3.10 qnn.*
 void register_random_relations(RelationTable& table);       // §3.8 random.*
 void register_dyn_relations(RelationTable& table);          // §3.9 dyn.*
 void register_annotation_relations(RelationTable& table);   // §3.9 markers: annotation.*, on_device, device_copy
+void register_image_relations(RelationTable& table);        // §3.8 image.*
+void register_vision_relations(RelationTable& table);       // §3.8 vision.*
 
 }  // namespace relay

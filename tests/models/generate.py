@@ -1199,6 +1199,80 @@ def model_quantized_cnn():
     return qnn_dequantize(net, QCNN_FC[0], QCNN_FC[1])
 
 
+# ----------------------------------------------------------------------------------------
+# An SSD detection head (issue 17 §4), as TVM's MXNet importer builds SSD's
+# multibox_detection: anchors from vision.multibox_prior on the feature map, class and box
+# predictions from 3x3 convolutions (NHWC-flattened as SSD does), softmax over the classes,
+# vision.multibox_transform_loc, then vision.non_max_suppression with valid_count also
+# passed as `indices` and return_indices=False. detection_head_check.py runs it against numpy.
+# ----------------------------------------------------------------------------------------
+
+OP_ATTRS.update({
+    "transpose": [("axes", REQUIRED)],
+    # include/tvm/relay/attrs/vision.h
+    "vision.multibox_prior": [("sizes", [1.0]), ("ratios", [1.0]), ("steps", [-1.0, -1.0]),
+                              ("offsets", [0.5, 0.5]), ("clip", False)],
+    "vision.multibox_transform_loc": [("clip", True), ("threshold", 0.01),
+                                      ("variances", [0.1, 0.1, 0.2, 0.2]),
+                                      ("keep_background", False)],
+    "vision.non_max_suppression": [("force_suppress", False), ("top_k", -1), ("coord_start", 2),
+                                   ("score_index", 1), ("id_index", 0), ("return_indices", True),
+                                   ("invalid_to_bottom", False)],
+})
+
+# The head's sizes: a 16x16 RGB image, an 8x8x8 feature map, 4 anchors per cell
+# (2 sizes + 3 ratios - 1) and 3 classes including the background.
+DET_SIZES, DET_RATIOS = [0.4, 0.25], [1.0, 2.0, 0.5]
+DET_CLASSES = 3
+DET_NMS = {"iou_threshold": 0.45, "top_k": 40}
+
+
+def transpose(data, axes):
+    shape = tensor(data).shape
+    return call_op("transpose", [data], TensorType([shape[a] for a in axes], tensor(data).dtype),
+                   axes=list(axes))
+
+
+def multibox_prior(data, sizes, ratios):
+    n, c, h, w = tensor(data).shape
+    boxes = h * w * (len(sizes) + len(ratios) - 1)
+    return call_op("vision.multibox_prior", [data], TensorType((1, boxes, 4), tensor(data).dtype),
+                   sizes=list(sizes), ratios=list(ratios), steps=[-1.0, -1.0], offsets=[0.5, 0.5],
+                   clip=False)
+
+
+def multibox_transform_loc(cls_prob, loc_pred, anchor):
+    b, _, anchors = tensor(cls_prob).shape
+    ty = TupleType([TensorType((b, anchors, 6), tensor(cls_prob).dtype), TensorType((b,), "int32")])
+    return call_op("vision.multibox_transform_loc", [cls_prob, loc_pred, anchor], ty, clip=True,
+                   threshold=0.01, variances=[0.1, 0.1, 0.2, 0.2], keep_background=False)
+
+
+def model_detection_head():
+    """SSD head: conv 3x3/2 + bias + relu to an 8x8 feature map; anchors; class scores
+    (conv -> NHWC -> (1, A, 3) -> (1, 3, A) -> softmax over classes) and box offsets (conv ->
+    NHWC -> (1, A*4)); decoded boxes; per-class NMS keeping the 40 best. Output (1, A, 6):
+    [class, score, xmin, ymin, xmax, ymax], suppressed rows -1."""
+    data = var("data", (1, 3, 16, 16))
+    feat = relu(bias_add(conv2d(data, var("conv_weight"), strides=(2, 2), padding=(1, 1), channels=8,
+                                kernel_size=(3, 3)), var("conv_bias")))
+    anchors = multibox_prior(feat, DET_SIZES, DET_RATIOS)
+    per_cell = len(DET_SIZES) + len(DET_RATIOS) - 1
+    cls = bias_add(conv2d(feat, var("cls_weight"), padding=(1, 1), channels=per_cell * DET_CLASSES,
+                          kernel_size=(3, 3)), var("cls_bias"))
+    cls = reshape(transpose(cls, [0, 2, 3, 1]), [0, -1, DET_CLASSES])
+    cls_prob = softmax(transpose(cls, [0, 2, 1]), axis=1)
+    loc = bias_add(conv2d(feat, var("loc_weight"), padding=(1, 1), channels=per_cell * 4,
+                          kernel_size=(3, 3)), var("loc_bias"))
+    loc_pred = reshape(transpose(loc, [0, 2, 3, 1]), [0, -1])
+    decoded = multibox_transform_loc(cls_prob, loc_pred, anchors)
+    boxes, valid = TupleGetItem(decoded, 0), TupleGetItem(decoded, 1)
+    return call_op("vision.non_max_suppression",
+                   [boxes, valid, valid, Constant(-1, "int32"), Constant(DET_NMS["iou_threshold"], "float32")],
+                   tensor(boxes), force_suppress=False, top_k=DET_NMS["top_k"], coord_start=2,
+                   score_index=1, id_index=0, return_indices=False, invalid_to_bottom=False)
+
+
 MODELS = {
     "mlp": model_mlp,
     "resnet18": model_resnet18,
@@ -1213,6 +1287,7 @@ MODELS = {
     "dqn": model_dqn,
     "lstm": model_lstm,
     "quantized_cnn": model_quantized_cnn,
+    "detection_head": model_detection_head,
 }
 
 # models that TVM's own printouts (the reference corpus) also contain, by corpus file name

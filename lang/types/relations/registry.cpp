@@ -30,6 +30,8 @@ const RelationTable& table() {
     register_random_relations(r);
     register_dyn_relations(r);
     register_annotation_relations(r);
+    register_image_relations(r);
+    register_vision_relations(r);
     return r;
   }();
   return t;
