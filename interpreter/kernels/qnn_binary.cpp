@@ -118,9 +118,32 @@ Value unary(const KernelCall& call) {
   return from_int64s(x.shape(), x.dtype(), out);
 }
 
+// qnn.leaky_relu (QnnLeakyReluCanonicalize): x' = requantize-or-widen(x) to the output's
+// parameters; where x < input_zp the result is alpha * x' + (1 - alpha) * output_zp, each
+// product an UPWARD fixed-point multiplication of the double alpha; saturated.
+Value leaky_relu(const KernelCall& call) {
+  const NDArray x = call.tensor(0);
+  const double alpha = call.attrs.get_double("alpha", 0.25);
+  const double in_scale = scalar_arg(call, 1, "input_scale");
+  const auto in_zp = static_cast<int32_t>(scalar_arg(call, 2, "input_zero_point"));
+  const double out_scale = scalar_arg(call, 3, "output_scale");
+  const auto out_zp = static_cast<int32_t>(scalar_arg(call, 4, "output_zero_point"));
+  const auto rq = requantize_values(x, QParam{{in_scale}}, QParam{{static_cast<double>(in_zp)}}, out_scale, out_zp,
+                                    Rounding::Upward);
+  const FixedPoint a = fixed_point_of(alpha), rest = fixed_point_of(1.0 - alpha);
+  const int32_t scaled_zp = fixed_point_multiply(out_zp, rest, Rounding::Upward);
+  const std::vector<int64_t> v = to_int64s(x);
+  std::vector<int32_t> out(v.size());
+  for (size_t i = 0; i < v.size(); ++i)
+    out[i] = v[i] < in_zp ? wrap32(static_cast<int64_t>(fixed_point_multiply(rq[i], a, Rounding::Upward)) + scaled_zp)
+                          : rq[i];
+  return saturate_to(x.shape(), x.dtype(), out);
+}
+
 }  // namespace
 
 void register_qnn_binary_kernels(KernelTable& t) {
+  register_kernel(t, "qnn.leaky_relu", leaky_relu);
   register_kernel(t, "qnn.add", add_sub<BinOp::Add>);
   register_kernel(t, "qnn.subtract", add_sub<BinOp::Subtract>);
   register_kernel(t, "qnn.mul", mul);

@@ -184,6 +184,7 @@ void register_qnn_relations(RelationTable& t) {
   register_relation(t, "qnn.batch_matmul", product<kBatchMatmul>);
   register_relation(t, "qnn.concatenate", concatenate);
   register_relation(t, "qnn.avg_pool2d", avg_pool2d);
+  register_relation(t, "qnn.leaky_relu", unary);
 }
 
 }  // namespace relay

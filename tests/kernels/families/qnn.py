@@ -353,6 +353,25 @@ def simulated_cases():
     return out
 
 
+def leaky_relu_cases():
+    """QnnLeakyReluCanonicalize: x' = requantize(x) (or x as int32 when the parameters are the
+    output's); x < zp_in: fpm(x', alpha) + fpm(zp_out, 1 - alpha); UPWARD throughout."""
+    out = []
+    r = rng("qnn_leaky_relu")
+    for name, dt, (s, z, so, zo), alpha in (("int8", "int8", (0.1, -3, 0.05, 4), 0.1),
+                                            ("uint8_same_params", "uint8", (0.2, 128, 0.2, 128), 0.3)):
+        x = ints(r, (3, 9), dt)
+        rq = requantize_ref(x, s, z, so, zo).astype("int64") if (s, z) != (so, zo) else x.astype("int64")
+        neg = np.array([fpm(int(v), alpha, "UPWARD") for v in rq.reshape(-1)]).reshape(rq.shape)
+        neg = neg + fpm(zo, 1 - alpha, "UPWARD")
+        res = np.where(x.astype("int64") < z, neg, rq)
+        info = np.iinfo(dt)
+        ref = np.clip(res, info.min, info.max).astype(dt)
+        out.append(op_case("leaky_relu_" + name, "qnn.leaky_relu", [x, f32(s), i32(z), f32(so), i32(zo)], ref,
+                           "alpha=%s" % alpha))
+    return out
+
+
 def cases():
     return (requantize_cases() + quantize_cases() + binary_cases() + unary_cases() + product_cases() +
-            concat_pool_cases() + simulated_cases())
+            concat_pool_cases() + simulated_cases() + leaky_relu_cases())
