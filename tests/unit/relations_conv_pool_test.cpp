@@ -214,7 +214,8 @@ TEST_CASE("contrib convolutions with pre-transformed weights", "[relations]") {
                 {"Tensor[(1, 64, 56, 56), float32]", "_"},
                 "tile_size=4, padding=[1, 1, 1, 1], kernel_size=[3, 3]") ==
         "error: `nn.contrib_conv2d_winograd_without_weight_transform`: needs both `channels` "
-        "and `kernel_size`: its weight is pre-transformed, so they cannot be read from it");
+        "and `kernel_size`: its weight is pre-transformed or bit-packed, so they cannot be read "
+        "from it");
   CHECK(op_type("nn.contrib_conv3d_winograd_without_weight_transform",
                 {"Tensor[(1, 8, 8, 8, 8), float32]", "_"},
                 "tile_size=4, padding=[1, 1, 1], channels=16, kernel_size=[3, 3, 3]") ==

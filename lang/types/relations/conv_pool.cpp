@@ -398,8 +398,8 @@ RelStatus ConvRelation::kernel_from_attrs() {
   const char* missing = !channels_ ? "channels" : !kernel_size_ ? "kernel_size" : nullptr;
   if (missing)
     return fail_attr(ctx_, missing,
-                     "needs both `channels` and `kernel_size`: its weight is pre-transformed, so "
-                     "they cannot be read from it",
+                     "needs both `channels` and `kernel_size`: its weight is pre-transformed or "
+                     "bit-packed, so they cannot be read from it",
                      "missing");
   out_channels_ = *channels_;
   kernel_ = *kernel_size_;
