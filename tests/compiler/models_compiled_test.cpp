@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <random>
 
 #include "compiler/pipeline/compile_function.h"
 #include "compiler/pipeline/executable.h"
@@ -41,6 +42,20 @@ int64_t product(const std::vector<int64_t>& s, size_t from) {
 std::vector<rt::NDArray> scaled_args(const t::CompiledModel& m) {
   std::vector<rt::NDArray> args = t::random_args(m, 7);
   for (size_t i = 1; i < args.size(); ++i) {
+    // The quantized CNN's parameters: int8 weights and int32 biases become integers of
+    // their range (random_args truncated its [-1, 1] values to 0), per-channel scales
+    // small positives.
+    if (!args[i].dtype().is_float()) {
+      const int64_t bound = args[i].dtype().bits <= 8 ? 127 : 1000;
+      std::mt19937_64 rng(i);
+      std::uniform_int_distribution<int64_t> u(-bound, bound);
+      for (int64_t k = 0; k < args[i].size(); ++k) args[i].set_int(k, u(rng));
+      continue;
+    }
+    if (std::string_view(m.program->entry->fn->params[i]->name).find("scale") != std::string_view::npos) {
+      for (int64_t k = 0; k < args[i].size(); ++k) args[i].set_double(k, 0.003 + 0.002 * args[i].get_double(k));
+      continue;
+    }
     const auto& s = args[i].shape();
     if (s.size() < 2) continue;
     const double scale = std::sqrt(3.0 / static_cast<double>(product({s.begin(), s.end()}, 1)));
@@ -150,6 +165,8 @@ TEST_CASE("compiled SqueezeNet 1.1 equals the interpreter", "[compiler][models]"
 TEST_CASE("compiled VGG-11 equals the interpreter", "[compiler][models]") { check_model("vgg11"); }
 TEST_CASE("compiled DenseNet-121 equals the interpreter", "[compiler][models]") { check_model("densenet121"); }
 TEST_CASE("compiled Inception-v3 equals the interpreter", "[compiler][models]") { check_model("inception_v3"); }
+// int8 arithmetic on the qnn reference kernels; the int32/int8/float epilogues run native.
+TEST_CASE("compiled quantized CNN equals the interpreter", "[compiler][models]") { check_model("quantized_cnn"); }
 // The vision operators run on their reference kernels inside the compiled function.
 TEST_CASE("compiled SSD detection head equals the interpreter", "[compiler][models]") { check_model("detection_head"); }
 #endif
