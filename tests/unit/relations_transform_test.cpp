@@ -546,6 +546,11 @@ TEST_CASE("remaining §3.5 ops", "[relations]") {
   CHECK(op_type("matrix_set_diag", {"Tensor[(3, 4), float32]", "Tensor[(4), float32]"}) ==
         "error: `matrix_set_diag`: `diagonal` must have shape (3) for diagonals 0..0, found (4)");
   CHECK(op_type("cumsum", {kF}, "attrs_type_key=\"relay.attrs.ScanopAttrs\", axis=1") == kF);
+  // TVM prints Python's defaults as `dtype=None, exclusive=None`: exclusive is a nullable
+  // tvm::Bool (null = False); plain C++ bool fields still reject None.
+  CHECK(op_type("cumsum", {kF}, "axis=1, dtype=None, exclusive=None") == kF);
+  CHECK(op_type("cumprod", {kF}, "axis=None, dtype=None, exclusive=None") == "Tensor[(24), float32]");
+  CHECK(op_type("sum", {kF}, "axis=None, keepdims=None").rfind("error:", 0) == 0);
   CHECK(op_type("cumprod", {kF}, "attrs_type_key=\"relay.attrs.ScanopAttrs\", dtype=\"int64\"") ==
         "Tensor[(24), int64]");
   CHECK(op_type("unique", {"Tensor[(n), int32]"},
