@@ -11,5 +11,6 @@ void register_vision_box_kernels(KernelTable& table);      // vision_box.cpp
 void register_vision_nms_kernels(KernelTable& table);      // vision_nms.cpp
 void register_vision_nms_class_kernels(KernelTable& table);  // vision_nms_class.cpp
 void register_vision_roi_kernels(KernelTable& table);      // vision_roi.cpp
+void register_vision_proposal_kernels(KernelTable& table);  // vision_proposal.cpp
 
 }  // namespace relay::rt

@@ -8,6 +8,7 @@ void register_vision_kernels(KernelTable& table) {
   register_vision_nms_kernels(table);
   register_vision_nms_class_kernels(table);
   register_vision_roi_kernels(table);
+  register_vision_proposal_kernels(table);
 }
 
 }  // namespace relay::rt

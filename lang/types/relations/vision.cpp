@@ -145,6 +145,19 @@ RelStatus regular_nms(RelationContext& ctx) {
                                                tensor(ctx, {B, M}, f32), tensor(ctx, {B}, kInt32)}));
 }
 
+// proposal (ProposalRel): cls_prob (B, 2A, H, W) -> (B * rpn_post_nms_top_n, 5).
+RelStatus proposal(RelationContext& ctx) {
+  RelStatus st = RelStatus::Solved;
+  auto in = tensor_inputs(ctx, st);
+  if (in.empty()) return st;
+  if (in[0]->rank() != 4) return fail_rank(ctx, 0, in[0], 4);
+  if (in[1]->rank() != 4) return fail_rank(ctx, 1, in[1], 4);
+  if (in[2]->rank() != 2) return fail_rank(ctx, 2, in[2], 2);
+  const int64_t post = ctx.attrs().get_int("rpn_post_nms_top_n");
+  if (post < 0) return fail_attr(ctx, "rpn_post_nms_top_n", "`rpn_post_nms_top_n` must not be negative", "negative");
+  return assign_result(ctx, tensor(ctx, {in[0]->shape[0] * post, Dim::constant(5)}, in[0]->dtype));
+}
+
 }  // namespace
 
 void register_vision_relations(RelationTable& t) {
@@ -157,6 +170,7 @@ void register_vision_relations(RelationTable& t) {
   register_relation(t, "vision.yolo_reorg", yolo_reorg);
   register_relation(t, "vision.all_class_non_max_suppression", all_class_nms);
   register_relation(t, "vision.regular_non_max_suppression", regular_nms);
+  register_relation(t, "vision.proposal", proposal);
 }
 
 }  // namespace relay

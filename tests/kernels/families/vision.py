@@ -1,7 +1,7 @@
 """Golden data for §3.8 vision.*: SSD's multibox_prior, multibox_transform_loc,
 get_valid_counts and non_max_suppression (both return forms, top_k, max_output_size,
 force_suppress, invalid_to_bottom), all_class_non_max_suppression (onnx and tensorflow
-formats), regular_non_max_suppression, roi_align (avg/max, sample_ratio, NCHW/NHWC),
+formats), regular_non_max_suppression, proposal, roi_align (avg/max, sample_ratio, NCHW/NHWC),
 roi_pool and yolo_reorg. The references restate TOPI 0.14 (topi/vision/ssd/multibox.py,
 nms.py, rcnn/roi_align.py, rcnn/roi_pool.py, include/tvm/topi/vision/reorg.h) in numpy,
 in float32; rows TOPI leaves unwritten (multibox_transform_loc after valid_count) are -1."""
@@ -363,7 +363,7 @@ def cases():
         x = rng("reorg%d" % s).standard_normal(shape).astype(F)
         out.append(op_case("yolo_reorg_s%d_n%d" % (s, shape[0]), "vision.yolo_reorg", [x], reorg_ref(x, s),
                            "stride=%d" % s))
-    return out + class_cases()
+    return out + class_cases() + proposal_cases()
 
 
 # --- all_class_non_max_suppression (nms.py + nms_util.py) and regular (hybrid_regular_nms) ---
@@ -487,4 +487,84 @@ def class_cases():
         all_class_case("all_class_zero_iou", 1, 2, 5, 3, 0.0, 0.1, "tensorflow"),
         regular_case("regular_nms", 2, 10, 4, 3, 5, 3, 0.5, 0.2),
         regular_case("regular_nms_small_max", 1, 12, 3, 4, 3, 2, 0.3, 0.1),
+    ]
+
+
+# --- proposal (rcnn/proposal.py) ---
+
+def proposal_ref(cls, delta, info, scales, ratios, stride, thr, pre, post, min_size, iou_loss):
+    B, A2, H, W = cls.shape
+    A = A2 // 2
+    N = H * W * A
+    pre = min(pre, N) if pre > 0 else N
+    out = np.zeros((B * post, 5), F)
+    for b in range(B):
+        boxes = []
+        for h in range(H):
+            for w in range(W):
+                for k in range(A):
+                    ratio, scale = ratios[k // len(scales)], scales[k % len(scales)]
+                    base = float(stride)
+                    xc = yc = 0.5 * (base - 1.0)
+                    nw = math.floor(math.sqrt(math.floor(base * base / ratio)) + 0.5) * scale
+                    nh = math.floor(nw / scale * ratio + 0.5) * scale
+                    an = [F(xc - 0.5 * (nw - 1)), F(yc - 0.5 * (nh - 1)), F(xc + 0.5 * (nw - 1)), F(yc + 0.5 * (nh - 1))]
+                    x1, y1 = an[0] + F(w) * F(stride), an[1] + F(h) * F(stride)
+                    x2, y2 = an[2] + F(w) * F(stride), an[3] + F(h) * F(stride)
+                    d = [delta[b, k * 4 + i, h, w] for i in range(4)]
+                    if iou_loss:
+                        p = [x1 + d[0], y1 + d[1], x2 + d[2], y2 + d[3]]
+                    else:
+                        bw, bh = x2 - x1 + F(1), y2 - y1 + F(1)
+                        cx, cy = x1 + F(0.5) * (bw - F(1)), y1 + F(0.5) * (bh - F(1))
+                        pcx, pcy = d[0] * bw + cx, d[1] * bh + cy
+                        pw, ph = np.exp(d[2]) * bw, np.exp(d[3]) * bh
+                        p = [pcx - F(0.5) * (pw - F(1)), pcy - F(0.5) * (ph - F(1)),
+                             pcx + F(0.5) * (pw - F(1)), pcy + F(0.5) * (ph - F(1))]
+                    imh, imw = info[b, 0], info[b, 1]
+                    p = [max(min(p[0], imw - F(1)), F(0)), max(min(p[1], imh - F(1)), F(0)),
+                         max(min(p[2], imw - F(1)), F(0)), max(min(p[3], imh - F(1)), F(0))]
+                    ms = info[b, 2] * F(min_size)
+                    s = cls[b, A + k, h, w]
+                    if h >= int(imh / F(stride)) or w >= int(imw / F(stride)):
+                        s = F(-1)
+                    if p[2] - p[0] + F(1) < ms or p[3] - p[1] + F(1) < ms:
+                        p = [p[0] - ms / F(2), p[1] - ms / F(2), p[2] + ms / F(2), p[3] + ms / F(2)]
+                        s = F(-1)
+                    boxes.append(p + [s])
+        order = sorted(range(N), key=lambda i: -boxes[i][4])[:pre]
+        removed = [False] * len(order)
+
+        def ov(a, c):
+            ww = max(F(0), min(a[2], c[2]) - max(a[0], c[0]) + F(1))
+            hh = max(F(0), min(a[3], c[3]) - max(a[1], c[1]) + F(1))
+            i = ww * hh
+            return i / ((a[2] - a[0] + F(1)) * (a[3] - a[1] + F(1)) + (c[2] - c[0] + F(1)) * (c[3] - c[1] + F(1)) - i)
+        for l in range(len(order) - 1):
+            if not removed[l]:
+                for i in range(l + 1, len(order)):
+                    if ov(boxes[order[l]], boxes[order[i]]) > F(thr):
+                        removed[i] = True
+        kept = [order[j] for j in range(len(order)) if not removed[j]]
+        for i in range(post if kept else 0):
+            out[b * post + i] = [b] + boxes[kept[i % len(kept)]][:4]
+    return out
+
+
+def proposal_case(name, H, W, scales, ratios, stride, thr, pre, post, min_size, iou_loss=False):
+    g = rng(name)
+    A = len(scales) * len(ratios)
+    cls = g.uniform(0, 1, (1, 2 * A, H, W)).astype(F)
+    delta = (g.standard_normal((1, 4 * A, H, W)) * (2.0 if iou_loss else 0.2)).astype(F)
+    info = np.array([[H * stride - stride // 2, W * stride, 1.0]], F)
+    y = proposal_ref(cls, delta, info, scales, ratios, stride, thr, pre, post, min_size, iou_loss)
+    a = ("scales=%s, ratios=%s, feature_stride=%d, threshold=%sf, rpn_pre_nms_top_n=%d, rpn_post_nms_top_n=%d, "
+         "rpn_min_size=%d, iou_loss=%s" % (fl(scales), fl(ratios), stride, repr(float(thr)), pre, post, min_size, iou_loss))
+    return op_case(name, "vision.proposal", [cls, delta, info], y, a, rtol=1e-4, atol=1e-3)
+
+
+def proposal_cases():
+    return [
+        proposal_case("proposal", 4, 5, [2.0, 4.0], [0.5, 1.0, 2.0], 8, 0.7, 50, 20, 4),
+        proposal_case("proposal_iou_loss_cycle", 3, 3, [2.0], [1.0, 2.0], 4, 0.5, -1, 30, 2, iou_loss=True),
     ]
