@@ -18,13 +18,15 @@ using tag = memory::format_tag;
 class Conv2dKernel final : public LibraryKernel {
  public:
   Conv2dKernel(const dnnl::convolution_forward::primitive_desc& pd, const memory::desc& user_src,
-               const memory::desc& user_weights, const memory::desc& user_dst, std::vector<int64_t> out_shape)
+               const memory::desc& user_weights, const memory::desc& user_dst, std::vector<int64_t> out_shape,
+               double flops)
       : primitive_(pd),
         impl_(pd.impl_info_str()),
         src_(user_src, pd.src_desc(), OperandLayout::Direction::Input),
         dst_(user_dst, pd.dst_desc(), OperandLayout::Direction::Output),
         weights_(user_weights, pd.weights_desc()),
-        out_shape_(std::move(out_shape)) {}
+        out_shape_(std::move(out_shape)),
+        flops_(flops) {}
 
   rt::NDArray run(std::span<const rt::NDArray> inputs, const rt::NDArray& dest, unsigned threads) const override {
     use_threads(threads);
@@ -41,6 +43,7 @@ class Conv2dKernel final : public LibraryKernel {
 
   std::string describe() const override { return "oneDNN " + impl_; }
   uint64_t weight_preparations() const override { return weights_.reorders(); }
+  double flops() const override { return flops_; }
 
  private:
   dnnl::convolution_forward primitive_;
@@ -48,6 +51,7 @@ class Conv2dKernel final : public LibraryKernel {
   OperandLayout src_, dst_;
   PreparedWeights weights_;
   std::vector<int64_t> out_shape_;
+  double flops_;
 };
 
 // TVM's padding forms for 2-D: [p] every side, [h, w] both sides of each axis,
@@ -119,7 +123,8 @@ std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, s
   dnnl::convolution_forward::primitive_desc pd(desc, engine());
   if (is_reference_impl(pd.impl_info_str()))
     return decline("oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ") for this convolution");
-  return std::make_unique<Conv2dKernel>(pd, user_src, user_weights, user_dst, y);
+  const double flops = 2.0 * static_cast<double>(N * O * OH * OW) * static_cast<double>(I * KH * KW);
+  return std::make_unique<Conv2dKernel>(pd, user_src, user_weights, user_dst, y, flops);
 }
 
 }  // namespace relay::compiler::dnnl_impl

@@ -3,6 +3,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "compiler/dnnl/dnnl_kernels.h"
+#include "compiler/dnnl/dnnl_support.h"
 
 namespace relay::compiler {
 
@@ -13,6 +14,9 @@ std::unique_ptr<LibraryKernel> make_library_kernel(const Graph& g, NodeId node, 
     return nullptr;
   }
   try {
+    // Creating a primitive may run parallel regions of its own; on this (compiling) thread
+    // they would start an OpenMP team whose idle workers then spin beside the native code.
+    dnnl_impl::use_threads(1);
     const std::string_view op = n.op->name;
     if (op == "nn.conv2d") return dnnl_impl::make_conv2d_kernel(g, node, why);
     if (op == "nn.dense") return dnnl_impl::make_dense_kernel(g, node, why);

@@ -31,6 +31,9 @@ class LibraryKernel {
   // How many times weights were put into the library's layout so far: once per distinct
   // weight tensor, not once per call (weight_cache.h). 0 for kernels without prepared weights.
   virtual uint64_t weight_preparations() const { return 0; }
+  // Floating-point operations of one run (a multiply-add counts 2): for the rate the tier
+  // report prints.
+  virtual double flops() const = 0;
 };
 
 // A library kernel for call node `node` of `g` (nn.conv2d, nn.dense, nn.batch_matmul on

@@ -16,13 +16,15 @@ using tag = memory::format_tag;
 class DenseKernel final : public LibraryKernel {
  public:
   DenseKernel(const dnnl::inner_product_forward::primitive_desc& pd, const memory::desc& user_src,
-              const memory::desc& user_weights, const memory::desc& user_dst, std::vector<int64_t> out_shape)
+              const memory::desc& user_weights, const memory::desc& user_dst, std::vector<int64_t> out_shape,
+              double flops)
       : primitive_(pd),
         impl_(pd.impl_info_str()),
         src_(user_src, pd.src_desc(), OperandLayout::Direction::Input),
         dst_(user_dst, pd.dst_desc(), OperandLayout::Direction::Output),
         weights_(user_weights, pd.weights_desc()),
-        out_shape_(std::move(out_shape)) {}
+        out_shape_(std::move(out_shape)),
+        flops_(flops) {}
 
   rt::NDArray run(std::span<const rt::NDArray> inputs, const rt::NDArray& dest, unsigned threads) const override {
     use_threads(threads);
@@ -39,6 +41,7 @@ class DenseKernel final : public LibraryKernel {
 
   std::string describe() const override { return "oneDNN " + impl_; }
   uint64_t weight_preparations() const override { return weights_.reorders(); }
+  double flops() const override { return flops_; }
 
  private:
   dnnl::inner_product_forward primitive_;
@@ -46,13 +49,14 @@ class DenseKernel final : public LibraryKernel {
   OperandLayout src_, dst_;
   PreparedWeights weights_;
   std::vector<int64_t> out_shape_;
+  double flops_;
 };
 
 class BatchMatmulKernel final : public LibraryKernel {
  public:
   BatchMatmulKernel(const dnnl::matmul::primitive_desc& pd, memory::desc a, memory::desc b, memory::desc c,
-                    std::vector<int64_t> out_shape)
-      : primitive_(pd), impl_(pd.impl_info_str()), a_(a), b_(b), c_(c), out_shape_(std::move(out_shape)) {}
+                    std::vector<int64_t> out_shape, double flops)
+      : primitive_(pd), impl_(pd.impl_info_str()), a_(a), b_(b), c_(c), out_shape_(std::move(out_shape)), flops_(flops) {}
 
   rt::NDArray run(std::span<const rt::NDArray> inputs, const rt::NDArray& dest, unsigned threads) const override {
     use_threads(threads);
@@ -64,12 +68,14 @@ class BatchMatmulKernel final : public LibraryKernel {
   }
 
   std::string describe() const override { return "oneDNN " + impl_; }
+  double flops() const override { return flops_; }
 
  private:
   dnnl::matmul primitive_;
   std::string impl_;
   memory::desc a_, b_, c_;
   std::vector<int64_t> out_shape_;
+  double flops_;
 };
 
 }  // namespace
@@ -98,7 +104,8 @@ std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, st
     return nullptr;
   }
   return std::make_unique<DenseKernel>(pd, plain(src_dims, tag::nc), plain(weight_dims, tag::oi),
-                                       plain(dst_dims, tag::nc), shapes->output);
+                                       plain(dst_dims, tag::nc), shapes->output,
+                                       2.0 * static_cast<double>(M * N) * static_cast<double>(K));
 }
 
 std::unique_ptr<LibraryKernel> make_batch_matmul_kernel(const Graph& g, NodeId node, std::string* why) {
@@ -130,7 +137,7 @@ std::unique_ptr<LibraryKernel> make_batch_matmul_kernel(const Graph& g, NodeId n
     if (why) *why = "oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ")";
     return nullptr;
   }
-  return std::make_unique<BatchMatmulKernel>(pd, a, b, c, z);
+  return std::make_unique<BatchMatmulKernel>(pd, a, b, c, z, 2.0 * static_cast<double>(z[0] * M * N) * static_cast<double>(K));
 }
 
 }  // namespace relay::compiler::dnnl_impl

@@ -60,6 +60,7 @@ class OneOutput final : public rt::CompiledCall {
  public:
   explicit OneOutput(std::unique_ptr<rt::CompiledCall> inner) : inner_(std::move(inner)) {}
   rt::Value call(std::span<const rt::Value> args) override { return rt::make_tuple({inner_->call(args)}); }
+  std::vector<std::string> run_notes() const override { return inner_->run_notes(); }
 
  private:
   std::unique_ptr<rt::CompiledCall> inner_;

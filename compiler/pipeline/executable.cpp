@@ -1,6 +1,8 @@
 #include "compiler/pipeline/executable.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <unordered_map>
 
 #include "interpreter/eval/closure.h"
@@ -102,6 +104,21 @@ size_t Executable::library_groups() const {
   return n;
 }
 
+std::vector<std::string> Executable::run_notes() const {
+  size_t kernels = 0;
+  double flops = 0;
+  for (const Step& s : steps_)
+    if (s.library) ++kernels, flops += s.library->flops();
+  const uint64_t calls = calls_.load();
+  if (kernels == 0 || calls == 0) return {};
+  const double ms = static_cast<double>(library_ns_.load()) / 1e6 / static_cast<double>(calls);
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "library kernels: %zu per call, %.3f GFLOP; %.2f ms per call on average over %llu calls (%.1f GFLOP/s)",
+                kernels, flops / 1e9, ms, static_cast<unsigned long long>(calls), ms > 0 ? flops / 1e6 / ms : 0.0);
+  return {line};
+}
+
 rt::NDArray Executable::planned(NodeId id, const rt::NDArray& arena) const {
   if (!arena.defined() || memory_.slot_of[id] < 0) return {};
   const Node& n = graph_[id];
@@ -143,7 +160,10 @@ void Executable::run_reference(const Step& s, std::vector<rt::Value>& values, co
           std::vector<rt::NDArray> inputs;
           inputs.reserve(n.inputs.size());
           for (NodeId in : n.inputs) inputs.push_back(values[in].tensor());
+          const auto t0 = std::chrono::steady_clock::now();
           values[id] = rt::Value(s.library->run(inputs, planned(id, arena), pool_ ? pool_->threads() : 1));
+          library_ns_ += static_cast<uint64_t>(
+              std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
           break;
         }
         rt::KernelFn kernel = rt::find_kernel(*n.op);
@@ -182,6 +202,7 @@ rt::Value Executable::call(std::span<const rt::Value> args) {
       if (busy) busy->store(false, std::memory_order_release);
     }
   } release{holds_arena ? &arena_busy_ : nullptr};
+  ++calls_;
   std::vector<rt::Value> values(graph_.size());
   for (size_t i = 0; i < graph_.params.size() && i < args.size(); ++i) values[graph_.params[i]] = args[i];
   for (NodeId id = 0; id < graph_.size(); ++id)

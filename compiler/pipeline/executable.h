@@ -31,6 +31,8 @@ class Executable final : public rt::CompiledCall {
   Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool, std::vector<std::string>* notes);
 
   rt::Value call(std::span<const rt::Value> args) override;
+  // The kernel library's share: its kernels per call, their GFLOP, time and rate so far.
+  std::vector<std::string> run_notes() const override;
 
   size_t native_groups() const;
   size_t reference_groups() const;
@@ -78,6 +80,9 @@ class Executable final : public rt::CompiledCall {
   // call) allocates its own.
   rt::NDArray arena_;
   std::atomic<bool> arena_busy_{false};
+  // Time in library kernels over all calls, and the calls, for run_notes().
+  mutable std::atomic<uint64_t> library_ns_{0};
+  std::atomic<uint64_t> calls_{0};
 };
 
 // The memory plan's view of the steps an Executable would run for `plan` (what plan_native

@@ -16,6 +16,7 @@ class TieredCompiler::Counted final : public rt::CompiledCall {
     ++calls;
     return inner_->call(args);
   }
+  std::vector<std::string> run_notes() const override { return inner_->run_notes(); }
   uint64_t calls = 0;
 
  private:
@@ -227,6 +228,8 @@ std::vector<TierReportEntry> TieredCompiler::report() const {
       r.native_calls = e->code ? e->code->calls : 0;
       r.reason = e->reason;
       r.notes = e->notes;
+      if (e->code)
+        for (std::string& n : e->code->run_notes()) r.notes.push_back(std::move(n));
       out.push_back(std::move(r));
     }
   };

@@ -34,6 +34,9 @@ class CompiledCall {
   // Runs on `args` (their shapes and dtypes are the signature it was compiled for).
   // Throws RuntimeError on a run-time error; the machine then interprets the call.
   virtual Value call(std::span<const Value> args) = 0;
+  // What the code measured while it ran, for the tier report (e.g. the time spent in a
+  // kernel library and its rate); one line each, none by default.
+  virtual std::vector<std::string> run_notes() const { return {}; }
 };
 
 // A tensor region of a function: consecutive bindings of one block whose values are
