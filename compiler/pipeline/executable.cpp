@@ -15,7 +15,7 @@ Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool,
   std::vector<loops::Kernel> kernels;  // the native parts, compiled together below
   std::vector<size_t> kernel_steps;    // the step of each
   for (const FusedGroup& group : plan_.groups) {
-    Step step{&group, group.nodes.size(), {}, std::nullopt};
+    Step step{&group, group.nodes.size(), {}, std::nullopt, false, nullptr};
     std::string why;
     if (auto native = plan_native(graph_, group, &why)) {
       Native n{CompiledKernel{}, native->output_buffer, native->status_buffer, native->out_dtype,

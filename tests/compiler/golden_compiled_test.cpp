@@ -127,9 +127,10 @@ void check_family(const std::string& family) {
 }
 
 // The families the test cases below cover; a new family directory must get its test.
-const std::set<std::string> kFamilies = {"conv_std",   "conv_variants", "elementwise",
-                                         "nn",         "pool_ops",      "reduction",
-                                         "sorting",    "transform",     "transform_index"};
+const std::set<std::string> kFamilies = {"annotation", "conv_std",  "conv_variants", "dyn",       "elementwise",
+                                         "image",      "nn",        "pool_ops",      "qnn",       "random",
+                                         "reduction",  "sorting",   "transform",     "transform_index",
+                                         "vision"};
 
 }  // namespace
 
@@ -138,7 +139,13 @@ TEST_CASE("golden cases compiled: every family has a test case", "[compiler][gol
   CHECK(std::set<std::string>(dirs.begin(), dirs.end()) == kFamilies);
 }
 
+TEST_CASE("golden cases compiled: annotation", "[compiler][golden]") { check_family("annotation"); }
 TEST_CASE("golden cases compiled: conv_std", "[compiler][golden]") { check_family("conv_std"); }
+TEST_CASE("golden cases compiled: dyn", "[compiler][golden]") { check_family("dyn"); }
+TEST_CASE("golden cases compiled: image", "[compiler][golden]") { check_family("image"); }
+TEST_CASE("golden cases compiled: qnn", "[compiler][golden]") { check_family("qnn"); }
+TEST_CASE("golden cases compiled: random", "[compiler][golden]") { check_family("random"); }
+TEST_CASE("golden cases compiled: vision", "[compiler][golden]") { check_family("vision"); }
 TEST_CASE("golden cases compiled: conv_variants", "[compiler][golden]") { check_family("conv_variants"); }
 TEST_CASE("golden cases compiled: elementwise", "[compiler][golden]") { check_family("elementwise"); }
 TEST_CASE("golden cases compiled: nn", "[compiler][golden]") { check_family("nn"); }
