@@ -3,6 +3,7 @@
 // values come from data, so everything made of them is checked before the static kernel
 // sees it: dims must be non-negative, counts and byte sizes must fit (a RuntimeError that
 // names the dyn operator, never an overflow, a giant allocation or a crash).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -109,6 +110,13 @@ Value run_static(const KernelCall& call, std::string_view name, std::vector<Valu
   }
 }
 
+// An output with no elements is made here, not by the static kernel: one of its dims may
+// be huge (made of data), and kernels build per-axis tables (pad, resampling) before
+// they look at the element count.
+bool empty_shape(const Shape& s) {
+  return std::any_of(s.begin(), s.end(), [](int64_t d) { return d == 0; });
+}
+
 DataType attr_dtype(const KernelCall& call, DataType fallback) {
   return call.attrs.get_dtype("dtype").value_or(fallback);
 }
@@ -165,6 +173,7 @@ Value dyn_tile(const KernelCall& call) {
     out.push_back(d);
   }
   check_shape(call, out, data.dtype(), "the tiled shape");
+  if (empty_shape(out)) return NDArray::empty(out, data.dtype());
   return run_static(call, "tile", {data}, {{"reps", ints_attr(reps)}});
 }
 
@@ -208,6 +217,7 @@ Value dyn_pad(const KernelCall& call) {
     matrix.items.push_back(ints_attr({before, after}));
   }
   check_shape(call, out, data.dtype(), "the padded shape");
+  if (empty_shape(out)) return NDArray::empty(out, data.dtype());
   return run_static(call, "nn.pad", {data, call.args[2]}, {{"pad_width", matrix}});
 }
 
@@ -243,6 +253,7 @@ Value dyn_upsampling(const KernelCall& call) {
   out[pos[0]] = static_cast<int64_t>(std::nearbyint(x.dim(pos[0]) * static_cast<double>(static_cast<float>(h))));
   out[pos[1]] = static_cast<int64_t>(std::nearbyint(x.dim(pos[1]) * static_cast<double>(static_cast<float>(w))));
   check_shape(call, out, x.dtype(), "the upsampled shape");
+  if (empty_shape(out)) return NDArray::empty(out, x.dtype());
   return run_static(call, "nn.upsampling", {x}, {{"scale_h", float_attr(h)}, {"scale_w", float_attr(w)}});
 }
 
@@ -257,6 +268,7 @@ Value dyn_upsampling3d(const KernelCall& call) {
     out[pos[i]] = static_cast<int64_t>(std::nearbyint(x.dim(pos[i]) * static_cast<double>(static_cast<float>(s[i]))));
   }
   check_shape(call, out, x.dtype(), "the upsampled shape");
+  if (empty_shape(out)) return NDArray::empty(out, x.dtype());
   return run_static(call, "nn.upsampling3d", {x},
                     {{"scale_d", float_attr(s[0])}, {"scale_h", float_attr(s[1])}, {"scale_w", float_attr(s[2])}});
 }
@@ -277,6 +289,7 @@ Value dyn_resize2d(const KernelCall& call) {
   Shape out = x.shape();
   out[pos[0]] = size[0], out[pos[1]] = size[1];
   check_shape(call, out, x.dtype(), "the resized shape");
+  if (empty_shape(out)) return NDArray::empty(out, call.attrs.get_dtype("out_dtype").value_or(x.dtype()));
   AttrVal r;
   r.kind = AttrVal::Kind::Array;
   for (int64_t k = 0; k < roi.size(); ++k) r.items.push_back(float_attr(roi.get_double(k)));

@@ -67,8 +67,11 @@ NDArray resample(const KernelCall& call, const NDArray& x, const std::vector<siz
   for (size_t s = 0; s < spatial.size(); ++s) {
     require(call, x.dim(spatial[s]) > 0 || out_sizes[s] == 0, "cannot resample an empty spatial axis");
     out_shape[spatial[s]] = out_sizes[s];
-    taps.push_back(axis_taps(x.dim(spatial[s]), out_sizes[s], method, coord));
   }
+  // An empty result needs no taps: one axis may then be huge (a size from data,
+  // dyn.nn.upsampling), and its tap table must not be built.
+  if (shape_size(out_shape) == 0) return NDArray::empty(out_shape, x.dtype());
+  for (size_t s = 0; s < spatial.size(); ++s) taps.push_back(axis_taps(x.dim(spatial[s]), out_sizes[s], method, coord));
   const std::vector<double> in = to_doubles(x);
   std::vector<double> out(static_cast<size_t>(shape_size(out_shape)));
   const auto is = contiguous_strides(x.shape());
