@@ -1,11 +1,12 @@
 """PyTorch eager peers for bench_models.py: the same model, op for op, on the same weights
 and inputs as `relay run --arg NAME=FILE.npy ...`.
 
-* Graph-form models (tests/models/mlp.relay, resnet18.relay: one `%N = op(...)` binding
-  per line) are translated line by line into a list of torch calls, built once, so a
-  forward pass is the model's op sequence with no parsing: nn.batch_norm is
-  F.batch_norm in inference mode, nn.conv2d F.conv2d, nn.dense F.linear without bias,
-  nn.bias_add a broadcast add, and so on (OPS below).
+* Graph-form models (tests/models/*.relay as TVM prints them: one `%N = op(...)`,
+  `%N = (%a, %b)` or `%N = %a.0` binding per line) are translated line by line into a
+  list of torch calls, built once, so a forward pass is the model's op sequence with no
+  parsing (the operator table is torch_ops.py; what it lacks raises Unsupported).
+  compile_graph gives run(env); graph_forward binds it to the parameters (eager), and
+  torch_jit.py wraps it in an nn.Module for torch.jit.
 * The LSTM (bench_models.py's generated 10 steps x 128 hidden, TVM's testing/lstm.py cell)
   is written out as the Relay cell computes it: two dense + bias_add, add, split in four,
   sigmoid/tanh gates, the new cell and hidden states.
@@ -14,6 +15,8 @@ import re
 
 import torch
 import torch.nn.functional as F
+
+from torch_ops import OPS, Unsupported
 
 BINDING = re.compile(r"^%(\w+) = (.*)$")
 COMMENT = re.compile(r"/\*.*?\*/")
@@ -54,47 +57,11 @@ def attr_value(text):
     return float(text) if any(c in text for c in ".e") else int(text)
 
 
-def pad2(p):
-    # Relay's [top, left, bottom, right]; these models pad symmetrically
-    if len(p) == 4:
-        assert p[0] == p[2] and p[1] == p[3], "asymmetric padding"
-        return (p[0], p[1])
-    return tuple(p) if len(p) == 2 else (p[0], p[0])
-
-
-def batch_norm(a, x, gamma, beta, mean, var):
-    return (F.batch_norm(x, mean, var, gamma if a.get("scale", True) else None,
-                         beta if a.get("center", True) else None, False, 0.0, a.get("epsilon", 1e-5)),)
-
-
-def bias_add(a, x, b):
-    axis = a.get("axis", 1) % x.dim()
-    return x + b.view([-1 if d == axis else 1 for d in range(x.dim())])
-
-
-OPS = {
-    "nn.batch_norm": batch_norm,
-    "nn.conv2d": lambda a, x, w: F.conv2d(x, w, None, tuple(a.get("strides", [1, 1])), pad2(a.get("padding", [0, 0])),
-                                          tuple(a.get("dilation", [1, 1])), a.get("groups", 1)),
-    "nn.relu": lambda a, x: F.relu(x),
-    "nn.max_pool2d": lambda a, x: F.max_pool2d(x, tuple(a["pool_size"]), tuple(a.get("strides", [1, 1])),
-                                               pad2(a.get("padding", [0, 0])), ceil_mode=a.get("ceil_mode", False)),
-    "nn.global_avg_pool2d": lambda a, x: F.adaptive_avg_pool2d(x, 1),
-    "nn.batch_flatten": lambda a, x: torch.flatten(x, 1),
-    "nn.dense": lambda a, x, w: F.linear(x, w),
-    "nn.bias_add": bias_add,
-    "nn.softmax": lambda a, x: torch.softmax(x, a.get("axis", -1)),
-    "add": lambda a, x, y: x + y,
-    "multiply": lambda a, x, y: x * y,
-}
-
-
-def graph_forward(relay_text, params):
-    """A forward function for a graph-form model: params maps parameter names (without
-    %) to tensors; returns the result tensor."""
+def compile_graph(relay_text):
+    """run(env) for a graph-form model: env maps parameter names (without %) to tensors;
+    returns the result tensor. Raises Unsupported for an operator torch_ops lacks."""
     body = relay_text[relay_text.index("{") + 1:relay_text.rindex("}")]
-    steps = []  # (target, fn, attrs, operand names or a (value, index) projection)
-    result = None
+    steps = []  # (target, kind, fn, attrs, operands)
     for line in body.splitlines():
         line = COMMENT.sub("", line).strip().rstrip(";").strip()
         if not line:
@@ -103,41 +70,58 @@ def graph_forward(relay_text, params):
         target, expr = (m.group(1), m.group(2).strip()) if m else (None, line)
         proj = re.fullmatch(r"%(\w+)\.(\d+)", expr)
         if proj:
-            steps.append((target, None, None, (proj.group(1), int(proj.group(2)))))
+            steps.append((target, "proj", None, None, (proj.group(1), int(proj.group(2)))))
+        elif expr.startswith("("):
+            steps.append((target, "tuple", None, None, [a.strip()[1:] for a in split_top(expr[1:-1])]))
         else:
             call = re.fullmatch(r"([\w.]+)\((.*)\)", expr)
-            assert call, "not a call: " + line
+            if not call:
+                raise Unsupported("not a call: " + line[:80])
             op, args = call.group(1), split_top(call.group(2))
+            if op not in OPS:
+                raise Unsupported(op)
             operands = [a[1:] for a in args if a.startswith("%")]
             attrs = {k.strip(): attr_value(v) for k, v in (a.split("=", 1) for a in args if "=" in a and not a.startswith("%"))}
-            steps.append((target, OPS[op], attrs, operands))
-        if target is None:
-            result = steps[-1]
+            steps.append((target, "call", OPS[op], attrs, operands))
 
-    def forward():
-        env = dict(params)
+    def run(env):
+        env = dict(env)
         value = None
-        for target, fn, attrs, operands in steps:
-            if fn is None:
+        for target, kind, fn, attrs, operands in steps:
+            if kind == "proj":
                 value = env[operands[0]][operands[1]]
+            elif kind == "tuple":
+                value = tuple(env[o] for o in operands)
             else:
                 value = fn(attrs, *(env[o] for o in operands))
             if target is not None:
                 env[target] = value
         return value
 
-    assert result is not None
-    return forward
+    return run
+
+
+def graph_forward(relay_text, params):
+    """A forward function of no arguments for a graph-form model: params maps parameter
+    names (without %) to tensors."""
+    run = compile_graph(relay_text)
+    return lambda: run(params)
 
 
 def lstm_forward(params, steps, hidden):
-    """TVM's lstm_cell unrolled `steps` times from zero states; the last hidden state."""
-    xs = [params["data" if i == 0 else "data%d" % i] for i in range(steps)]
-    w = [(params["i2h_%d_weight" % i], params["i2h_%d_bias" % i], params["h2h_%d_weight" % i],
-          params["h2h_%d_bias" % i]) for i in range(steps)]
+    run = lstm_run(steps, hidden)
+    return lambda: run(params)
 
-    def forward():
-        h = c = torch.zeros(1, hidden)
+
+def lstm_run(steps, hidden):
+    """run(env): TVM's lstm_cell unrolled `steps` times from zero states; the last hidden
+    state."""
+
+    def forward(params):
+        xs = [params["data" if i == 0 else "data%d" % i] for i in range(steps)]
+        w = [(params["i2h_%d_weight" % i], params["i2h_%d_bias" % i], params["h2h_%d_weight" % i],
+              params["h2h_%d_bias" % i]) for i in range(steps)]
+        h = c = torch.zeros(xs[0].shape[0], hidden)
         for x, (wi, bi, wh, bh) in zip(xs, w):
             i2h = F.linear(x, wi) + bi
             h2h = F.linear(h, wh) + bh
