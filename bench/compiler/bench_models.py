@@ -195,7 +195,7 @@ def ratio(relay, peer):
 
 def conv_rate(r, flops, peak):
     conv = flops.get("conv", 0) + flops.get("dense", 0) if isinstance(flops, dict) else 0
-    if r["library_ms"]:  # the library's own count and time
+    if r["library_ms"] and r["library_gflop"]:  # the library's own count and time (printed to 3 decimals)
         g, mark = r["library_gflop"] / r["library_ms"] * 1e3, ""
     elif not conv:
         return "-"
