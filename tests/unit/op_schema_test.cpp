@@ -515,11 +515,12 @@ TEST_CASE("double defaults are written as floats", "[ops][schema]") {
 }
 
 TEST_CASE("array-valued defaults", "[ops][schema]") {
+  // Declared Array<IndexExpr> in TVM but holding FloatImm (printed `[1f]`): read as doubles.
   check_fields("MultiBoxPriorAttrs", {
-      {"sizes", AttrType::IndexArray, "[1.0]"},
-      {"ratios", AttrType::IndexArray, "[1.0]"},
-      {"steps", AttrType::IndexArray, "[-1.0, -1.0]"},
-      {"offsets", AttrType::IndexArray, "[0.5, 0.5]"},
+      {"sizes", AttrType::DoubleArray, "[1.0]"},
+      {"ratios", AttrType::DoubleArray, "[1.0]"},
+      {"steps", AttrType::DoubleArray, "[-1.0, -1.0]"},
+      {"offsets", AttrType::DoubleArray, "[0.5, 0.5]"},
       {"clip", AttrType::Bool, "False"},
   });
   check_fields("PadAttrs", {
