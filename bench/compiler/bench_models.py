@@ -217,7 +217,7 @@ def main():
         cpu_name(), os.cpu_count(), os.getloadavg()[0], isa or "not built",
         ", ".join("%.0f GFLOP/s per core at %d threads" % (g, t) for t, g in sorted(peak.items()))))
     print("\n| model, threads | relay min / median ms | torch eager | optimize_for_inference | vs eager | vs ofi | "
-          "compile ms | first result ms | conv+dense GFLOP/s (% peak) | relay, eager, ofi vs interpreter | "
+          "compile ms | first result ms | conv+dense GFLOP/s (% of T cores' peak) | relay, eager, ofi vs interpreter | "
           "target | met |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     failed = 0
@@ -255,7 +255,7 @@ def main():
                 print("| %s, %d | %s | %s | %s | %s | %s | %s | %.0f | %s | %s | %s | %s |" % (
                     name, threads, fmt_pair(r), fmt_pair(eager), fmt_pair(ofi), ratio(r["min"], eager),
                     ratio(r["min"], ofi), "%.0f" % r["compile_ms"] if r["compile_ms"] is not None else "-", first,
-                    conv_rate(r, flops, peak.get(threads)), agree, what, met), flush=True)
+                    conv_rate(r, flops, peak.get(threads, 0) * threads), agree, what, met), flush=True)
                 if name == "resnet18_b8":
                     print("|  | %.1f images/s relay, %s eager, %s ofi |" % (
                         8e3 / r["min"], "%.1f" % (8e3 / eager["min"]) if isinstance(eager, dict) else "-",
