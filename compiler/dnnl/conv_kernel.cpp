@@ -7,64 +7,33 @@
 
 #include "compiler/dnnl/dnnl_kernels.h"
 #include "compiler/dnnl/dnnl_support.h"
-#include "compiler/dnnl/weight_cache.h"
+#include "compiler/dnnl/prepared_kernel.h"
 
 namespace relay::compiler::dnnl_impl {
-namespace {
 
 using dnnl::memory;
 using tag = memory::format_tag;
 
-class Conv2dKernel final : public LibraryKernel {
- public:
-  Conv2dKernel(const dnnl::convolution_forward::primitive_desc& pd, const memory::desc& user_src,
-               const memory::desc& user_weights, const memory::desc& user_dst, std::vector<int64_t> out_shape,
-               double flops)
-      : primitive_(pd),
-        impl_(pd.impl_info_str()),
-        src_(user_src, pd.src_desc(), OperandLayout::Direction::Input),
-        dst_(user_dst, pd.dst_desc(), OperandLayout::Direction::Output),
-        weights_(user_weights, pd.weights_desc()),
-        out_shape_(std::move(out_shape)),
-        flops_(flops) {}
-
-  rt::NDArray run(std::span<const rt::NDArray> inputs, const rt::NDArray& dest, unsigned threads) const override {
-    use_threads(threads);
-    rt::NDArray out = dest.defined() ? dest : rt::NDArray::empty(out_shape_, DataType::float_(32));
-    ScratchMemory::Lease src_lease, dst_lease;
-    memory src = src_.into(inputs[0].raw(), src_lease);
-    memory weights = weights_.get(inputs[1]);
-    memory dst = dst_.out(out.raw(), dst_lease);
-    primitive_.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}});
-    dst_.finish(dst, out.raw());
-    stream().wait();
-    return out;
-  }
-
-  std::string describe() const override { return "oneDNN " + impl_; }
-  uint64_t weight_preparations() const override { return weights_.reorders(); }
-  double flops() const override { return flops_; }
-
- private:
-  dnnl::convolution_forward primitive_;
-  std::string impl_;
-  OperandLayout src_, dst_;
-  PreparedWeights weights_;
-  std::vector<int64_t> out_shape_;
-  double flops_;
-};
-
-// TVM's padding forms for 2-D: [p] every side, [h, w] both sides of each axis,
-// [top, left, bottom, right].
-bool read_padding(const std::vector<int64_t>& p, memory::dims& before, memory::dims& after) {
-  if (p.size() == 1) before = after = {p[0], p[0]};
-  else if (p.size() == 2) before = after = {p[0], p[1]};
-  else if (p.size() == 4) before = {p[0], p[1]}, after = {p[2], p[3]};
+bool read_window(const CallAttrs& a, Window2d& w) {
+  std::vector<int64_t> strides = a.get_ints("strides"), dilation = a.get_ints("dilation"), p = a.get_ints("padding");
+  if (strides.empty()) strides = {1, 1};
+  if (dilation.empty()) dilation = {1, 1};
+  if (strides.size() == 1) strides = {strides[0], strides[0]};
+  if (dilation.size() == 1) dilation = {dilation[0], dilation[0]};
+  if (strides.size() != 2 || dilation.size() != 2) return false;
+  w.strides = {strides[0], strides[1]};
+  w.dilation = {dilation[0] - 1, dilation[1] - 1};  // oneDNN counts from 0
+  // TVM's padding forms: [p] every side, [h, w] both sides of each axis,
+  // [top, left, bottom, right].
+  if (p.empty()) w.pad_l = w.pad_r = {0, 0};
+  else if (p.size() == 1) w.pad_l = w.pad_r = {p[0], p[0]};
+  else if (p.size() == 2) w.pad_l = w.pad_r = {p[0], p[1]};
+  else if (p.size() == 4) w.pad_l = {p[0], p[1]}, w.pad_r = {p[2], p[3]};
   else return false;
   return true;
 }
 
-}  // namespace
+memory::desc any_layout(const memory::dims& dims) { return memory::desc(dims, memory::data_type::f32, tag::any); }
 
 std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, std::string* why) {
   auto decline = [&](std::string reason) -> std::unique_ptr<LibraryKernel> {
@@ -80,7 +49,8 @@ std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, s
   const int64_t groups = a.get_int("groups", 1);
   const bool nchw = data_layout == "NCHW" && kernel_layout == "OIHW";
   const bool nhwc = data_layout == "NHWC" && kernel_layout == "HWIO" && groups == 1;
-  if (!nchw && !nhwc) return decline("layouts " + data_layout + "/" + kernel_layout + " (oneDNN here: NCHW/OIHW, NHWC/HWIO)");
+  if (!nchw && !nhwc)
+    return decline("layouts " + data_layout + "/" + kernel_layout + " (oneDNN here: NCHW/OIHW, NHWC/HWIO)");
   if (!out_layout.empty() && out_layout != data_layout) return decline("out_layout differs from data_layout");
   if (auto out_dtype = a.get_dtype("out_dtype"); out_dtype && *out_dtype != DataType::float_(32))
     return decline("out_dtype is not float32");
@@ -93,14 +63,8 @@ std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, s
   const int64_t O = nchw ? w[0] : w[3], I = nchw ? w[1] : w[2], KH = nchw ? w[2] : w[0], KW = nchw ? w[3] : w[1];
   const int64_t OH = nchw ? y[2] : y[1], OW = nchw ? y[3] : y[2];
   if (groups < 1 || C % groups != 0 || O % groups != 0 || I * groups != C) return decline("channels and groups disagree");
-  std::vector<int64_t> strides = a.get_ints("strides"), dilation = a.get_ints("dilation");
-  if (strides.empty()) strides = {1, 1};
-  if (dilation.empty()) dilation = {1, 1};
-  if (strides.size() == 1) strides = {strides[0], strides[0]};
-  if (dilation.size() == 1) dilation = {dilation[0], dilation[0]};
-  memory::dims pad_l, pad_r;
-  if (strides.size() != 2 || dilation.size() != 2 || !read_padding(a.get_ints("padding"), pad_l, pad_r))
-    return decline("strides, dilation or padding not 2-D");
+  Window2d window;
+  if (!read_window(a, window)) return decline("strides, dilation or padding not 2-D");
 
   const memory::dims src_dims{N, C, H, W}, dst_dims{N, O, OH, OW};
   const memory::desc user_src = plain(src_dims, nchw ? tag::nchw : tag::nhwc);
@@ -115,16 +79,16 @@ std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, s
     weight_dims = {groups, O / groups, I, KH, KW};
     user_weights = plain(weight_dims, tag::goihw);
   }
-  const memory::dims dnnl_dilation{dilation[0] - 1, dilation[1] - 1};  // oneDNN counts from 0
-  auto any = [](const memory::dims& d) { return memory::desc(d, memory::data_type::f32, tag::any); };
   dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                       any(src_dims), any(weight_dims), any(dst_dims),
-                                       memory::dims{strides[0], strides[1]}, dnnl_dilation, pad_l, pad_r);
+                                       any_layout(src_dims), any_layout(weight_dims), any_layout(dst_dims),
+                                       window.strides, window.dilation, window.pad_l, window.pad_r);
   dnnl::convolution_forward::primitive_desc pd(desc, engine());
   if (is_reference_impl(pd.impl_info_str()))
-    return decline("oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ") for this convolution");
+    return decline("oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) +
+                   ") for this convolution");
   const double flops = 2.0 * static_cast<double>(N * O * OH * OW) * static_cast<double>(I * KH * KW);
-  return std::make_unique<Conv2dKernel>(pd, user_src, user_weights, user_dst, y, flops);
+  return std::make_unique<PreparedKernel<dnnl::convolution_forward>>(pd, user_src, user_weights, user_dst, y,
+                                                                     flops);
 }
 
 }  // namespace relay::compiler::dnnl_impl

@@ -8,13 +8,26 @@
 #include <string>
 #include <vector>
 
+#include <oneapi/dnnl/dnnl.hpp>
+
 #include "compiler/dnnl/library_kernel.h"
 
 namespace relay::compiler::dnnl_impl {
 
 std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, std::string* why);
+std::unique_ptr<LibraryKernel> make_conv2d_transpose_kernel(const Graph& g, NodeId node, std::string* why);
 std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, std::string* why);
 std::unique_ptr<LibraryKernel> make_batch_matmul_kernel(const Graph& g, NodeId node, std::string* why);
+
+// A 2-D window's attributes in oneDNN's terms: strides, dilation counted from 0, padding
+// before and after (TVM's 1-, 2- and 4-value forms). False when they are not 2-D.
+struct Window2d {
+  dnnl::memory::dims strides, dilation, pad_l, pad_r;
+};
+bool read_window(const CallAttrs& attrs, Window2d& window);
+
+// A float32 descriptor whose layout the primitive chooses.
+dnnl::memory::desc any_layout(const dnnl::memory::dims& dims);
 
 // The node's input `i` and its own shapes, when every one is a float32 tensor of constant
 // shape; nullopt with `why` otherwise.

@@ -5,7 +5,7 @@
 
 #include "compiler/dnnl/dnnl_kernels.h"
 #include "compiler/dnnl/dnnl_support.h"
-#include "compiler/dnnl/weight_cache.h"
+#include "compiler/dnnl/prepared_kernel.h"
 
 namespace relay::compiler::dnnl_impl {
 namespace {
@@ -13,44 +13,6 @@ namespace {
 using dnnl::memory;
 using tag = memory::format_tag;
 
-class DenseKernel final : public LibraryKernel {
- public:
-  DenseKernel(const dnnl::inner_product_forward::primitive_desc& pd, const memory::desc& user_src,
-              const memory::desc& user_weights, const memory::desc& user_dst, std::vector<int64_t> out_shape,
-              double flops)
-      : primitive_(pd),
-        impl_(pd.impl_info_str()),
-        src_(user_src, pd.src_desc(), OperandLayout::Direction::Input),
-        dst_(user_dst, pd.dst_desc(), OperandLayout::Direction::Output),
-        weights_(user_weights, pd.weights_desc()),
-        out_shape_(std::move(out_shape)),
-        flops_(flops) {}
-
-  rt::NDArray run(std::span<const rt::NDArray> inputs, const rt::NDArray& dest, unsigned threads) const override {
-    use_threads(threads);
-    rt::NDArray out = dest.defined() ? dest : rt::NDArray::empty(out_shape_, DataType::float_(32));
-    ScratchMemory::Lease src_lease, dst_lease;
-    memory src = src_.into(inputs[0].raw(), src_lease);
-    memory weights = weights_.get(inputs[1]);
-    memory dst = dst_.out(out.raw(), dst_lease);
-    primitive_.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}});
-    dst_.finish(dst, out.raw());
-    stream().wait();
-    return out;
-  }
-
-  std::string describe() const override { return "oneDNN " + impl_; }
-  uint64_t weight_preparations() const override { return weights_.reorders(); }
-  double flops() const override { return flops_; }
-
- private:
-  dnnl::inner_product_forward primitive_;
-  std::string impl_;
-  OperandLayout src_, dst_;
-  PreparedWeights weights_;
-  std::vector<int64_t> out_shape_;
-  double flops_;
-};
 
 class BatchMatmulKernel final : public LibraryKernel {
  public:
@@ -95,15 +57,14 @@ std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, st
   }
   const int64_t M = x[0], K = x[1], N = w[0];
   const memory::dims src_dims{M, K}, weight_dims{N, K}, dst_dims{M, N};
-  auto any = [](const memory::dims& d) { return memory::desc(d, memory::data_type::f32, tag::any); };
-  dnnl::inner_product_forward::desc desc(dnnl::prop_kind::forward_inference, any(src_dims), any(weight_dims),
+  dnnl::inner_product_forward::desc desc(dnnl::prop_kind::forward_inference, any_layout(src_dims), any_layout(weight_dims),
                                          plain(dst_dims, tag::nc));
   dnnl::inner_product_forward::primitive_desc pd(desc, engine());
   if (is_reference_impl(pd.impl_info_str())) {
     if (why) *why = "oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ")";
     return nullptr;
   }
-  return std::make_unique<DenseKernel>(pd, plain(src_dims, tag::nc), plain(weight_dims, tag::oi),
+  return std::make_unique<PreparedKernel<dnnl::inner_product_forward>>(pd, plain(src_dims, tag::nc), plain(weight_dims, tag::oi),
                                        plain(dst_dims, tag::nc), shapes->output,
                                        2.0 * static_cast<double>(M * N) * static_cast<double>(K));
 }

@@ -1,7 +1,7 @@
 // The kernel library's convolutions and matrix products (compiler/dnnl/library_kernel.h)
 // against the interpreter's reference kernels, one node at a time: every form the
 // library takes (groups, depthwise, dilation, strides, TVM's padding forms, NHWC/HWIO,
-// 1x1; dense; batch_matmul with each transpose and a broadcast batch), within K ulps of
+// 1x1; transposed with output_padding; dense; batch_matmul with each transpose and a broadcast batch), within K ulps of
 // float32 (K the accumulation length: the library sums in its own blocked order). And the
 // weights are prepared once: the same tensor again is not reordered again, a different
 // tensor is (and its answer is right, not the cached one's).
@@ -83,6 +83,11 @@ const Case kCases[] = {
     {"conv2d NHWC HWIO", "%x: Tensor[(1, 10, 10, 16), float32], %w: Tensor[(3, 3, 16, 24), float32]",
      "nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=24, kernel_size=[3, 3], data_layout=\"NHWC\", "
      "kernel_layout=\"HWIO\")"},
+    {"conv2d_transpose stride 2 (DCGAN)", "%x: Tensor[(1, 16, 4, 4), float32], %w: Tensor[(16, 8, 4, 4), float32]",
+     "nn.conv2d_transpose(%x, %w, channels=8, kernel_size=[4, 4], strides=[2, 2], padding=[1, 1, 1, 1])"},
+    {"conv2d_transpose output_padding, dilation", "%x: Tensor[(2, 4, 5, 6), float32], %w: Tensor[(4, 6, 3, 3), float32]",
+     "nn.conv2d_transpose(%x, %w, channels=6, kernel_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1], "
+     "output_padding=[1, 1], dilation=[2, 1])"},
     {"dense", "%x: Tensor[(3, 100), float32], %w: Tensor[(17, 100), float32]", "nn.dense(%x, %w, units=17)"},
     {"dense batch 1", "%x: Tensor[(1, 784), float32], %w: Tensor[(128, 784), float32]", "nn.dense(%x, %w, units=128)"},
     {"batch_matmul", "%x: Tensor[(4, 5, 6), float32], %y: Tensor[(4, 7, 6), float32]", "nn.batch_matmul(%x, %y, transpose_b=True)"},

@@ -1,0 +1,56 @@
+// The shape every weight-carrying oneDNN kernel shares (private to compiler/dnnl):
+// activations reordered into the primitive's chosen layout and back, weights prepared once
+// (weight_cache.h), one execute. Convolution, transposed convolution and dense (inner
+// product) differ only in how their primitive descriptor is made.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compiler/dnnl/dnnl_support.h"
+#include "compiler/dnnl/weight_cache.h"
+
+namespace relay::compiler::dnnl_impl {
+
+template <class Primitive>
+class PreparedKernel final : public LibraryKernel {
+ public:
+  // `user_*`: the plain layouts of the tensors as Relay holds them.
+  PreparedKernel(const typename Primitive::primitive_desc& pd, const dnnl::memory::desc& user_src,
+                 const dnnl::memory::desc& user_weights, const dnnl::memory::desc& user_dst,
+                 std::vector<int64_t> out_shape, double flops)
+      : primitive_(pd),
+        impl_(pd.impl_info_str()),
+        src_(user_src, pd.src_desc(), OperandLayout::Direction::Input),
+        dst_(user_dst, pd.dst_desc(), OperandLayout::Direction::Output),
+        weights_(user_weights, pd.weights_desc()),
+        out_shape_(std::move(out_shape)),
+        flops_(flops) {}
+
+  rt::NDArray run(std::span<const rt::NDArray> inputs, const rt::NDArray& dest, unsigned threads) const override {
+    use_threads(threads);
+    rt::NDArray out = dest.defined() ? dest : rt::NDArray::empty(out_shape_, DataType::float_(32));
+    ScratchMemory::Lease src_lease, dst_lease;
+    dnnl::memory src = src_.into(inputs[0].raw(), src_lease);
+    dnnl::memory weights = weights_.get(inputs[1]);
+    dnnl::memory dst = dst_.out(out.raw(), dst_lease);
+    primitive_.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}});
+    dst_.finish(dst, out.raw());
+    stream().wait();
+    return out;
+  }
+
+  std::string describe() const override { return "oneDNN " + impl_; }
+  uint64_t weight_preparations() const override { return weights_.reorders(); }
+  double flops() const override { return flops_; }
+
+ private:
+  Primitive primitive_;
+  std::string impl_;
+  OperandLayout src_, dst_;
+  PreparedWeights weights_;
+  std::vector<int64_t> out_shape_;
+  double flops_;
+};
+
+}  // namespace relay::compiler::dnnl_impl
