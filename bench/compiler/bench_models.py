@@ -16,7 +16,9 @@ given to every peer:
   result is a fresh `relay run --jit=eager` process's wall time (load, check, compile, run);
 * PyTorch eager (torch_peer.py: the Relay text translated op by op, torch_ops.py's table)
   and optimize_for_inference (torch_jit.py: the same translation as an nn.Module, traced,
-  frozen, optimised), torch.set_num_threads(T), N runs after a warm-up;
+  frozen, optimised), torch.set_num_threads(T), N runs after a warm-up, OMP_WAIT_POLICY=passive
+  by default (--torch-omp-wait; relay keeps the caller's policy, plus a passive row for
+  ResNet-18 at 2 threads);
 * the peak: build/release/bench/relay_bench_fma_peak (fma_peak.cpp), per core.
 
 Outputs are compared against the interpreter (`--jit=off`, run once): largest
@@ -50,6 +52,7 @@ COMPILED = re.compile(r"compiled in ([\d.]+) ms")
 LIBRARY = re.compile(r"library kernels: \d+ per call, ([\d.]+) GFLOP; ([\d.]+) ms per call")
 PEAK = re.compile(r"fma peak: (\w+), (\d+) threads, ([\d.]+) GFLOP/s per core")
 GROUPS = re.compile(r"(\d+) fused groups: (\d+) native, (\d+) with a native epilogue, (\d+) on reference kernels")
+RELAY_OMP_WAIT = None  # the caller's OMP_WAIT_POLICY, which relay's runs keep
 PARAM = re.compile(r"%(\w+): Tensor\[\(([\d, ]*)\), (\w+)\]")
 LSTM_STEPS, LSTM_HIDDEN = 10, 128
 
@@ -97,7 +100,12 @@ def make_inputs(params, directory):
 
 
 def relay_run(relay, model, args, jit, threads, runs, out, extra_env=None):
-    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads), **(extra_env or {}))
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
+    if RELAY_OMP_WAIT is None:  # relay runs with the wait policy the bench was started with
+        env.pop("OMP_WAIT_POLICY", None)
+    else:
+        env["OMP_WAIT_POLICY"] = RELAY_OMP_WAIT
+    env.update(extra_env or {})
     cmd = [relay, "run", model, "--jit=" + jit, "--threads", str(threads), "--jit-report", "--out", out] + args
     if runs:
         cmd += ["--bench", str(runs)]
@@ -211,10 +219,16 @@ def main():
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--models", default="mlp,lstm,resnet18,resnet18_b8,mobilenet,inception_v3,densenet121,dcgan")
     ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--torch-omp-wait", default="passive", choices=["passive", "active"],
+                    help="OMP_WAIT_POLICY for PyTorch (libgomp reads it when torch loads): on a shared host "
+                         "spinning threads made PyTorch 3-10x slower at 2 threads")
     a = ap.parse_args()
+    global RELAY_OMP_WAIT
+    RELAY_OMP_WAIT = os.environ.get("OMP_WAIT_POLICY")
+    os.environ["OMP_WAIT_POLICY"] = a.torch_omp_wait  # before the first `import torch`
     isa, peak = fma_peak(a.relay)
-    print("machine: %s, %d cores; load %.2f; FP32 peak (%s FMA loop): %s" % (
-        cpu_name(), os.cpu_count(), os.getloadavg()[0], isa or "not built",
+    print("machine: %s, %d cores; load %.2f; torch OMP_WAIT_POLICY=%s; FP32 peak (%s FMA loop): %s" % (
+        cpu_name(), os.cpu_count(), os.getloadavg()[0], a.torch_omp_wait, isa or "not built",
         ", ".join("%.0f GFLOP/s per core at %d threads" % (g, t) for t, g in sorted(peak.items()))))
     print("\n| model, threads | relay min / median ms | torch eager | optimize_for_inference | vs eager | vs ofi | "
           "compile ms | first result ms | conv+dense GFLOP/s (% of T cores' peak) | relay, eager, ofi vs interpreter | "
