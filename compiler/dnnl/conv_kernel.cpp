@@ -82,7 +82,7 @@ std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, s
   dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
                                        any_layout(src_dims), any_layout(weight_dims), any_layout(dst_dims),
                                        window.strides, window.dilation, window.pad_l, window.pad_r);
-  dnnl::convolution_forward::primitive_desc pd(desc, engine());
+  dnnl::convolution_forward::primitive_desc pd(desc, caller_scratchpad(), engine());
   if (is_reference_impl(pd.impl_info_str()))
     return decline("oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) +
                    ") for this convolution");

@@ -21,6 +21,18 @@ void use_threads(unsigned threads) {
 
 bool is_reference_impl(const std::string& impl) { return impl.rfind("ref", 0) == 0; }
 
+dnnl::primitive_attr caller_scratchpad() {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+void Scratchpad::add_to(std::unordered_map<int, dnnl::memory>& args, ScratchMemory::Lease& lease) const {
+  if (desc_.get_size() == 0) return;
+  lease = memory_.take(desc_);
+  args.emplace(DNNL_ARG_SCRATCHPAD, lease.memory);
+}
+
 dnnl::memory::desc plain(const dnnl::memory::dims& dims, dnnl::memory::format_tag tag) {
   return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, tag);
 }

@@ -23,6 +23,12 @@ void use_threads(unsigned threads);
 // reference ones are correct but slow, so the caller declines them.
 bool is_reference_impl(const std::string& impl);
 
+// Attributes every primitive here is made with: the scratchpad is the caller's
+// (scratchpad_mode::user). With the library's default each primitive owns one scratchpad,
+// so two calls of the same compiled code at once (two threads, a re-entered region) would
+// share it and corrupt each other's results.
+dnnl::primitive_attr caller_scratchpad();
+
 // A float32 memory descriptor of `dims` with a plain `tag`.
 dnnl::memory::desc plain(const dnnl::memory::dims& dims, dnnl::memory::format_tag tag);
 
@@ -44,6 +50,18 @@ class ScratchMemory {
 
 // One operand between a tensor's plain buffer and the layout the primitive chose: the
 // buffer itself when they are the same, else a scratch memory and a reorder (made once).
+// A primitive's scratchpad for one call (kept between calls like ScratchMemory), added to
+// its arguments when it needs one.
+class Scratchpad {
+ public:
+  explicit Scratchpad(const dnnl::memory::desc& desc) : desc_(desc) {}
+  void add_to(std::unordered_map<int, dnnl::memory>& args, ScratchMemory::Lease& lease) const;
+
+ private:
+  dnnl::memory::desc desc_;
+  ScratchMemory memory_;
+};
+
 class OperandLayout {
  public:
   enum class Direction { Input, Output };

@@ -18,13 +18,23 @@ class BatchMatmulKernel final : public LibraryKernel {
  public:
   BatchMatmulKernel(const dnnl::matmul::primitive_desc& pd, memory::desc a, memory::desc b, memory::desc c,
                     std::vector<int64_t> out_shape, double flops)
-      : primitive_(pd), impl_(pd.impl_info_str()), a_(a), b_(b), c_(c), out_shape_(std::move(out_shape)), flops_(flops) {}
+      : primitive_(pd),
+        impl_(pd.impl_info_str()),
+        a_(a),
+        b_(b),
+        c_(c),
+        scratchpad_(pd.scratchpad_desc()),
+        out_shape_(std::move(out_shape)),
+        flops_(flops) {}
 
   rt::NDArray run(std::span<const rt::NDArray> inputs, const rt::NDArray& dest, unsigned threads) const override {
     use_threads(threads);
     rt::NDArray out = dest.defined() ? dest : rt::NDArray::empty(out_shape_, DataType::float_(32));
     memory a(a_, engine(), inputs[0].raw()), b(b_, engine(), inputs[1].raw()), c(c_, engine(), out.raw());
-    primitive_.execute(stream(), {{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, c}});
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, c}};
+    ScratchMemory::Lease pad_lease;
+    scratchpad_.add_to(args, pad_lease);
+    primitive_.execute(stream(), args);
     stream().wait();
     return out;
   }
@@ -36,6 +46,7 @@ class BatchMatmulKernel final : public LibraryKernel {
   dnnl::matmul primitive_;
   std::string impl_;
   memory::desc a_, b_, c_;
+  Scratchpad scratchpad_;
   std::vector<int64_t> out_shape_;
   double flops_;
 };
@@ -59,7 +70,7 @@ std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, st
   const memory::dims src_dims{M, K}, weight_dims{N, K}, dst_dims{M, N};
   dnnl::inner_product_forward::desc desc(dnnl::prop_kind::forward_inference, any_layout(src_dims), any_layout(weight_dims),
                                          plain(dst_dims, tag::nc));
-  dnnl::inner_product_forward::primitive_desc pd(desc, engine());
+  dnnl::inner_product_forward::primitive_desc pd(desc, caller_scratchpad(), engine());
   if (is_reference_impl(pd.impl_info_str())) {
     if (why) *why = "oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ")";
     return nullptr;
@@ -93,7 +104,7 @@ std::unique_ptr<LibraryKernel> make_batch_matmul_kernel(const Graph& g, NodeId n
   const memory::desc b(memory::dims{y[0], K, N}, memory::data_type::f32,
                        tb ? memory::dims{N * K, 1, K} : memory::dims{N * K, N, 1});
   const memory::desc c = plain(memory::dims{z[0], M, N}, tag::abc);
-  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), engine());
+  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), caller_scratchpad(), engine());
   if (is_reference_impl(pd.impl_info_str())) {
     if (why) *why = "oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ")";
     return nullptr;

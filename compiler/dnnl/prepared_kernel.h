@@ -1,6 +1,6 @@
 // The shape every weight-carrying oneDNN kernel shares (private to compiler/dnnl):
 // activations reordered into the primitive's chosen layout and back, weights prepared once
-// (weight_cache.h), one execute. Convolution, transposed convolution and dense (inner
+// (weight_cache.h), the caller's scratchpad, one execute. Convolution, transposed convolution and dense (inner
 // product) differ only in how their primitive descriptor is made.
 #pragma once
 
@@ -24,17 +24,20 @@ class PreparedKernel final : public LibraryKernel {
         src_(user_src, pd.src_desc(), OperandLayout::Direction::Input),
         dst_(user_dst, pd.dst_desc(), OperandLayout::Direction::Output),
         weights_(user_weights, pd.weights_desc()),
+        scratchpad_(pd.scratchpad_desc()),
         out_shape_(std::move(out_shape)),
         flops_(flops) {}
 
   rt::NDArray run(std::span<const rt::NDArray> inputs, const rt::NDArray& dest, unsigned threads) const override {
     use_threads(threads);
     rt::NDArray out = dest.defined() ? dest : rt::NDArray::empty(out_shape_, DataType::float_(32));
-    ScratchMemory::Lease src_lease, dst_lease;
+    ScratchMemory::Lease src_lease, dst_lease, pad_lease;
     dnnl::memory src = src_.into(inputs[0].raw(), src_lease);
     dnnl::memory weights = weights_.get(inputs[1]);
     dnnl::memory dst = dst_.out(out.raw(), dst_lease);
-    primitive_.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}});
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
+    scratchpad_.add_to(args, pad_lease);
+    primitive_.execute(stream(), args);
     dst_.finish(dst, out.raw());
     stream().wait();
     return out;
@@ -49,6 +52,7 @@ class PreparedKernel final : public LibraryKernel {
   std::string impl_;
   OperandLayout src_, dst_;
   PreparedWeights weights_;
+  Scratchpad scratchpad_;
   std::vector<int64_t> out_shape_;
   double flops_;
 };
