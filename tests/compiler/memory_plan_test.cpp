@@ -101,14 +101,17 @@ TEST_CASE("the memory plan of every model never overlaps live values", "[compile
       Planned p = plan_model(*m);
       const size_t placed = check_plan(p);
       INFO(print_memory_plan(p.g, p.plan));
-      // Every model has convolutions or dense layers and their epilogues to place, and
-      // reuses storage: fewer arena bytes than one buffer per value.
-      CHECK(placed > 0);
-      CHECK(p.plan.arena_bytes < p.plan.planned_bytes);
+      // A model with float convolutions or dense layers has them and their epilogues to
+      // place, and reuses storage: fewer arena bytes than one buffer per value. (The
+      // quantized CNN's integer kernels return fresh arrays: nothing of it is planned.)
+      if (e.path().filename().string().rfind("quantized", 0) != 0) {
+        CHECK(placed > 0);
+        CHECK(p.plan.arena_bytes < p.plan.planned_bytes);
+      }
     }
     ++models;
   }
-  CHECK(models == 12);
+  CHECK(models >= 14);  // MLP ... Inception-v3, the quantized CNN, the SSD detection head
 }
 
 namespace {
