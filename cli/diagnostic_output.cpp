@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "ide/highlight.h"
 #include "lang/base/render.h"
 
 namespace relay::cli {
@@ -73,6 +74,8 @@ DiagnosticPrinter::DiagnosticPrinter(OutputOptions options) : options_(options) 
       break;
     }
   }
+  // Snippets show source in the colours of `relay fmt --color` and the editors.
+  if (color_) source_colors_ = ide::diagnostic_source_colors();
 }
 
 void DiagnosticPrinter::print(const DiagnosticBag& diags, const SourceManager& sources) {
@@ -89,7 +92,7 @@ void DiagnosticPrinter::print(const DiagnosticBag& diags, const SourceManager& s
     if (options_.format == ErrorFormat::Json) {
       std::cerr << render_json(d, sources) << '\n';
     } else {
-      std::cerr << render_diagnostic(d, sources, RenderOptions{color_}) << '\n';
+      std::cerr << render_diagnostic(d, sources, RenderOptions{color_, 140, source_colors_}) << '\n';
     }
   }
   std::cerr.flush();

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "lang/base/diagnostic.h"
+#include "lang/base/render.h"
 #include "lang/base/source.h"
 
 namespace relay::cli {
@@ -43,6 +44,7 @@ class DiagnosticPrinter {
  private:
   OutputOptions options_;
   bool color_ = false;
+  SourceColorer source_colors_;  // with colour: the grammar's colours for snippet lines
   size_t errors_ = 0;
   size_t warnings_ = 0;
   size_t hidden_errors_ = 0, hidden_warnings_ = 0;  // past the error limit

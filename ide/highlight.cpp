@@ -223,4 +223,25 @@ std::string highlight_html(std::string_view text) {
   return out;
 }
 
+SourceColorer diagnostic_source_colors() {
+  struct Cache {
+    std::string text;
+    std::vector<SourceColor> colors;
+    bool valid = false;
+  };
+  auto cache = std::make_shared<Cache>();
+  return [cache](std::string_view text) {
+    if (cache->valid && cache->text == text) return cache->colors;
+    std::vector<SourceColor> colors;
+    for (const HighlightSpan& s : highlight(text)) {
+      std::string_view sgr = ansi_style(s.capture);
+      if (!sgr.empty()) colors.push_back(SourceColor{s.begin, s.end, std::string(sgr)});
+    }
+    cache->text.assign(text);
+    cache->colors = colors;
+    cache->valid = true;
+    return colors;
+  };
+}
+
 }  // namespace relay::ide

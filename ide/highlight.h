@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "lang/base/render.h"
+
 namespace relay::ide {
 
 struct HighlightSpan {
@@ -32,5 +34,11 @@ std::string highlight_ansi(std::string_view text);
 
 // The text HTML-escaped, each highlighted span in `<span style="color:...">`.
 std::string highlight_html(std::string_view text);
+
+// The hook that colours the source lines of rendered diagnostics
+// (RenderOptions::source_colors) with the same theme as highlight_ansi. It keeps the
+// last file's colours, so that many diagnostics in one file parse it once; one
+// colourer per thread.
+SourceColorer diagnostic_source_colors();
 
 }  // namespace relay::ide

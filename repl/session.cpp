@@ -10,6 +10,7 @@
 #include "lang/base/render.h"
 #include "lang/syntax/parser.h"
 #include "ide/context.h"
+#include "ide/highlight.h"
 #include "lang/syntax/walk.h"
 #include "repl/session_impl.h"
 
@@ -512,9 +513,10 @@ ExecResult Session::execute(std::string_view input) {
 
 std::string Session::render(const std::vector<Diagnostic>& diagnostics, bool color, uint32_t max_line_width) const {
   std::string out;
+  RenderOptions options{color, max_line_width};
+  if (color) options.source_colors = ide::diagnostic_source_colors();  // the grammar's colours
   // A blank line after each diagnostic, as the command line prints them.
-  for (const auto& d : diagnostics)
-    out += render_diagnostic(d, impl_->display, RenderOptions{color, max_line_width}) + "\n";
+  for (const auto& d : diagnostics) out += render_diagnostic(d, impl_->display, options) + "\n";
   return out;
 }
 

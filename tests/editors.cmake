@@ -3,7 +3,8 @@
 # Included by tests/CMakeLists.txt.
 add_executable(relay_tree_sitter_tests
   ${CMAKE_CURRENT_SOURCE_DIR}/editors/tree_sitter_accept_test.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/editors/highlight_test.cpp)
+  ${CMAKE_CURRENT_SOURCE_DIR}/editors/highlight_test.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/editors/diagnostic_color_test.cpp)
 target_link_libraries(relay_tree_sitter_tests PRIVATE relay_ide relay_tree_sitter relay_lang Catch2::Catch2WithMain)
 target_compile_definitions(relay_tree_sitter_tests PRIVATE RELAY_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
   RELAY_BINARY="$<TARGET_FILE:relay>")

@@ -65,6 +65,7 @@ std::string_view style_code(Style st, Severity sev) {
     case Style::Secondary: return "\x1b[1;34m";
     case Style::Addition: return "\x1b[1;32m";
     case Style::Removal: return "\x1b[1;31m";
+    case Style::Syntax: return "";  // the cell carries its own code (Canvas::str)
   }
   return "";
 }
@@ -94,6 +95,8 @@ std::string render_diagnostic(const Diagnostic& d, const SourceManager& sm,
 
   const uint32_t width = std::clamp<uint32_t>(options.max_line_width, 40, kMaxLineWidth);
   std::vector<Snippet> snippets = build_snippets(d, sm, width);
+  if (options.color && options.source_colors)
+    for (Snippet& s : snippets) s.colors = options.source_colors(s.file->text);
   std::vector<Fix> fixes = build_fixes(d, sm);
 
   // One gutter width for the whole diagnostic, so every `|` lines up.

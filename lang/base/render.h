@@ -8,13 +8,25 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "lang/base/diagnostic.h"
 #include "lang/base/source.h"
 
 namespace relay {
+
+// Bytes [begin, end) of a file's text drawn with the ANSI SGR parameters `sgr` ("34",
+// "1;35"): a syntax colour for the source lines of snippets.
+struct SourceColor {
+  uint32_t begin = 0, end = 0;
+  std::string sgr;
+};
+
+// Given a file's whole text, its syntax colours: spans in text order, not overlapping.
+using SourceColorer = std::function<std::vector<SourceColor>(std::string_view text)>;
 
 struct RenderOptions {
   bool color = false;  // ANSI escape codes (bold/red/yellow/blue/green)
@@ -22,6 +34,11 @@ struct RenderOptions {
   // with `...` at the cuts. 140 suits a terminal; a notebook cell shows about 100 (the
   // Jupyter kernel). Clamped to [40, 140].
   uint32_t max_line_width = 140;
+  // With `color`: colours the source text of snippets (not the gutter, labels or `...`
+  // cuts). A hook because the colours come from the tree-sitter grammar in ide/, a layer
+  // above this one; front ends fill it (ide::diagnostic_source_colors). Called once per
+  // file shown; never called without `color`, so plain output does not depend on it.
+  SourceColorer source_colors = nullptr;
 };
 
 // The terminal rendering of one diagnostic: header, source snippets with labels,

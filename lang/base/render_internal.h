@@ -51,6 +51,7 @@ enum class Style : uint8_t {
   Emphasis,   // "note", "help": bold
   Addition,   // suggestion markers `+`, `~`: bold green
   Removal,    // removed lines in a suggestion: bold red
+  Syntax,     // source text coloured by RenderOptions::source_colors: the cell's `sgr`
 };
 
 // ANSI codes of the level and of each style (render.cpp).
@@ -60,6 +61,7 @@ std::string_view style_code(Style st, Severity sev);
 struct Cell {
   std::string glyph = " ";
   Style style = Style::Plain;
+  std::string_view sgr = {};  // Style::Syntax: SGR parameters (owned by the Snippet's colours)
 };
 
 class Canvas {
@@ -86,19 +88,29 @@ class Canvas {
   void put_line(size_t row, size_t col, const DrawnLine& line) {
     for (const auto& g : line.cells) put_cell(row, col++, g, Style::Plain);
   }
+  // Gives an already drawn plain cell a syntax colour; the glyph stays as it is.
+  void tint(size_t row, size_t col, std::string_view sgr) {
+    auto& r = rows_[row];
+    if (col >= r.size() || r[col].style != Style::Plain || sgr.empty()) return;
+    r[col].style = Style::Syntax;
+    r[col].sgr = sgr;
+  }
   std::string str(bool color, Severity sev) const {
     std::string out;
     for (const auto& r : rows_) {
       size_t n = r.size();
       while (n > 0 && (r[n - 1].glyph == " " || r[n - 1].glyph.empty())) --n;
       Style cur = Style::Plain;
+      std::string_view cur_sgr;
       for (size_t i = 0; i < n; ++i) {
         const Cell& c = r[i];
         // Blanks keep the current style: fewer escape codes, same look.
-        if (color && c.style != cur && c.glyph != " ") {
+        if (color && (c.style != cur || c.sgr != cur_sgr) && c.glyph != " ") {
           if (cur != Style::Plain) out += "\x1b[0m";
-          out += style_code(c.style, sev);
+          if (c.style == Style::Syntax) out.append("\x1b[").append(c.sgr).append("m");
+          else out += style_code(c.style, sev);
           cur = c.style;
+          cur_sgr = c.sgr;
         }
         out += c.glyph;
       }
@@ -258,6 +270,7 @@ struct Snippet {
   std::map<uint32_t, std::vector<Extent>> marks;  // long lines: the labelled bytes
   std::map<uint32_t, LineView> views;
   size_t margin = 0;  // cells left of the text for multi-line bars (0 without any)
+  std::vector<SourceColor> colors;  // syntax colours of the file (RenderOptions::source_colors)
 };
 
 // The rest of the layout (render_snippet.cpp).
@@ -349,6 +362,7 @@ class Painter {
     return r;
   }
   void annotation_rows(Snippet& s, uint32_t line);
+  void color_source(size_t row, const Snippet& s, uint32_t line, const DrawnLine& shown);
 
   Canvas& cv_;
   size_t w_;  // gutter width: digits of the largest line number shown

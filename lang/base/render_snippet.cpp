@@ -302,8 +302,37 @@ void Painter::snippet(Snippet& s) {
       if (m.line_s < line && line <= m.line_e) cv_.put_cell(r, x_ + m.depth - 1, "|", ann_style(m));
       if (m.line_s == line && m.slash) cv_.put_cell(r, x_ + m.depth - 1, "/", ann_style(m));
     }
-    cv_.put_line(r, x_ + s.margin, windowed(view(s, line)));
+    DrawnLine shown = windowed(view(s, line));
+    cv_.put_line(r, x_ + s.margin, shown);
+    color_source(r, s, line, shown);
     annotation_rows(s, line);
+  }
+}
+
+// Tints the drawn source text of `line` (row `row`, as `shown` by windowed()) with the
+// file's syntax colours. Only cells that show source characters change: the `...` at a
+// cut stay plain, and no glyph changes, so the text without escapes is the plain one.
+void Painter::color_source(size_t row, const Snippet& s, uint32_t line, const DrawnLine& shown) {
+  if (s.colors.empty()) return;
+  const LineView& v = s.views.at(line);
+  const uint32_t start = s.file->lines.line_start(line);
+  const uint32_t lo = start + v.begin, hi = start + v.end;  // the drawn bytes, in the file
+  const uint32_t n = shown.width();
+  if (n == 0) return;
+  // As windowed() decides: three cells of `...` at each cut.
+  const uint32_t first = v.left > 0 || v.more_left ? 3 : 0;
+  const uint32_t last = v.text.width() > v.right || v.more_right ? (n > 3 ? n - 3 : 0) : n;
+  const size_t tx = x_ + s.margin;
+  auto it = std::lower_bound(s.colors.begin(), s.colors.end(), lo,
+                             [](const SourceColor& c, uint32_t at) { return c.end <= at; });
+  for (; it != s.colors.end() && it->begin < hi; ++it) {
+    uint32_t b = std::max(it->begin, lo) - start, e = std::min(it->end, hi) - start;
+    if (b >= e) continue;
+    uint32_t cs = v.col_at(b), ce = v.end_at(e - 1);  // columns of the whole drawing
+    if (ce <= v.left) continue;
+    cs = std::max(cs, v.left) - v.left;
+    ce = std::min(ce - v.left, last);
+    for (uint32_t c = std::max(cs, first); c < ce; ++c) cv_.tint(row, tx + c, it->sgr);
   }
 }
 
