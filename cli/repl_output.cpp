@@ -11,6 +11,29 @@ namespace {
 constexpr const char* kDim = "\x1b[2m";
 constexpr const char* kCyan = "\x1b[36m";
 constexpr const char* kReset = "\x1b[0m";
+
+// An echo ("defined @f: fn (...) -> ...") with its Relay pieces in the grammar's colours:
+// names as the grammar colours them (`@f` a function, `%w` a plain variable), types
+// through ide::highlight_type; the prose between stays plain.
+std::string color_fragments(const repl::Output& o) {
+  using Kind = repl::Output::Fragment::Kind;
+  std::string out;
+  size_t at = 0;
+  for (const auto& f : o.fragments) {
+    if (f.begin < at || f.end > o.text.size()) continue;  // not in order: left plain
+    out.append(o.text, at, f.begin - at);
+    std::string_view piece = std::string_view(o.text).substr(f.begin, f.end - f.begin);
+    std::string_view style = f.kind == Kind::Global ? ide::ansi_style("function")
+                             : f.kind == Kind::Local ? ide::ansi_style("variable")
+                                                     : std::string_view();
+    if (f.kind == Kind::Type) out += ide::highlight_type_ansi(piece);
+    else if (style.empty()) out += piece;
+    else out.append("\x1b[").append(style).append("m").append(piece).append(kReset);
+    at = f.end;
+  }
+  out.append(o.text, at);
+  return out;
+}
 }  // namespace
 
 void print_result(const repl::Session& session, const repl::ExecResult& result, const ReplOutputOptions& options) {
@@ -25,6 +48,7 @@ void print_result(const repl::Session& session, const repl::ExecResult& result, 
       case Kind::Text:
         if (o.text.empty()) break;
         if (options.color && o.relay_source) std::printf("%s\n", ide::highlight_ansi(o.text).c_str());
+        else if (options.color && !o.fragments.empty()) std::printf("%s\n", color_fragments(o).c_str());
         else std::printf("%s\n", o.text.c_str());
         break;
       case Kind::Svg: {

@@ -173,11 +173,12 @@ void escape_html(std::string& out, std::string_view s) {
 }
 }  // namespace
 
-std::string highlight_ansi(std::string_view text) {
+namespace {
+std::string ansi_from_spans(std::string_view text, const std::vector<HighlightSpan>& spans) {
   std::string out;
   out.reserve(text.size() * 5 / 4);
   uint32_t at = 0;
-  for (const auto& s : highlight(text)) {
+  for (const auto& s : spans) {
     std::string_view style = ansi_style(s.capture);
     if (style.empty()) continue;
     out.append(text.substr(at, s.begin - at));
@@ -204,6 +205,26 @@ std::string highlight_ansi(std::string_view text) {
   out.append(text.substr(at));
   return out;
 }
+}  // namespace
+
+std::string highlight_ansi(std::string_view text) { return ansi_from_spans(text, highlight(text)); }
+
+std::vector<HighlightSpan> highlight_type(std::string_view type) {
+  // A type alone is no Relay file; as a parameter's annotation it parses as one, and
+  // its spans are the ones a definition would show.
+  static constexpr std::string_view kBefore = "def @f(%x: ", kAfter = ") { %x }";
+  std::string wrapped;
+  wrapped.append(kBefore).append(type).append(kAfter);
+  const uint32_t b = static_cast<uint32_t>(kBefore.size()), e = b + static_cast<uint32_t>(type.size());
+  std::vector<HighlightSpan> out;
+  for (HighlightSpan& s : highlight(wrapped)) {
+    if (s.begin < b || s.end > e) continue;
+    out.push_back({s.begin - b, s.end - b, std::move(s.capture)});
+  }
+  return out;
+}
+
+std::string highlight_type_ansi(std::string_view type) { return ansi_from_spans(type, highlight_type(type)); }
 
 std::string highlight_html(std::string_view text) {
   std::string out;

@@ -32,6 +32,13 @@ std::string_view ansi_style(std::string_view capture);
 // The text with ANSI colour around each highlighted span.
 std::string highlight_ansi(std::string_view text);
 
+// Spans of a type written alone ("fn (Tensor[(3), float32]) -> float32"), coloured as
+// the grammar colours it in a definition; offsets into `type`.
+std::vector<HighlightSpan> highlight_type(std::string_view type);
+
+// The type with ANSI colour around each highlighted span (the REPL's signatures).
+std::string highlight_type_ansi(std::string_view type);
+
 // The text HTML-escaped, each highlighted span in `<span style="color:...">`.
 std::string highlight_html(std::string_view text);
 

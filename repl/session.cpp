@@ -297,6 +297,14 @@ ExecResult Session::Impl::define(FileId file, const std::string& loaded_from) {
   auto before = global_type_map(*accepted);
   auto after = global_type_map(*check);
   std::string report;
+  using Fragment = Output::Fragment;
+  std::vector<Fragment> fragments;
+  // Appends a Relay piece of the echo and remembers where it is (for front ends' colours).
+  auto piece = [&](std::string_view text, Fragment::Kind kind) {
+    const uint32_t b = static_cast<uint32_t>(report.size());
+    report += text;
+    fragments.push_back(Fragment{b, static_cast<uint32_t>(report.size()), kind});
+  };
   for (const Definition& d : parsed->defs) {
     if (d.kind == Definition::Type) {
       std::string name(d.type->name);
@@ -309,8 +317,15 @@ ExecResult Session::Impl::define(FileId file, const std::string& loaded_from) {
     }
     std::string name = "@" + std::string(d.func->name);
     bool re = std::find(replaced.begin(), replaced.end(), name) != replaced.end();
-    report += (re ? "redefined " : "defined ") + name + ": " + after[name];
-    if (re && before[name] != after[name]) report += "  (was " + before[name] + ")";
+    report += re ? "redefined " : "defined ";
+    piece(name, Fragment::Kind::Global);
+    report += ": ";
+    piece(after[name], Fragment::Kind::Type);
+    if (re && before[name] != after[name]) {
+      report += "  (was ";
+      piece(before[name], Fragment::Kind::Type);
+      report += ")";
+    }
     report += "\n";
   }
   if (!replaced.empty()) {
@@ -321,18 +336,29 @@ ExecResult Session::Impl::define(FileId file, const std::string& loaded_from) {
       if (seen.count(caller)) continue;
       for (const auto& c : calls)
         if (changed.count(c)) {
-          std::string line = caller;
-          if (before[caller] != after[caller]) line += ": " + after[caller] + "  (was " + before[caller] + ")";
-          rechecked.push_back(line);
+          rechecked.push_back(caller);
           break;
         }
     }
-    if (!rechecked.empty()) report += "re-checked " + join(rechecked, "; ") + "\n";
+    for (size_t i = 0; i < rechecked.size(); ++i) {
+      const std::string& caller = rechecked[i];
+      report += i == 0 ? "re-checked " : "; ";
+      piece(caller, Fragment::Kind::Global);
+      if (before[caller] != after[caller]) {
+        report += ": ";
+        piece(after[caller], Fragment::Kind::Type);
+        report += "  (was ";
+        piece(before[caller], Fragment::Kind::Type);
+        report += ")";
+      }
+    }
+    if (!rechecked.empty()) report += "\n";
   }
   module = std::move(candidate);
   accepted = check;
   if (!report.empty()) report.pop_back();
   result.outputs.push_back(text_output(report));
+  result.outputs.back().fragments = std::move(fragments);
   return result;
 }
 
@@ -479,15 +505,24 @@ ExecResult Session::Impl::evaluate(std::string_view expr, InputKind kind, Origin
       field_types.push_back(tuple && i < tuple->fields.size() ? type_to_string(tuple->fields[i]) : "_");
   }
   std::string report;
+  std::vector<Output::Fragment> fragments;
   for (size_t i = 0; i < binds->size(); ++i) {
     rt::Value v = binds->size() == 1 ? *value : value->tuple().fields[i];
     const std::string& name = (*binds)[i];
     auto it = std::find_if(bindings.begin(), bindings.end(), [&](const auto& b) { return b.name == name; });
     if (it != bindings.end()) bindings.erase(it);
     bindings.push_back(SessionBinding{name, v, field_types[i]});
-    report += (i ? "\n%" : "%") + name + ": " + field_types[i];
+    if (i) report += "\n";
+    const uint32_t at = static_cast<uint32_t>(report.size());
+    report += "%" + name;
+    fragments.push_back({at, static_cast<uint32_t>(report.size()), Output::Fragment::Kind::Local});
+    report += ": ";
+    const uint32_t type_at = static_cast<uint32_t>(report.size());
+    report += field_types[i];
+    fragments.push_back({type_at, static_cast<uint32_t>(report.size()), Output::Fragment::Kind::Type});
   }
   result.outputs.push_back(text_output(report));
+  result.outputs.back().fragments = std::move(fragments);
   return result;
 }
 

@@ -58,6 +58,15 @@ struct Output {
   // Text: `text` is Relay source (`:ir`); front ends may colour it
   // with the grammar's highlighting (ide/highlight.h).
   bool relay_source = false;
+  // Text: the Relay pieces of an echo ("defined @f: fn (...) -> ...", "%w: Tensor[...]"),
+  // byte ranges of `text` that front ends may colour like source (a global's name as the
+  // grammar's function, a type with ide::highlight_type). In text order.
+  struct Fragment {
+    enum class Kind { Global, Local, Type };
+    uint32_t begin = 0, end = 0;
+    Kind kind = Kind::Type;
+  };
+  std::vector<Fragment> fragments;
 };
 
 struct ExecResult {

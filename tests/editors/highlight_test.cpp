@@ -49,6 +49,18 @@ TEST_CASE("broken text is still highlighted around the error", "[highlight]") {
   CHECK(capture_at(spans, text.find("1f")) == "number.float");
 }
 
+TEST_CASE("a type alone is highlighted as in a definition", "[highlight]") {
+  const std::string type = "fn (Tensor[(3, ?), float32], (int64, bool)) -> Tensor[(n), float16]";
+  auto spans = ide::highlight_type(type);
+  CHECK(capture_at(spans, type.find("fn")) == "keyword");
+  CHECK(capture_at(spans, type.find("Tensor")) == "type.builtin");
+  CHECK(capture_at(spans, type.find("3")) == "number");
+  CHECK(capture_at(spans, type.find("int64")) == "type");  // outside Tensor[...]: a type name
+  CHECK(capture_at(spans, type.find("float16")) == "type.builtin");
+  for (const auto& s : spans) CHECK(s.end <= type.size());  // nothing of the wrapping leaks
+  CHECK(ide::highlight_type_ansi("float32") == "\x1b[" + std::string(ide::ansi_style("type.builtin")) + "mfloat32\x1b[0m");
+}
+
 TEST_CASE("ANSI and HTML renderings", "[highlight]") {
   const std::string text = "def @f(%a: float32) { %a < 1f /* c\nd */ }";
   std::string ansi = ide::highlight_ansi(text);

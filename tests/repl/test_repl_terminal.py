@@ -75,8 +75,32 @@ def check(cond, what):
     print("ok -", what)
 
 
+def check_echo_colour(relay):
+    """The echo of a definition or binding shows its Relay pieces in the tree-sitter
+    grammar's colours with --color=always (the theme of ide/highlight.cpp: `fn` magenta,
+    globals blue, `Tensor`/dtypes yellow, numbers green) and is plain with --color=never;
+    without the escapes both are the same text."""
+    import subprocess
+    script = ('def @f(%x: Tensor[(3), float32]) { add(%x, 1f) }\n'
+              'def @g(%y: Tensor[(3), float32]) { @f(%y) }\n'
+              'def @f(%x: Tensor[(3), float32]) { sum(%x) }\n'
+              'let %w = ones(shape=[3], dtype="float32");\n')
+    def run(color):
+        return subprocess.run([relay, "repl", "--color=" + color], input=script.encode(),
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60).stdout
+    plain, coloured = run("never"), run("always")
+    check(b"\x1b" not in plain and b"defined @f: fn (Tensor[(3), float32]) -> Tensor[(3), float32]" in plain,
+          "--color=never: the echo is plain")
+    check(b"defined \x1b[34m@f\x1b[0m: \x1b[35mfn\x1b[0m (\x1b[33mTensor\x1b[0m[(\x1b[32m3\x1b[0m), "
+          b"\x1b[33mfloat32\x1b[0m]) -> " in coloured, "--color=always: the defined signature is coloured")
+    check(b"re-checked \x1b[34m@g\x1b[0m: " in coloured, "--color=always: a re-checked caller is coloured")
+    check(b"%w: \x1b[33mTensor\x1b[0m[(" in coloured, "--color=always: a binding's type is coloured")
+    check(ANSI.sub(b"", coloured) == plain, "without the escapes the coloured echo is the plain one")
+
+
 def main():
     relay = os.path.abspath(sys.argv[1])
+    check_echo_colour(relay)
     with tempfile.TemporaryDirectory() as state:
         t = Terminal(relay, state)
         t.read_until(rb"relay> ")
