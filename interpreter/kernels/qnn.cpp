@@ -1,8 +1,10 @@
 // qnn.quantize, qnn.dequantize, qnn.requantize and the simulated pair (reference §3.10),
 // plus the fixed-point helpers every qnn kernel shares (qnn_internal.h). The arithmetic is
 // that of TVM 0.14's QNN canonicalisation (QuantizeLower, DequantizeLower,
-// RequantizeLowerInt with compute_dtype int64, utils.cc's GetFixedPointMultiplierShift,
-// FixedPointMultiply and FixedPointMultiplyToNearest) and TOPI's simulated_(de)quantize.
+// RequantizeLowerInt with compute_dtype int64, RequantizeLowerFP with float32 or float64,
+// utils.cc's GetFixedPointMultiplierShift, FixedPointMultiply and
+// FixedPointMultiplyToNearest) and TOPI's simulated_(de)quantize.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -162,20 +164,80 @@ Value dequantize(const KernelCall& call) {
   return from_doubles(x.shape(), out, res);
 }
 
+// The rounding of RequantizeLowerFP<Bits> (TVM's Upward/Tonearest) as TVM emits it for a
+// target without SSE4.1, in F = float32 or float64 arithmetic and I = int32 or int64:
+//   UPWARD:    b = t + 0.5; f = F(I(b)); b == f or b >= 0 ? f : f - 1
+//   TONEAREST: s = t < 0 ? -1 : 1; f = F(I((t + 0.5 * s) * s)) * s
+// and a non-finite t is kept. (With SSE4.1 TVM uses floor(t + 0.5) and round(t) instead.)
+// Beyond I's range TVM's cast is undefined; such a value is already integral (it exceeds
+// 2^24 and 2^53), so it is kept as it is.
+template <class F, class I>
+F fp_round(F t, Rounding r) {
+  if (!std::isfinite(t)) return t;
+  const auto trunc_via_int = [](F v) {
+    if (v >= static_cast<F>(std::numeric_limits<I>::max()) || v < static_cast<F>(std::numeric_limits<I>::min()))
+      return v;
+    return static_cast<F>(static_cast<I>(v));
+  };
+  if (r == Rounding::Upward) {
+    const F b = t + F(0.5);
+    const F f = trunc_via_int(b);
+    return (b == f || b >= F(0)) ? f : f - F(1);
+  }
+  const F s = t < F(0) ? F(-1) : F(1);
+  const F biased = t + F(0.5) * s;
+  const F scaled = biased * s;
+  return trunc_via_int(scaled) * s;
+}
+
+// RequantizeLowerFP<Bits> (compute_dtype float32 or float64), in F:
+//   t = F(x) - F(input_zp); t = F(float64(float32 in_scale) / float64(float32 out_scale)) * t;
+//   t = t + F(output_zp); round as fp_round; Cast(int32)
+// per channel along `axis` where the scale or zero point is a vector. TVM's cast of a value
+// outside int32 (or of a NaN) is undefined; here it saturates (a NaN becomes 0).
+template <class F, class I>
+std::vector<int32_t> requantize_values_fp(const NDArray& x, const QParam& in_scale, const QParam& in_zp,
+                                          double out_scale, int32_t out_zp, Rounding r) {
+  const std::vector<int64_t> in = to_int64s(x);
+  const auto out_f = static_cast<double>(static_cast<float>(out_scale));
+  std::vector<int32_t> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const auto fi = static_cast<int64_t>(i);
+    F t = static_cast<F>(in[i]) - static_cast<F>(static_cast<int32_t>(in_zp.at(fi)));
+    const auto m = static_cast<F>(static_cast<double>(static_cast<float>(in_scale.at(fi))) / out_f);
+    t = m * t;
+    t = t + static_cast<F>(out_zp);
+    const F v = fp_round<F, I>(t, r);
+    if (std::isnan(v))
+      out[i] = 0;
+    else
+      out[i] = static_cast<int32_t>(std::clamp<double>(static_cast<double>(v), std::numeric_limits<int32_t>::min(),
+                                                       std::numeric_limits<int32_t>::max()));
+  }
+  return out;
+}
+
 Value requantize(const KernelCall& call) {
   const NDArray x = call.tensor(0);
   const int64_t axis = call.attrs.get_int("axis", -1);
   const auto out = call.attrs.get_dtype("out_dtype");
   require(call, out.has_value(), "out_dtype is required");
   require_quantized_dtype(call, *out);
+  // "None" is TVM's configured default, int64 (RequantizeConfig::get_compute_dtype).
   const std::string compute = call.attrs.get_string("compute_dtype");
-  require(call, compute.empty() || compute == "None" || compute == "int64",
-          "compute_dtype \"" + compute + "\" is not implemented; the interpreter computes in int64");
+  require(call, compute.empty() || compute == "None" || compute == "int64" || compute == "float32" || compute == "float64",
+          "compute_dtype must be \"int64\", \"float32\", \"float64\" or \"None\", found \"" + compute + "\"");
   const QParam in_scale = qparam(call, 1, x.shape(), axis, "input_scale");
   const QParam in_zp = qparam(call, 2, x.shape(), axis, "input_zero_point");
   const double out_scale = scalar_arg(call, 3, "output_scale");
+  require(call, static_cast<float>(out_scale) != 0.0f, "the output scale can not be 0");
   const auto out_zp = static_cast<int32_t>(scalar_arg(call, 4, "output_zero_point"));
-  return saturate_to(x.shape(), *out, requantize_values(x, in_scale, in_zp, out_scale, out_zp, rounding_attr(call)));
+  const Rounding r = rounding_attr(call);
+  if (compute == "float32")
+    return saturate_to(x.shape(), *out, requantize_values_fp<float, int32_t>(x, in_scale, in_zp, out_scale, out_zp, r));
+  if (compute == "float64")
+    return saturate_to(x.shape(), *out, requantize_values_fp<double, int64_t>(x, in_scale, in_zp, out_scale, out_zp, r));
+  return saturate_to(x.shape(), *out, requantize_values(x, in_scale, in_zp, out_scale, out_zp, r));
 }
 
 // TOPI's dtype codes: 0 disable (pass through), 1 int8, 2 uint8, 3 int32.
@@ -246,5 +308,6 @@ void register_qnn_kernels(KernelTable& t) {
   register_qnn_quantize_kernels(t);
   register_qnn_binary_kernels(t);
   register_qnn_nn_kernels(t);
+  register_qnn_softmax_kernels(t);
 }
 }  // namespace relay::rt

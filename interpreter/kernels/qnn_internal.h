@@ -15,6 +15,7 @@ namespace relay::rt {
 void register_qnn_quantize_kernels(KernelTable& table);  // qnn.cpp
 void register_qnn_binary_kernels(KernelTable& table);    // qnn_binary.cpp
 void register_qnn_nn_kernels(KernelTable& table);        // qnn_nn.cpp
+void register_qnn_softmax_kernels(KernelTable& table);   // qnn_softmax.cpp
 
 // A real multiplier as TVM's GetFixedPointMultiplierShift encodes it: m = multiplier *
 // 2^(shift - 31) with multiplier a Q31 int32 (frexp's significand scaled by 2^31 and

@@ -113,7 +113,8 @@ TEST_CASE("relay ops: the text listing", "[cli][ops]") {
   CHECK(contains(o.out, "\nqnn.conv2d(data, weight, input_zero_point, kernel_zero_point, input_scale, "
                         "kernel_scale) [Conv2DAttrs] pattern=out-elementwise-fusable\n"));
   CHECK(contains(o.out, "\nqnn.softmax(x, scale, zero_point, output_scale, output_zero_point) [SoftmaxAttrs] "
-                        "pattern=opaque  (not supported yet)\n"));
+                        "pattern=opaque\n"));
+  CHECK(contains(o.out, "\nmemory.kill(to_free) pattern=opaque  (not supported yet)\n"));
   CHECK(contains(o.out, "# nn (74)\n"));
   // The summary leaves attribute schemas to `relay ops NAME`.
   CHECK(!contains(o.out, "channels: IndexExpr"));

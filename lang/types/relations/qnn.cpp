@@ -162,6 +162,26 @@ RelStatus avg_pool2d(RelationContext& ctx) {
   return delegate(ctx, "nn.avg_pool2d", 1);
 }
 
+// qnn.softmax(x, scale, zero_point, output_scale, output_zero_point), TVM's QnnSoftmaxRel:
+// int8 data only, the four parameters rank-0 (float32 scales, int32 zero points; no
+// per-channel form), the result x's type. The axis is checked as nn.softmax's.
+RelStatus softmax(RelationContext& ctx) {
+  if (check_scale_zp_pairs(ctx, 1, 5) == RelStatus::Failed) return RelStatus::Failed;
+  for (size_t i = 1; i < 5 && i < ctx.num_inputs(); ++i) {
+    const auto* tensor = ty_as<TensorTy>(ctx.input(i));
+    if (tensor && !tensor->shape.empty())
+      return ctx.fail(RelError{op_tag(ctx) + " expects `" + input_name(ctx, i) + "` to be a scalar",
+                               {{i, "has type " + type_to_string(ctx.input(i))}}, {}, {}, {}});
+  }
+  RelStatus st = RelStatus::Solved;
+  const TensorTy* data = tensor_input(ctx, 0, st);
+  if (!data) return st;
+  if (data->dtype != DataType::int_(8))
+    return ctx.fail(RelError{op_tag(ctx) + " expects int8 data", {{0, "has dtype " + dtype_name(data->dtype)}}, {}, {},
+                             {}});
+  return delegate(ctx, "nn.softmax", 1);
+}
+
 constexpr char kConv2d[] = "nn.conv2d", kConv2dTranspose[] = "nn.conv2d_transpose", kDense[] = "nn.dense",
                kDensePack[] = "nn.contrib_dense_pack", kBatchMatmul[] = "nn.batch_matmul";
 
@@ -185,6 +205,7 @@ void register_qnn_relations(RelationTable& t) {
   register_relation(t, "qnn.concatenate", concatenate);
   register_relation(t, "qnn.avg_pool2d", avg_pool2d);
   register_relation(t, "qnn.leaky_relu", unary);
+  register_relation(t, "qnn.softmax", softmax);
 }
 
 }  // namespace relay

@@ -372,6 +372,117 @@ def leaky_relu_cases():
     return out
 
 
+def requantize_fp_ref(x, in_scale, in_zp, out_scale, out_zp, axis=-1, rounding="UPWARD", bits=32, clip_to="int8"):
+    """RequantizeLowerFP<bits>: every step in float32 (or float64) numpy arithmetic, then the
+    rounding sequence TVM emits for a target without SSE4.1 (Upward/Tonearest)."""
+    F, I = (np.float32, np.int32) if bits == 32 else (np.float64, np.int64)
+    shape = x.shape
+    s, z = per(in_scale, shape, axis), per(in_zp, shape, axis)
+    m = np.array([float(f32(v)) / float(f32(out_scale)) for v in s.tolist()]).astype(F)
+    t = x.reshape(-1).astype(F) - z.astype("int32").astype(F)
+    t = m * t
+    t = t + F(out_zp)
+    if rounding == "UPWARD":
+        b = t + F(0.5)
+        bf = b.astype(I).astype(F)
+        t = np.where((b == bf) | (b >= F(0)), bf, bf - F(1))
+    else:
+        sign = np.where(t < F(0), F(-1), F(1)).astype(F)
+        biased = (t + F(0.5) * sign) * sign
+        t = biased.astype(I).astype(F) * sign
+    out = np.clip(t.astype("float64"), -2 ** 31, 2 ** 31 - 1).astype("int64")
+    if clip_to != "int32":
+        info = np.iinfo(clip_to)
+        out = np.clip(out, info.min, info.max)
+    return out.reshape(shape).astype(clip_to)
+
+
+def requantize_fp_cases():
+    out = []
+    r = rng("requantize_fp")
+    x = ints(r, (4, 6), "int32", -3000, 3000)
+    for bits in (32, 64):
+        for rounding in ("UPWARD", "TONEAREST", "None"):
+            ref = requantize_fp_ref(x, 0.37, 3, 0.9, -5, rounding="UPWARD" if rounding == "None" else rounding,
+                                    bits=bits)
+            out.append(op_case("requantize_float%d_%s" % (bits, rounding.lower()), "qnn.requantize",
+                               [x, f32(0.37), i32(3), f32(0.9), i32(-5)], ref,
+                               'rounding="%s", compute_dtype="float%d", out_dtype="int8"' % (rounding, bits)))
+    # Exact halves, where the two roundings differ.
+    x = np.arange(-9, 10, dtype="int32").reshape(1, 19)
+    for rounding in ("UPWARD", "TONEAREST"):
+        ref = requantize_fp_ref(x, 0.5, 0, 1.0, 0, rounding=rounding)
+        out.append(op_case("requantize_float32_halves_" + rounding.lower(), "qnn.requantize",
+                           [x, f32(0.5), i32(0), f32(1.0), i32(0)], ref,
+                           'rounding="%s", compute_dtype="float32", out_dtype="int8"' % rounding))
+    # Per-channel scales and zero points along axis 1, to uint8 and int32.
+    x = ints(r, (2, 3, 2, 2), "int32", -20000, 20000)
+    scales = np.array([0.001, 0.0173, 0.25], dtype="float32")
+    zps = np.array([0, -7, 12], dtype="int32")
+    ref = requantize_fp_ref(x, scales, zps, 0.05, 128, axis=1, rounding="TONEAREST", clip_to="uint8")
+    out.append(op_case("requantize_float32_per_channel", "qnn.requantize", [x, scales, zps, f32(0.05), i32(128)], ref,
+                       'axis=1, rounding="TONEAREST", compute_dtype="float32", out_dtype="uint8"'))
+    ref = requantize_fp_ref(x, scales, zps, 0.05, 7, axis=1, bits=64, clip_to="int32")
+    out.append(op_case("requantize_float64_per_channel_int32", "qnn.requantize", [x, scales, zps, f32(0.05), i32(7)],
+                       ref, 'axis=1, compute_dtype="float64", out_dtype="int32"'))
+    # Odd values in [2^23, 2^24): float32's t + 0.5 is a tie that rounds to even, so UPWARD
+    # in float32 adds one where float64 does not.
+    x = np.array([8388609, 8388611, 8388612, -8388609], dtype="int32")
+    for bits in (32, 64):
+        ref = requantize_fp_ref(x, 1.0, 0, 1.0, 0, bits=bits, clip_to="int32")
+        out.append(op_case("requantize_float%d_large_odd" % bits, "qnn.requantize", [x, f32(1.0), i32(0), f32(1.0),
+                                                                                   i32(0)],
+                           ref, 'compute_dtype="float%d", out_dtype="int32"' % bits))
+    return out
+
+
+def wrap32(v):
+    v = np.asarray(v, dtype="int64") & 0xFFFFFFFF
+    return np.where(v >= 1 << 31, v - (1 << 32), v).astype("int64")
+
+
+def trunc_div(a, b):
+    a, b = np.asarray(a, dtype="int64"), np.asarray(b, dtype="int64")
+    return wrap32(np.sign(a) * np.sign(b) * (np.abs(a) // np.abs(b)))
+
+
+def softmax_ref(x, scale, zp, out_scale, out_zp, axis=-1):
+    """QnnSoftmaxCanonicalize (arXiv 2207.01405, Algorithm 1) in wrapping int32 arithmetic:
+    x0 = round(1 / scale); d = (x - zp) - max; xp = d + (d >> 1) - (d >> 4);
+    k = clip(xp / -x0, 0, 20) truncating; e = (((xp + k * x0) >> 1) + x0) << (max(k) - k);
+    y = ((2^30 / sum(e)) * e) >> 23, requantized from scale 1/128 to the output's."""
+    x0 = int(round_half_away(float(np.float32(1) / f32(scale))))
+    q = wrap32(x.astype("int64") - zp)
+    d = wrap32(q - q.max(axis=axis, keepdims=True))
+    xp = wrap32(wrap32(d + (d >> 1)) - (d >> 4))
+    k = np.clip(trunc_div(xp, -x0), 0, 20)
+    rem = wrap32(xp - wrap32(k * -x0))
+    e = wrap32(wrap32((rem >> 1) + x0) << (k.max(axis=axis, keepdims=True) - k))
+    total = wrap32(e.sum(axis=axis, keepdims=True))
+    y = wrap32(trunc_div(1 << 30, total) * e) >> (30 - 7)
+    return requantize_ref(y.astype("int32"), float(np.float32(1) / np.float32(128)), 0, out_scale, out_zp,
+                          clip_to="int8")
+
+
+def softmax_cases():
+    out = []
+    r = rng("qnn_softmax")
+    for name, shape, axis, params in (("last_axis", (2, 3, 10), -1, (0.05, 3, 1.0 / 256, -128)),
+                                      ("axis1", (2, 7, 3), 1, (0.1, 0, 0.004, -100)),
+                                      ("unit_scale", (4, 16), -1, (1.0, -5, 1.0 / 256, -128)),
+                                      ("small_scale", (3, 12), 0, (0.0078, 10, 0.01, 0))):
+        x = ints(r, shape, "int8")
+        ref = softmax_ref(x, *params, axis=axis)
+        s, z, so, zo = params
+        out.append(op_case("softmax_" + name, "qnn.softmax", [x, f32(s), i32(z), f32(so), i32(zo)], ref,
+                           "axis=%d" % axis))
+    # Equal inputs: every exponential is x0, each output 2^30 / (n x0) * x0 >> 23.
+    x = np.full((2, 5), 17, dtype="int8")
+    out.append(op_case("softmax_uniform", "qnn.softmax", [x, f32(0.25), i32(0), f32(1.0 / 256), i32(-128)],
+                       softmax_ref(x, 0.25, 0, 1.0 / 256, -128), "axis=-1"))
+    return out
+
+
 def cases():
-    return (requantize_cases() + quantize_cases() + binary_cases() + unary_cases() + product_cases() +
-            concat_pool_cases() + simulated_cases() + leaky_relu_cases())
+    return (requantize_cases() + requantize_fp_cases() + quantize_cases() + binary_cases() + unary_cases() +
+            product_cases() + concat_pool_cases() + simulated_cases() + leaky_relu_cases() + softmax_cases())
