@@ -284,7 +284,11 @@ def test_error_reply_carries_the_rendered_diagnostic():
     assert (err["ename"], err["evalue"], err["traceback"]) == (reply["ename"], reply["evalue"], reply["traceback"])
     text = "\n".join(err["traceback"])
     assert "\x1b[" in text, "the traceback is coloured"
-    assert "error[E0042]" in text and "<input" in text and "@nosuch(%w)" in text, text
+    # The snippet's source in the tree-sitter grammar's colours: the global as a function.
+    assert "\x1b[34m@nosuch\x1b[0m(%w)" in text, text
+    import re
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    assert "error[E0042]" in plain and "<input" in plain and "@nosuch(%w)" in plain, plain
     assert not cell.of_type("execute_result")
     # A failed input changes nothing: the binding it would have replaced is intact.
     failed = execute(kc, "let %w = nosuchop(1);")
