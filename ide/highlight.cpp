@@ -250,8 +250,12 @@ SourceColorer diagnostic_source_colors() {
     std::vector<SourceColor> colors;
     bool valid = false;
   };
+  // The whole file is parsed (about 0.1 s per megabyte): past this size a diagnostic's
+  // snippet is shown without syntax colour rather than keep the user waiting.
+  constexpr size_t kMaxColouredBytes = size_t{8} << 20;
   auto cache = std::make_shared<Cache>();
   return [cache](std::string_view text) {
+    if (text.size() > kMaxColouredBytes) return std::vector<SourceColor>{};
     if (cache->valid && cache->text == text) return cache->colors;
     std::vector<SourceColor> colors;
     for (const HighlightSpan& s : highlight(text)) {
