@@ -10,6 +10,7 @@
 //   out  = ((2^30 / sum(e)) * e) >> (m - (bits - 1))
 // then requantize(out, scale 1/128, zp 0 -> output_scale, output_zp, int8, UPWARD).
 // docs/interpreter.md states the same formula.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>

@@ -15,7 +15,11 @@ the C++ kernels:
     float32(scale_a * scale_b);
   * conv2d/dense/batch_matmul: sum((x - zp_x) * (w - zp_w)) in int32 (kernel zero point per
     output channel); concatenate and avg_pool2d requantize first;
-  * the unary ops: quantize(f(dequantize(x))) with f in float32.
+  * the unary ops: quantize(f(dequantize(x))) with f in float32;
+  * requantize with compute_dtype float32/float64 (RequantizeLowerFP): each step in that
+    numpy float type, then the Upward/Tonearest sequence TVM emits without SSE4.1;
+  * softmax (QnnSoftmaxCanonicalize): the integer exponent approximation in wrapping int32
+    with truncating division, then requantize from 1/128 (see softmax_ref).
 """
 import math
 
