@@ -22,7 +22,8 @@ std::unique_ptr<LibraryKernel> make_library_kernel(const Graph& g, NodeId node, 
     if (op == "nn.conv2d_transpose") return dnnl_impl::make_conv2d_transpose_kernel(g, node, why);
     if (op == "nn.dense") return dnnl_impl::make_dense_kernel(g, node, why);
     if (op == "nn.batch_matmul") return dnnl_impl::make_batch_matmul_kernel(g, node, why);
-    if (why) *why = "no library kernel for `" + std::string(op) + "`";
+    // Not a library operator (a pool, softmax, ...): no reason, so the report does not
+    // mention a library the operator was never meant for.
   } catch (const dnnl::error& e) {
     // oneDNN refuses a descriptor it has no implementation for (status `unimplemented`).
     if (why) *why = std::string("oneDNN declined: ") + e.what();

@@ -36,8 +36,9 @@ class LibraryKernel {
   virtual double flops() const = 0;
 };
 
-// A library kernel for call node `node` of `g` (nn.conv2d, nn.dense, nn.batch_matmul on
-// float32 at the graph's concrete shapes), or nullptr with `why` set: another dtype or
+// A library kernel for call node `node` of `g` (nn.conv2d, nn.conv2d_transpose, nn.dense,
+// nn.batch_matmul on float32 at the graph's concrete shapes), or nullptr: `why` is left
+// empty for an operator the library has no kernel for, and set for one it declines: another dtype or
 // layout, attributes the library does not take, or only a slow reference implementation
 // on this processor (oneDNN's `ref:*`, which can be 100x slower than the reference
 // kernel's im2col + BLAS).
