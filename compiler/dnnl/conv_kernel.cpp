@@ -35,7 +35,8 @@ bool read_window(const CallAttrs& a, Window2d& w) {
 
 memory::desc any_layout(const memory::dims& dims) { return memory::desc(dims, memory::data_type::f32, tag::any); }
 
-std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, std::string* why) {
+std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, const FusedGroup* group,
+                                                  std::string* why) {
   auto decline = [&](std::string reason) -> std::unique_ptr<LibraryKernel> {
     if (why) *why = std::move(reason);
     return nullptr;
@@ -79,16 +80,34 @@ std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, s
     weight_dims = {groups, O / groups, I, KH, KW};
     user_weights = plain(weight_dims, tag::goihw);
   }
-  dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                       any_layout(src_dims), any_layout(weight_dims), any_layout(dst_dims),
-                                       window.strides, window.dilation, window.pad_l, window.pad_r);
-  dnnl::convolution_forward::primitive_desc pd(desc, caller_scratchpad(), engine());
+  const double flops = 2.0 * static_cast<double>(N * O * OH * OW) * static_cast<double>(I * KH * KW);
+  auto primitive = [&](const dnnl::primitive_attr& attr, bool bias) {
+    const memory::desc bias_desc = bias ? plain({O}, tag::x) : memory::desc();
+    dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                         any_layout(src_dims), any_layout(weight_dims), bias_desc,
+                                         any_layout(dst_dims), window.strides, window.dilation, window.pad_l,
+                                         window.pad_r);
+    return dnnl::convolution_forward::primitive_desc(desc, attr, engine());
+  };
+  // The group's epilogue inside the call when oneDNN keeps a fast implementation with it;
+  // else the plain convolution, and the epilogue stays a native kernel.
+  if (group && group->nodes.size() > 1)
+    if (auto chain = match_epilogue_chain(g, *group, nchw ? 1 : 3); chain && !chain->steps.empty())
+      if (auto epilogue = FusedEpilogue::make(*chain, O, 4, nullptr)) {
+        try {
+          auto pd = primitive(epilogue->attr(), epilogue->has_bias());
+          if (!is_reference_impl(pd.impl_info_str()))
+            return std::make_unique<PreparedKernel<dnnl::convolution_forward>>(
+                pd, user_src, user_weights, user_dst, y, flops, std::move(epilogue), O, nhwc);
+        } catch (const dnnl::error&) {
+          // (unimplemented with these post-ops: the plain convolution below)
+        }
+      }
+  auto pd = primitive(caller_scratchpad(), false);
   if (is_reference_impl(pd.impl_info_str()))
     return decline("oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) +
                    ") for this convolution");
-  const double flops = 2.0 * static_cast<double>(N * O * OH * OW) * static_cast<double>(I * KH * KW);
-  return std::make_unique<PreparedKernel<dnnl::convolution_forward>>(pd, user_src, user_weights, user_dst, y,
-                                                                     flops);
+  return std::make_unique<PreparedKernel<dnnl::convolution_forward>>(pd, user_src, user_weights, user_dst, y, flops);
 }
 
 }  // namespace relay::compiler::dnnl_impl

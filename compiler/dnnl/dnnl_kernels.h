@@ -14,9 +14,13 @@
 
 namespace relay::compiler::dnnl_impl {
 
-std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, std::string* why);
+// `group` (when given, the master's fused group): its element-wise epilogue goes into the
+// call too when the kernel can take all of it (conv2d and dense).
+std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, const FusedGroup* group,
+                                                  std::string* why);
 std::unique_ptr<LibraryKernel> make_conv2d_transpose_kernel(const Graph& g, NodeId node, std::string* why);
-std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, std::string* why);
+std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, const FusedGroup* group,
+                                                 std::string* why);
 std::unique_ptr<LibraryKernel> make_batch_matmul_kernel(const Graph& g, NodeId node, std::string* why);
 
 // A 2-D window's attributes in oneDNN's terms: strides, dilation counted from 0, padding

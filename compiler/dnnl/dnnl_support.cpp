@@ -2,6 +2,13 @@
 
 #include <omp.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#define RELAY_HAVE_MXCSR 1
+#endif
+
+#include <cstring>
+
 namespace relay::compiler::dnnl_impl {
 
 dnnl::engine& engine() {
@@ -18,6 +25,28 @@ void use_threads(unsigned threads) {
   // An ICV of the calling thread: cheap, and it leaves other threads' OpenMP use alone.
   if (static_cast<unsigned>(omp_get_max_threads()) != threads) omp_set_num_threads(static_cast<int>(threads));
 }
+
+#ifdef RELAY_HAVE_MXCSR
+namespace {
+constexpr unsigned kFlushToZero = 0x8000, kDenormalsAreZero = 0x0040;
+}
+
+FlushDenormals::FlushDenormals(unsigned threads) : saved_(_mm_getcsr()) {
+  _mm_setcsr(saved_ | kFlushToZero | kDenormalsAreZero);
+  // This thread's OpenMP team: set once per team size (a new size may bring new workers).
+  thread_local unsigned flushed_team = 1;
+  if (threads > 1 && flushed_team != threads) {
+#pragma omp parallel num_threads(threads)
+    _mm_setcsr(_mm_getcsr() | kFlushToZero | kDenormalsAreZero);
+    flushed_team = threads;
+  }
+}
+
+FlushDenormals::~FlushDenormals() { _mm_setcsr(saved_); }
+#else
+FlushDenormals::FlushDenormals(unsigned) {}
+FlushDenormals::~FlushDenormals() {}
+#endif
 
 bool is_reference_impl(const std::string& impl) { return impl.rfind("ref", 0) == 0; }
 
@@ -49,8 +78,10 @@ OperandLayout::OperandLayout(const dnnl::memory::desc& user, const dnnl::memory:
   if (user == chosen) return;
   if (direction == Direction::Input)
     reorder_.emplace(dnnl::reorder::primitive_desc(engine(), user, engine(), chosen));
-  else
+  else {
     reorder_.emplace(dnnl::reorder::primitive_desc(engine(), chosen, engine(), user));
+    preload_.emplace(dnnl::reorder::primitive_desc(engine(), user, engine(), chosen));
+  }
 }
 
 dnnl::memory OperandLayout::into(void* data, ScratchMemory::Lease& lease) const {
@@ -71,6 +102,15 @@ void OperandLayout::finish(const dnnl::memory& produced, void* data) const {
   if (!reorder_) return;
   dnnl::memory user(user_, engine(), data), from = produced;  // execute takes non-const handles
   reorder_->execute(stream(), from, user);
+}
+
+void OperandLayout::preload(const void* data, dnnl::memory& target) const {
+  if (!preload_) {
+    if (target.get_data_handle() != data) std::memcpy(target.get_data_handle(), data, user_.get_size());
+    return;
+  }
+  dnnl::memory user(user_, engine(), const_cast<void*>(data));
+  preload_->execute(stream(), user, target);
 }
 
 }  // namespace relay::compiler::dnnl_impl

@@ -1,5 +1,7 @@
 #include "compiler/dnnl/library_kernel.h"
 
+#include <algorithm>
+
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "compiler/dnnl/dnnl_kernels.h"
@@ -7,20 +9,24 @@
 
 namespace relay::compiler {
 
-std::unique_ptr<LibraryKernel> make_library_kernel(const Graph& g, NodeId node, std::string* why) {
+namespace {
+
+std::unique_ptr<LibraryKernel> make_kernel(const Graph& g, NodeId node, const FusedGroup* group, unsigned threads,
+                                           std::string* why) {
   const Node& n = g[node];
   if (n.kind != NodeKind::Call || !n.op) {
     if (why) *why = "not an operator call";
     return nullptr;
   }
   try {
-    // Creating a primitive may run parallel regions of its own; on this (compiling) thread
-    // they would start an OpenMP team whose idle workers then spin beside the native code.
-    dnnl_impl::use_threads(1);
+    // oneDNN splits a primitive's work for the thread count it is created with (its JIT
+    // kernels fix the decomposition then), so it is created for the threads that run it:
+    // created for one thread, ResNet-18's convolutions took as long at two threads as at one.
+    dnnl_impl::use_threads(std::max(1u, threads));
     const std::string_view op = n.op->name;
-    if (op == "nn.conv2d") return dnnl_impl::make_conv2d_kernel(g, node, why);
+    if (op == "nn.conv2d") return dnnl_impl::make_conv2d_kernel(g, node, group, why);
     if (op == "nn.conv2d_transpose") return dnnl_impl::make_conv2d_transpose_kernel(g, node, why);
-    if (op == "nn.dense") return dnnl_impl::make_dense_kernel(g, node, why);
+    if (op == "nn.dense") return dnnl_impl::make_dense_kernel(g, node, group, why);
     if (op == "nn.batch_matmul") return dnnl_impl::make_batch_matmul_kernel(g, node, why);
     // Not a library operator (a pool, softmax, ...): no reason, so the report does not
     // mention a library the operator was never meant for.
@@ -29,6 +35,17 @@ std::unique_ptr<LibraryKernel> make_library_kernel(const Graph& g, NodeId node, 
     if (why) *why = std::string("oneDNN declined: ") + e.what();
   }
   return nullptr;
+}
+
+}  // namespace
+
+std::unique_ptr<LibraryKernel> make_library_kernel(const Graph& g, NodeId node, std::string* why) {
+  return make_kernel(g, node, nullptr, 1, why);
+}
+
+std::unique_ptr<LibraryKernel> make_library_kernel(const Graph& g, const FusedGroup& group, unsigned threads,
+                                                   std::string* why) {
+  return make_kernel(g, group.master, &group, threads, why);
 }
 
 bool library_kernels_built() { return true; }

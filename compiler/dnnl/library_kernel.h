@@ -2,7 +2,10 @@
 // path's answer to issue 14: LLVM's auto-vectorised loop nest reaches 10-12% of the FP32
 // peak on a convolution, oneDNN's JIT kernels about 80% (docs/compiler.md, "Convolutions
 // and matrix products"). A LibraryKernel replaces one graph node's reference kernel inside
-// compiled code; the rest of its fused group (the element-wise epilogue) stays native.
+// compiled code. Its fused group's element-wise epilogue runs inside the library call when
+// it is a chain the library takes (compiler/graph/epilogue.h: batch-norm scale and shift
+// folded into the weights and bias, activations and a residual add as post-ops); else it
+// stays one native kernel after the call.
 //
 // Built without oneDNN (RELAY_DNNL=OFF, or the library missing), make_library_kernel
 // always declines and compiled code keeps the reference kernels.
@@ -13,6 +16,7 @@
 #include <span>
 #include <string>
 
+#include "compiler/graph/epilogue.h"
 #include "compiler/graph/graph.h"
 #include "interpreter/runtime/ndarray.h"
 
@@ -21,9 +25,10 @@ namespace relay::compiler {
 class LibraryKernel {
  public:
   virtual ~LibraryKernel() = default;
-  // The node's result from its input tensors (in the node's input order), computed on
-  // `threads` threads into `dest` when it is defined (it then has the result's shape and
-  // dtype: the memory plan's slot), else into a fresh array.
+  // The node's result from its input tensors (in the node's input order, then the fused
+  // epilogue's operands: fused_epilogue()), computed on `threads` threads into `dest`
+  // when it is defined (it then has the result's shape and dtype: the memory plan's
+  // slot), else into a fresh array. With a fused epilogue the result is the epilogue's.
   virtual rt::NDArray run(std::span<const rt::NDArray> inputs, const rt::NDArray& dest, unsigned threads) const = 0;
   // What the library chose for this call, e.g. `oneDNN brgconv:avx512_core`: the report
   // and `relay compile --emit=fused` show it.
@@ -34,6 +39,8 @@ class LibraryKernel {
   // Floating-point operations of one run (a multiply-add counts 2): for the rate the tier
   // report prints.
   virtual double flops() const = 0;
+  // The group's epilogue this kernel computes inside the call (all of it), or nullptr.
+  virtual const EpilogueChain* fused_epilogue() const { return nullptr; }
 };
 
 // A library kernel for call node `node` of `g` (nn.conv2d, nn.conv2d_transpose, nn.dense,
@@ -43,6 +50,12 @@ class LibraryKernel {
 // on this processor (oneDNN's `ref:*`, which can be 100x slower than the reference
 // kernel's im2col + BLAS).
 std::unique_ptr<LibraryKernel> make_library_kernel(const Graph& g, NodeId node, std::string* why);
+// The same for `group.master`, taking the group's element-wise epilogue into the call too
+// when the library can run all of it (fused_epilogue() says whether it did), made for
+// `threads` threads (the library splits its work for them when it makes the kernel; the
+// first overload makes it for one).
+std::unique_ptr<LibraryKernel> make_library_kernel(const Graph& g, const FusedGroup& group, unsigned threads,
+                                                   std::string* why);
 
 // Whether this build has a kernel library at all.
 bool library_kernels_built();

@@ -8,6 +8,11 @@ std::unique_ptr<LibraryKernel> make_library_kernel(const Graph&, NodeId, std::st
   return nullptr;
 }
 
+std::unique_ptr<LibraryKernel> make_library_kernel(const Graph& g, const FusedGroup& group, unsigned,
+                                                   std::string* why) {
+  return make_library_kernel(g, group.master, why);
+}
+
 bool library_kernels_built() { return false; }
 
 }  // namespace relay::compiler

@@ -29,6 +29,7 @@ class BatchMatmulKernel final : public LibraryKernel {
 
   rt::NDArray run(std::span<const rt::NDArray> inputs, const rt::NDArray& dest, unsigned threads) const override {
     use_threads(threads);
+    FlushDenormals flush(threads);
     rt::NDArray out = dest.defined() ? dest : rt::NDArray::empty(out_shape_, DataType::float_(32));
     memory a(a_, engine(), inputs[0].raw()), b(b_, engine(), inputs[1].raw()), c(c_, engine(), out.raw());
     std::unordered_map<int, memory> args{{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, c}};
@@ -53,7 +54,8 @@ class BatchMatmulKernel final : public LibraryKernel {
 
 }  // namespace
 
-std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, std::string* why) {
+std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, const FusedGroup* group,
+                                                 std::string* why) {
   auto shapes = float32_shapes(g, node, why);
   if (!shapes) return nullptr;
   if (auto out_dtype = g[node].attrs.get_dtype("out_dtype"); out_dtype && *out_dtype != DataType::float_(32)) {
@@ -68,16 +70,34 @@ std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, st
   }
   const int64_t M = x[0], K = x[1], N = w[0];
   const memory::dims src_dims{M, K}, weight_dims{N, K}, dst_dims{M, N};
-  dnnl::inner_product_forward::desc desc(dnnl::prop_kind::forward_inference, any_layout(src_dims), any_layout(weight_dims),
-                                         plain(dst_dims, tag::nc));
-  dnnl::inner_product_forward::primitive_desc pd(desc, caller_scratchpad(), engine());
+  const double flops = 2.0 * static_cast<double>(M * N) * static_cast<double>(K);
+  auto primitive = [&](const dnnl::primitive_attr& attr, bool bias) {
+    dnnl::inner_product_forward::desc desc(dnnl::prop_kind::forward_inference, any_layout(src_dims),
+                                           any_layout(weight_dims), bias ? plain({N}, tag::x) : memory::desc(),
+                                           plain(dst_dims, tag::nc));
+    return dnnl::inner_product_forward::primitive_desc(desc, attr, engine());
+  };
+  using Kernel = PreparedKernel<dnnl::inner_product_forward>;
+  // The bias add and activation after a dense layer inside the call (as for convolutions).
+  if (group && group->nodes.size() > 1)
+    if (auto chain = match_epilogue_chain(g, *group, 1); chain && !chain->steps.empty())
+      if (auto epilogue = FusedEpilogue::make(*chain, N, 2, nullptr)) {
+        try {
+          auto pd = primitive(epilogue->attr(), epilogue->has_bias());
+          if (!is_reference_impl(pd.impl_info_str()))
+            return std::make_unique<Kernel>(pd, plain(src_dims, tag::nc), plain(weight_dims, tag::oi),
+                                            plain(dst_dims, tag::nc), shapes->output, flops, std::move(epilogue), N);
+        } catch (const dnnl::error&) {
+          // (unimplemented with these post-ops: the plain inner product below)
+        }
+      }
+  auto pd = primitive(caller_scratchpad(), false);
   if (is_reference_impl(pd.impl_info_str())) {
     if (why) *why = "oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ")";
     return nullptr;
   }
-  return std::make_unique<PreparedKernel<dnnl::inner_product_forward>>(pd, plain(src_dims, tag::nc), plain(weight_dims, tag::oi),
-                                       plain(dst_dims, tag::nc), shapes->output,
-                                       2.0 * static_cast<double>(M * N) * static_cast<double>(K));
+  return std::make_unique<Kernel>(pd, plain(src_dims, tag::nc), plain(weight_dims, tag::oi), plain(dst_dims, tag::nc),
+                                  shapes->output, flops);
 }
 
 std::unique_ptr<LibraryKernel> make_batch_matmul_kernel(const Graph& g, NodeId node, std::string* why) {

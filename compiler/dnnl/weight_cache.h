@@ -4,10 +4,16 @@
 // unique per tensor object and never reused, and tensors are immutable once they are
 // values. A different tensor (new weights, or a weight computed inside the function)
 // simply misses and is reordered again.
+//
+// A batch norm's scale folded into the weights (fused_epilogue.h) is part of the key: it
+// is computed from the norm's parameters on every call, so it is a new tensor each time,
+// but its values (one per output channel) are compared, and the same values hit.
 #pragma once
 
 #include <cstdint>
 #include <mutex>
+#include <span>
+#include <vector>
 
 #include "compiler/dnnl/dnnl_support.h"
 #include "interpreter/runtime/ndarray.h"
@@ -16,19 +22,27 @@ namespace relay::compiler::dnnl_impl {
 
 class PreparedWeights {
  public:
-  PreparedWeights(const dnnl::memory::desc& user, const dnnl::memory::desc& chosen);
-  // `weights` (plain, described by `user`) in the chosen layout: the tensor's own buffer
-  // when the layouts agree, else the cached reorder, made on the first call with this
-  // tensor. Safe to call from several threads.
-  dnnl::memory get(const rt::NDArray& weights) const;
+  // `output_channels`: the weights' output-channel count; `channels_innermost`: whether
+  // the user layout has them as its last axis (HWIO) rather than its first (OIHW, OI,
+  // GOIHW), for scaling.
+  PreparedWeights(const dnnl::memory::desc& user, const dnnl::memory::desc& chosen, int64_t output_channels = 0,
+                  bool channels_innermost = false);
+  // `weights` (plain, described by `user`), each output channel multiplied by `scale`
+  // when it is not empty, in the chosen layout: the tensor's own buffer when the layouts
+  // agree and nothing scales, else the cached result, made on the first call with this
+  // tensor and scale. Safe to call from several threads.
+  dnnl::memory get(const rt::NDArray& weights, std::span<const float> scale = {}) const;
   // How many times the weights were reordered (the bench and tests check it stays 1).
   uint64_t reorders() const;
 
  private:
   dnnl::memory::desc user_, chosen_;
+  int64_t output_channels_;
+  bool channels_innermost_;
   bool same_;
   mutable std::mutex mutex_;
   mutable uint64_t serial_ = 0;  // the tensor `cached_` was made from; 0: none
+  mutable std::vector<float> scale_;  // and the scale it was multiplied by
   mutable dnnl::memory cached_;
   mutable uint64_t reorders_ = 0;
 };

@@ -10,40 +10,77 @@
 
 namespace relay::compiler {
 
+namespace {
+
+bool contains(const std::vector<NodeId>& v, NodeId id) { return std::find(v.begin(), v.end(), id) != v.end(); }
+
+}  // namespace
+
+StepChoice choose_step(const Graph& g, const FusedGroup& group, unsigned threads) {
+  StepChoice c;
+  c.native = plan_native(g, group, &c.native_why);
+  c.reference_nodes = c.native ? c.native->reference_nodes : group.nodes.size();
+  c.library_output = group.master;
+  const auto reference_end = group.nodes.begin() + static_cast<long>(c.reference_nodes);
+  if (std::find(group.nodes.begin(), reference_end, group.master) == reference_end) return c;
+  c.library = make_library_kernel(g, group, threads, &c.library_why);
+  if (c.library && c.library->fused_epilogue()) {
+    // The whole epilogue inside the library call: no native part; the group's other nodes
+    // (the epilogue's operands: a batch norm's scale from its variance) run on reference
+    // kernels before it.
+    const EpilogueChain& chain = *c.library->fused_epilogue();
+    c.native.reset();
+    c.reference_nodes = group.nodes.size();
+    c.inside_library.push_back(group.master);
+    for (const EpilogueStep& st : chain.steps) c.inside_library.push_back(st.node);
+    c.library_output = chain.output;
+    c.library_operands = epilogue_operands(chain);
+  }
+  return c;
+}
+
 Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool, std::vector<std::string>* notes)
     : graph_(std::move(graph)), plan_(std::move(plan)), pool_(pool) {
   std::vector<loops::Kernel> kernels;  // the native parts, compiled together below
   std::vector<size_t> kernel_steps;    // the step of each
   for (const FusedGroup& group : plan_.groups) {
-    Step step{&group, group.nodes.size(), {}, std::nullopt, false, nullptr};
-    std::string why;
-    if (auto native = plan_native(graph_, group, &why)) {
+    StepChoice choice = choose_step(graph_, group, pool_ ? pool_->threads() : 1);
+    Step step;
+    step.group = &group;
+    step.reference_nodes = choice.reference_nodes;
+    if (auto& native = choice.native) {
       Native n{CompiledKernel{}, native->output_buffer, native->status_buffer, native->out_dtype,
                std::move(native->out_shape), std::move(native->status_message)};
       kernels.push_back(std::move(native->kernel));
       kernel_steps.push_back(steps_.size());
       step.native = std::move(n);
       step.elementwise = native->pointwise;
-      step.reference_nodes = native->reference_nodes;
       step.native_part = std::move(native->part);
     }
-    std::string library_why;
-    if (std::find(group.nodes.begin(), group.nodes.begin() + step.reference_nodes, group.master) !=
-        group.nodes.begin() + step.reference_nodes)
-      step.library = make_library_kernel(graph_, group.master, &library_why);
+    step.library = std::move(choice.library);
+    step.inside_library = std::move(choice.inside_library);
+    step.library_output = choice.library_output;
+    step.library_operands = std::move(choice.library_operands);
+    const std::string& why = choice.native_why;
+    const std::string& library_why = choice.library_why;
     const std::string master_name = graph_[group.master].op ? std::string(graph_[group.master].op->name) : "tuple";
     const std::string master_runs =
         step.library ? master_name + " through " + step.library->describe()
                      : master_name + " on its reference kernel" + (library_why.empty() ? "" : " (" + library_why + ")");
-    if (!step.native && notes)
+    if (notes && !step.inside_library.empty()) {
+      const size_t side = group.nodes.size() - step.inside_library.size();
+      notes->push_back("group " + std::to_string(group.id) + ": " + master_runs +
+                       (side ? "; " + std::to_string(side) + " op(s) computing its operands on reference kernels" : ""));
+    } else if (!step.native && notes) {
       notes->push_back("group " + std::to_string(group.id) + " (" + master_name + ", " +
                        std::to_string(group.nodes.size()) + " ops) " +
                        (step.library ? "through " + step.library->describe() + ", the rest on reference kernels: "
                                      : "on reference kernels: ") +
                        why);
-    else if (step.reference_nodes > 0 && notes)
+    } else if (step.reference_nodes > 0 && notes) {
       notes->push_back("group " + std::to_string(group.id) + ": " + master_runs + ", its " +
                        std::to_string(group.nodes.size() - step.reference_nodes) + "-op epilogue native");
+    }
     steps_.push_back(std::move(step));
   }
   // All native parts in one LLVM module (Jit::compile_all): the pass pipeline, code
@@ -65,21 +102,18 @@ Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool,
   }
   std::vector<PlanStep> plan_input;
   for (const Step& s : steps_)
-    plan_input.push_back({s.group, s.reference_nodes, s.native.has_value(), s.elementwise, s.native_part.inputs});
+    plan_input.push_back({s.group, s.reference_nodes, s.native.has_value(), s.elementwise, s.native_part.inputs,
+                          s.inside_library, s.library_output});
   memory_ = plan_memory(graph_, plan_input);
 }
 
 std::vector<PlanStep> plan_steps(const Graph& g, const FusionPlan& plan) {
   std::vector<PlanStep> steps;
   for (const FusedGroup& group : plan.groups) {
-    PlanStep s{&group, group.nodes.size(), false, false, {}};
-    std::string why;
-    if (auto native = plan_native(g, group, &why)) {
-      s.native = true;
-      s.elementwise = native->pointwise;
-      s.reference_nodes = native->reference_nodes;
-      s.native_inputs = std::move(native->part.inputs);
-    }
+    StepChoice c = choose_step(g, group, 1);
+    PlanStep s{&group, c.reference_nodes, c.native.has_value(), c.native && c.native->pointwise, {},
+               std::move(c.inside_library), c.library_output};
+    if (c.native) s.native_inputs = std::move(c.native->part.inputs);
     steps.push_back(std::move(s));
   }
   return steps;
@@ -92,11 +126,19 @@ size_t Executable::native_groups() const {
 }
 size_t Executable::reference_groups() const {
   size_t n = 0;
-  for (const Step& s : steps_) n += !s.native.has_value();
+  for (const Step& s : steps_) n += !s.native.has_value() && s.inside_library.empty();
   return n;
 }
 
-size_t Executable::epilogue_groups() const { return steps_.size() - native_groups() - reference_groups(); }
+size_t Executable::fused_library_groups() const {
+  size_t n = 0;
+  for (const Step& s : steps_) n += !s.inside_library.empty();
+  return n;
+}
+
+size_t Executable::epilogue_groups() const {
+  return steps_.size() - native_groups() - reference_groups() - fused_library_groups();
+}
 
 size_t Executable::library_groups() const {
   size_t n = 0;
@@ -156,16 +198,21 @@ void Executable::run_reference(const Step& s, std::vector<rt::Value>& values, co
       }
       case NodeKind::GetItem: values[id] = values[n.inputs[0]].tuple().fields[n.index]; break;
       case NodeKind::Call: {
-        if (s.library && id == s.group->master) {
+        if (s.library && id == s.library_output) {
+          // The master through the library (and with it its epilogue, when the library
+          // computes that too: the operands follow the master's inputs).
           std::vector<rt::NDArray> inputs;
-          inputs.reserve(n.inputs.size());
-          for (NodeId in : n.inputs) inputs.push_back(values[in].tensor());
+          const Node& master = graph_[s.group->master];
+          inputs.reserve(master.inputs.size() + s.library_operands.size());
+          for (NodeId in : master.inputs) inputs.push_back(values[in].tensor());
+          for (NodeId in : s.library_operands) inputs.push_back(values[in].tensor());
           const auto t0 = std::chrono::steady_clock::now();
           values[id] = rt::Value(s.library->run(inputs, planned(id, arena), pool_ ? pool_->threads() : 1));
           library_ns_ += static_cast<uint64_t>(
               std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
           break;
         }
+        if (contains(s.inside_library, id)) break;  // computed inside the library call
         rt::KernelFn kernel = rt::find_kernel(*n.op);
         if (!kernel) throw rt::RuntimeError("the operator `" + std::string(n.op->name) + "` has no kernel");
         std::vector<rt::Value> args;

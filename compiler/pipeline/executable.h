@@ -38,6 +38,7 @@ class Executable final : public rt::CompiledCall {
   size_t reference_groups() const;
   size_t epilogue_groups() const;  // reference master operator, native epilogue
   size_t library_groups() const;   // the master operator through the kernel library
+  size_t fused_library_groups() const;  // ... with the whole epilogue inside the library call
   double compile_ms() const { return compile_ms_; }
   const MemoryPlan& memory_plan() const { return memory_; }
   const Graph& graph() const { return graph_; }
@@ -51,7 +52,7 @@ class Executable final : public rt::CompiledCall {
     std::string status_message;  // the reference's error when the kernel sets its status
   };
   struct Step {
-    const FusedGroup* group;
+    const FusedGroup* group = nullptr;
     // The group's first `reference_nodes` nodes run on reference kernels (a convolution
     // or dense and what it needs), the rest as one native kernel (its element-wise
     // epilogue: bias, batch-norm scale and shift, activation, residual add) when `native`.
@@ -62,6 +63,12 @@ class Executable final : public rt::CompiledCall {
     // The group's master (a convolution or matrix product) through the kernel library
     // (compiler/dnnl) instead of its reference kernel, when the library takes it.
     std::shared_ptr<const LibraryKernel> library;
+    // When the library computes the group's epilogue too: the master and the epilogue's
+    // nodes (none of them gets a value but the last), the node whose value the call
+    // writes (else the master), and the operands it reads after the master's inputs.
+    std::vector<NodeId> inside_library;
+    NodeId library_output = 0;
+    std::vector<NodeId> library_operands;
   };
   // `arena`: this call's storage for the memory plan's slots (undefined when it has none).
   void run_native(const Step& s, std::vector<rt::Value>& values, const rt::NDArray& arena) const;
@@ -85,8 +92,24 @@ class Executable final : public rt::CompiledCall {
   std::atomic<uint64_t> calls_{0};
 };
 
-// The memory plan's view of the steps an Executable would run for `plan` (what plan_native
-// makes native), without compiling anything: for `relay compile --emit=memory` and tests.
+// What runs each part of one group, as the Executable runs it: a native plan (the whole
+// group, or the epilogue after `reference_nodes` reference nodes), the master through the
+// kernel library (possibly with the whole epilogue inside the call, then no native part).
+struct StepChoice {
+  std::optional<NativePlan> native;
+  std::string native_why;  // why there is no native part (or only an epilogue)
+  std::unique_ptr<LibraryKernel> library;
+  std::string library_why;  // why the library declined the master, when it is a library operator
+  size_t reference_nodes = 0;
+  std::vector<NodeId> inside_library;  // see Executable::Step
+  NodeId library_output = 0;
+  std::vector<NodeId> library_operands;
+};
+// `threads`: what compiled code runs on (library kernels are made for it).
+StepChoice choose_step(const Graph& g, const FusedGroup& group, unsigned threads);
+
+// The memory plan's view of the steps an Executable would run for `plan` (choose_step's
+// choices), without compiling native code: for `relay compile --emit=memory` and tests.
 std::vector<PlanStep> plan_steps(const Graph& g, const FusionPlan& plan);
 
 }  // namespace relay::compiler

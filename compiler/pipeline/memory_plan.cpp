@@ -52,9 +52,12 @@ MemoryPlan plan_memory(const Graph& g, std::span<const PlanStep> steps) {
       const NodeId id = st.group->nodes[k];
       const Node& node = g[id];
       for (NodeId in : node.inputs) read[in] = std::max(read[in], si);
+      const bool inside = std::find(st.inside_library.begin(), st.inside_library.end(), id) != st.inside_library.end();
+      if (inside && id != st.library_output) continue;  // never a value of its own
       plan.def_step[id] = si;
       order.push_back(id);
-      candidate[id] = node.kind == NodeKind::Call && node.op && rt::writes_destination(*node.op) && value_bytes(g, id) > 0;
+      candidate[id] = (inside || (node.kind == NodeKind::Call && node.op && rt::writes_destination(*node.op))) &&
+                      value_bytes(g, id) > 0;
     }
     if (st.native) {
       for (NodeId in : st.native_inputs) read[in] = std::max(read[in], si);

@@ -44,6 +44,10 @@ struct PlanStep {
   bool native = false;                 // then one native kernel writes group->outputs[0]
   bool elementwise = false;            // ... an element-wise one (output index = input index)
   std::vector<NodeId> native_inputs;   // the buffers the native kernel reads
+  // Reference nodes computed inside one kernel-library call (a convolution with its
+  // epilogue): none gets a value but `library_output`, which the call writes into its slot.
+  std::vector<NodeId> inside_library;
+  NodeId library_output = 0;
 };
 
 struct MemoryPlan {

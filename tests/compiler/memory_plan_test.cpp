@@ -102,11 +102,14 @@ TEST_CASE("the memory plan of every model never overlaps live values", "[compile
       const size_t placed = check_plan(p);
       INFO(print_memory_plan(p.g, p.plan));
       // A model with float convolutions or dense layers has them and their epilogues to
-      // place, and reuses storage: fewer arena bytes than one buffer per value. (The
-      // quantized CNN's integer kernels return fresh arrays: nothing of it is planned.)
+      // place, and a network of them reuses storage: fewer arena bytes than one buffer per
+      // value. (The quantized CNN's integer kernels return fresh arrays: nothing of it is
+      // planned. The SSD head's three values overlap in time or do not fit each other's
+      // slot once its convolutions compute their epilogues inside the library call.)
       if (e.path().filename().string().rfind("quantized", 0) != 0) {
         CHECK(placed > 0);
-        CHECK(p.plan.arena_bytes < p.plan.planned_bytes);
+        CHECK(p.plan.arena_bytes <= p.plan.planned_bytes);
+        if (placed >= 8) CHECK(p.plan.arena_bytes < p.plan.planned_bytes);
       }
     }
     ++models;
@@ -115,7 +118,22 @@ TEST_CASE("the memory plan of every model never overlaps live values", "[compile
 }
 
 namespace {
+// Convolutions with an epilogue the kernel library does not take (leaky_relu), so it stays
+// a native element-wise kernel after each convolution, with or without oneDNN.
 const char* kConvChain = R"(#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 8, 16, 16), float32], %w: Tensor[(8, 8, 3, 3), float32]) {
+  %0 = nn.conv2d(%x, %w, padding=[1, 1, 1, 1]);
+  %1 = nn.leaky_relu(%0, alpha=0.1f);
+  %2 = nn.conv2d(%1, %w, padding=[1, 1, 1, 1]);
+  %3 = nn.leaky_relu(%2, alpha=0.1f);
+  %4 = nn.conv2d(%3, %w, padding=[1, 1, 1, 1]);
+  %5 = nn.leaky_relu(%4, alpha=0.1f);
+  nn.softmax(%5)
+}
+)";
+
+// The same with relu, which oneDNN computes inside the convolution's call (a post-op).
+const char* kConvReluChain = R"(#[version = "0.0.5"]
 def @main(%x: Tensor[(1, 8, 16, 16), float32], %w: Tensor[(8, 8, 3, 3), float32]) {
   %0 = nn.conv2d(%x, %w, padding=[1, 1, 1, 1]);
   %1 = nn.relu(%0);
@@ -135,8 +153,8 @@ TEST_CASE("a convolution chain reuses two slots and writes its activations in pl
   check_plan(p);
   INFO(print_memory_plan(p.g, p.plan));
   const size_t act = 8 * 16 * 16 * 4;
-  // Each relu writes over its convolution's output; the third convolution reuses the first
-  // one's slot; the softmax (the result) is not planned.
+  // Each leaky_relu writes over its convolution's output; the third convolution reuses the
+  // first one's slot; the softmax (the result) is not planned.
   CHECK(p.plan.in_place.size() == 3);
   CHECK(p.plan.slots.size() == 2);
   CHECK(p.plan.arena_bytes == 2 * act);
@@ -146,31 +164,57 @@ TEST_CASE("a convolution chain reuses two slots and writes its activations in pl
   CHECK(printed.find("in place:") != std::string::npos);
 }
 
-TEST_CASE("compiled code with a memory plan computes what the interpreter does, call after call", "[compiler][memory]") {
-  auto m = t::load_model_text(kConvChain);
+TEST_CASE("a convolution whose relu runs inside the library call plans one value per layer", "[compiler][memory]") {
+  auto m = t::load_model_text(kConvReluChain);
   REQUIRE(m->error == "");
-  const std::vector<rt::NDArray> args = t::random_args(*m, 7);
-  const rt::NDArray want = t::interpret(*m, args).tensor();
-  std::vector<rt::Value> vals(args.begin(), args.end());
-  auto sig = jit::signature_of(vals);
-  REQUIRE(sig);
-  jit::CompileOutcome out = compile_function(*m->program, *m->program->entry, *sig, nullptr);
-  REQUIRE(out.code);
-  auto* exe = dynamic_cast<Executable*>(out.code.get());
-  REQUIRE(exe);
-  CHECK(exe->memory_plan().arena_bytes > 0);
-  for (int call = 0; call < 3; ++call) {  // the arena is kept and reused between calls
-    const rt::NDArray got = out.code->call(vals).tensor();
-    CHECK(t::max_rel_diff(got, want) < 1e-5);
+  Planned p = plan_model(*m);
+  check_plan(p);
+  INFO(print_memory_plan(p.g, p.plan));
+  const size_t act = 8 * 16 * 16 * 4;
+  if (library_kernels_built()) {
+    // Each convolution writes its relu's value into its slot; the convolutions' own
+    // results are never written, so they get none.
+    CHECK(p.plan.in_place.empty());
+    CHECK(p.plan.planned_bytes == 3 * act);
+    CHECK(p.plan.slots.size() == 2);
+    for (NodeId id = 0; id < p.g.size(); ++id)
+      if (p.g[id].op && p.g[id].op->name == "nn.conv2d") CHECK(p.plan.slot_of[id] < 0);
+  } else {
+    CHECK(p.plan.in_place.size() == 3);  // the relu writes over the convolution's output
+    CHECK(p.plan.planned_bytes == 6 * act);
   }
-  // Calls at the same time: one holds the kept arena, the others allocate their own.
-  std::vector<rt::NDArray> results(4);
-  std::vector<std::thread> threads;
-  for (size_t i = 0; i < results.size(); ++i)
-    threads.emplace_back([&, i] {
-      for (int k = 0; k < 5; ++k) results[i] = out.code->call(vals).tensor();
-    });
-  for (std::thread& th : threads) th.join();
-  for (const rt::NDArray& got : results) CHECK(t::max_rel_diff(got, want) < 1e-5);
+}
+
+TEST_CASE("compiled code with a memory plan computes what the interpreter does, call after call", "[compiler][memory]") {
+  for (const char* text : {kConvChain, kConvReluChain}) {
+    auto m = t::load_model_text(text);
+    REQUIRE(m->error == "");
+    const std::vector<rt::NDArray> args = t::random_args(*m, 7);
+    const rt::NDArray want = t::interpret(*m, args).tensor();
+    std::vector<rt::Value> vals(args.begin(), args.end());
+    auto sig = jit::signature_of(vals);
+    REQUIRE(sig);
+    jit::CompileOutcome out = compile_function(*m->program, *m->program->entry, *sig, nullptr);
+    REQUIRE(out.code);
+    auto* exe = dynamic_cast<Executable*>(out.code.get());
+    REQUIRE(exe);
+    CHECK(exe->memory_plan().arena_bytes > 0);
+    // (The library sums each convolution's 72 products in its own order, three layers
+    // deep: about 1e-5 apart from the reference, not bit-equal.)
+    const double tolerance = 1e-4;
+    for (int call = 0; call < 3; ++call) {  // the arena is kept and reused between calls
+      const rt::NDArray got = out.code->call(vals).tensor();
+      CHECK(t::max_rel_diff(got, want) < tolerance);
+    }
+    // Calls at the same time: one holds the kept arena, the others allocate their own.
+    std::vector<rt::NDArray> results(4);
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < results.size(); ++i)
+      threads.emplace_back([&, i] {
+        for (int k = 0; k < 5; ++k) results[i] = out.code->call(vals).tensor();
+      });
+    for (std::thread& th : threads) th.join();
+    for (const rt::NDArray& got : results) CHECK(t::max_rel_diff(got, want) < tolerance);
+  }
 }
 #endif

@@ -137,7 +137,7 @@ void check_model(const char* name) {
   // Something ran natively: whole groups, or epilogues of reference convolutions/dense.
   auto* exe = dynamic_cast<compiler::Executable*>(c.code.get());
   REQUIRE(exe);
-  CHECK(exe->native_groups() + exe->epilogue_groups() > 0);
+  CHECK(exe->native_groups() + exe->epilogue_groups() + exe->fused_library_groups() > 0);
   const rt::Value got = c.code->call(vals);
   const double diff = max_diff(got, want);
   CHECK(diff <= tolerance);

@@ -1,0 +1,126 @@
+#include "compiler/dnnl/fused_epilogue.h"
+
+#include "compiler/dnnl/dnnl_support.h"
+
+namespace relay::compiler::dnnl_impl {
+
+using Kind = EpilogueStep::Kind;
+
+std::optional<FusedEpilogue> FusedEpilogue::make(const EpilogueChain& chain, int64_t channels, size_t dst_rank,
+                                                 std::string* why) {
+  if (dst_rank != 2 && dst_rank != 4) {
+    if (why) *why = "a result of rank " + std::to_string(dst_rank);
+    return std::nullopt;
+  }
+  FusedEpilogue e;
+  e.chain_ = chain;
+  e.channels_ = channels;
+  dnnl::post_ops post_ops;
+  size_t operand = 0;
+  bool folding = true;  // still in the leading affine steps
+  for (const EpilogueStep& s : chain.steps) {
+    const size_t op_index = has_operand(s.kind) ? operand++ : 0;
+    const bool affine = s.kind == Kind::Scale || s.kind == Kind::Shift || s.kind == Kind::Unshift;
+    if (folding && affine) {
+      e.folded_.push_back({s.kind, op_index, s.per_channel});
+      (s.kind == Kind::Scale ? e.scales_weights_ : e.has_bias_) = true;
+      continue;
+    }
+    folding = false;
+    const int index = post_ops.len();
+    switch (s.kind) {
+      case Kind::Residual:
+        if (index != 0) {
+          if (why) *why = "a residual add after another post-op (oneDNN takes the sum first only)";
+          return std::nullopt;
+        }
+        post_ops.append_sum(1.0f);
+        e.residual_ = op_index;
+        e.post_op_names_.push_back("sum");
+        break;
+      case Kind::Scale:
+      case Kind::Shift:
+      case Kind::Unshift: {
+        // One value per channel (oneDNN's axis 1) or one value, broadcast over the rest.
+        dnnl::memory::dims dims(dst_rank, 1);
+        if (s.per_channel) dims[1] = channels;
+        const dnnl::memory::desc desc = plain(dims, dst_rank == 2 ? dnnl::memory::format_tag::ab
+                                                                  : dnnl::memory::format_tag::abcd);
+        const dnnl::algorithm alg = s.kind == Kind::Scale   ? dnnl::algorithm::binary_mul
+                                    : s.kind == Kind::Shift ? dnnl::algorithm::binary_add
+                                                            : dnnl::algorithm::binary_sub;
+        post_ops.append_binary(alg, desc);
+        e.binaries_.push_back({index, op_index, desc});
+        e.post_op_names_.push_back(std::string(epilogue_step_name(s.kind)));
+        break;
+      }
+      case Kind::Relu:
+        post_ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+        e.post_op_names_.push_back("relu");
+        break;
+      case Kind::Clip:
+        post_ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, static_cast<float>(s.lo), static_cast<float>(s.hi));
+        e.post_op_names_.push_back("clip");
+        break;
+      case Kind::Sigmoid:
+        post_ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_logistic, 0.0f, 0.0f);
+        e.post_op_names_.push_back("sigmoid");
+        break;
+      case Kind::Tanh:
+        post_ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_tanh, 0.0f, 0.0f);
+        e.post_op_names_.push_back("tanh");
+        break;
+    }
+  }
+  e.attr_ = caller_scratchpad();
+  e.attr_.set_post_ops(post_ops);
+  return e;
+}
+
+void FusedEpilogue::fold(std::span<const rt::NDArray> operands, std::vector<float>& scale,
+                         std::vector<float>& bias) const {
+  scale.clear();
+  bias.clear();
+  if (scales_weights_) scale.assign(static_cast<size_t>(channels_), 1.0f);
+  if (has_bias_) bias.assign(static_cast<size_t>(channels_), 0.0f);
+  for (const Folded& f : folded_) {
+    const float* v = static_cast<const float*>(operands[f.operand].raw());
+    for (size_t c = 0; c < static_cast<size_t>(channels_); ++c) {
+      const float x = f.per_channel ? v[c] : v[0];
+      switch (f.kind) {
+        case Kind::Scale:
+          scale[c] *= x;
+          if (has_bias_) bias[c] *= x;
+          break;
+        case Kind::Shift: bias[c] += x; break;
+        default: bias[c] -= x; break;  // Unshift
+      }
+    }
+  }
+}
+
+void FusedEpilogue::add_post_op_args(std::span<const rt::NDArray> operands,
+                                     std::unordered_map<int, dnnl::memory>& args) const {
+  for (const Binary& b : binaries_)
+    args.insert_or_assign(DNNL_ARG_ATTR_MULTIPLE_POST_OP(b.post_op) | DNNL_ARG_SRC_1,
+                          dnnl::memory(b.desc, engine(), operands[b.operand].raw()));
+}
+
+const rt::NDArray* FusedEpilogue::residual(std::span<const rt::NDArray> operands) const {
+  return residual_ ? &operands[*residual_] : nullptr;
+}
+
+std::string FusedEpilogue::describe() const {
+  std::string out;
+  auto add = [&](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
+  if (scales_weights_) add("scale folded into the weights");
+  if (has_bias_) add("bias");
+  if (!post_op_names_.empty()) {
+    std::string names;
+    for (const std::string& n : post_op_names_) names += (names.empty() ? "" : " + ") + n;
+    add("post-ops " + names);
+  }
+  return out;
+}
+
+}  // namespace relay::compiler::dnnl_impl

@@ -1,0 +1,67 @@
+// How one oneDNN call computes a matched epilogue chain (compiler/graph/epilogue.h)
+// (private to compiler/dnnl). The leading affine steps (a batch norm's scale and shift, a
+// bias) fold into a scale per output channel, applied to the weights when they are
+// prepared, and the primitive's bias; the other steps become post-ops in order. A residual
+// add is oneDNN's `sum` post-op (the residual is put into the destination first), which
+// must come first: with a sum after other post-ops oneDNN 2.6 offers only its reference
+// convolution.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "compiler/graph/epilogue.h"
+#include "interpreter/runtime/ndarray.h"
+
+namespace relay::compiler::dnnl_impl {
+
+class FusedEpilogue {
+ public:
+  // The chain for a result of `dst_rank` dimensions whose `channels` are oneDNN's axis 1;
+  // nullopt with `why` when a step has no form here.
+  static std::optional<FusedEpilogue> make(const EpilogueChain& chain, int64_t channels, size_t dst_rank,
+                                           std::string* why);
+
+  const EpilogueChain& chain() const { return chain_; }
+  // The primitive's attributes: the post-ops, and the caller's scratchpad.
+  const dnnl::primitive_attr& attr() const { return attr_; }
+  bool scales_weights() const { return scales_weights_; }
+  bool has_bias() const { return has_bias_; }
+
+  // Per call, from the operands (epilogue_operands order): the folded per-channel scale
+  // (left empty when no step scales) and bias (empty when no step shifts).
+  void fold(std::span<const rt::NDArray> operands, std::vector<float>& scale, std::vector<float>& bias) const;
+  // The binary post-ops' second inputs.
+  void add_post_op_args(std::span<const rt::NDArray> operands, std::unordered_map<int, dnnl::memory>& args) const;
+  // The residual the sum post-op adds, or nullptr.
+  const rt::NDArray* residual(std::span<const rt::NDArray> operands) const;
+  // E.g. "scale folded into the weights, bias, post-ops sum, relu".
+  std::string describe() const;
+
+ private:
+  struct Folded {
+    EpilogueStep::Kind kind;
+    size_t operand;
+    bool per_channel;
+  };
+  struct Binary {
+    int post_op;  // its index among the post-ops
+    size_t operand;
+    dnnl::memory::desc desc;
+  };
+  EpilogueChain chain_;
+  int64_t channels_ = 0;
+  std::vector<Folded> folded_;
+  std::vector<Binary> binaries_;
+  std::optional<size_t> residual_;
+  std::vector<std::string> post_op_names_;
+  dnnl::primitive_attr attr_;
+  bool scales_weights_ = false, has_bias_ = false;
+};
+
+}  // namespace relay::compiler::dnnl_impl
