@@ -100,4 +100,18 @@ int64_t longest_accumulation(const compiler::Graph& g) {
   return k;
 }
 
+#ifdef RELAY_HAVE_PIPELINE
+CompiledMain compile_for_args(CompiledModel& m, const std::vector<rt::NDArray>& args, compiler::ThreadPool* pool) {
+  std::vector<rt::Value> values(args.begin(), args.end());
+  auto sig = jit::signature_of(values);
+  REQUIRE(sig);
+  CompiledMain c;
+  c.outcome = compiler::compile_function(*m.program, *m.program->entry, *sig, pool);
+  REQUIRE(c.outcome.code);
+  c.exe = dynamic_cast<compiler::Executable*>(c.outcome.code.get());
+  REQUIRE(c.exe);
+  return c;
+}
+#endif
+
 }  // namespace relay::testing

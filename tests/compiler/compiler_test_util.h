@@ -8,6 +8,10 @@
 
 #include "compiler/graph/graph.h"
 #include "interpreter/eval/run.h"
+#ifdef RELAY_HAVE_PIPELINE
+#include "compiler/pipeline/compile_function.h"
+#include "compiler/pipeline/executable.h"
+#endif
 
 namespace relay::testing {
 
@@ -39,5 +43,15 @@ double max_rel_diff(const rt::NDArray& a, const rt::NDArray& b);
 // a dense layer's input features, a batch_matmul's K, a global pool's window. Summing K
 // products in another order (a kernel library's blocking) differs by up to K roundings.
 int64_t longest_accumulation(const compiler::Graph& g);
+
+#ifdef RELAY_HAVE_PIPELINE
+// @main compiled for the signature of `args`, as the tier compiles it (REQUIREs that it
+// compiles to an Executable, which `exe` then points into).
+struct CompiledMain {
+  jit::CompileOutcome outcome;
+  compiler::Executable* exe = nullptr;
+};
+CompiledMain compile_for_args(CompiledModel& m, const std::vector<rt::NDArray>& args, compiler::ThreadPool* pool = nullptr);
+#endif
 
 }  // namespace relay::testing

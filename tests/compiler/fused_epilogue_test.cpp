@@ -9,11 +9,6 @@
 #ifdef RELAY_HAVE_PIPELINE
 #include <catch2/catch.hpp>
 
-#include <cmath>
-#include <cstring>
-
-#include "compiler/pipeline/compile_function.h"
-#include "compiler/pipeline/executable.h"
 #include "tests/compiler/compiler_test_util.h"
 
 using namespace relay;
@@ -33,13 +28,13 @@ struct Case {
 
 const char* kConvParams =
     "%x: Tensor[(1, 8, 12, 12), float32], %w: Tensor[(16, 8, 3, 3), float32], %g: Tensor[(16), float32], "
-    "%b: Tensor[(16), float32], %m: Tensor[(16), float32], %v: Tensor[(16), float32], "
+    "%b: Tensor[(16), float32], %m: Tensor[(16), float32], %var: Tensor[(16), float32], "
     "%r: Tensor[(1, 16, 12, 12), float32]";
 
 const Case kCases[] = {
     {"batch norm and relu", kConvParams,
      "%0 = nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=16, kernel_size=[3, 3]);\n"
-     "%1 = nn.batch_norm(%0, %g, %b, %m, %v);\n"
+     "%1 = nn.batch_norm(%0, %g, %b, %m, %var);\n"
      "%2 = nn.relu(%1.0);\n"
      "nn.max_pool2d(%2, pool_size=[2, 2], strides=[2, 2])",
      1, "scale folded into the weights, bias, post-ops relu", true},
@@ -52,7 +47,7 @@ const Case kCases[] = {
     {"residual add, then batch norm and relu", kConvParams,
      "%0 = nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=16, kernel_size=[3, 3]);\n"
      "%1 = add(%0, %r);\n"
-     "%2 = nn.batch_norm(%1, %g, %b, %m, %v);\n"
+     "%2 = nn.batch_norm(%1, %g, %b, %m, %var);\n"
      "%3 = nn.relu(%2.0);\n"
      "nn.max_pool2d(%3, pool_size=[2, 2], strides=[2, 2])",
      1, "post-ops sum + scale + shift + relu", true},
@@ -95,16 +90,6 @@ const Case kCases[] = {
      0, "", false},
 };
 
-// Batch-norm variances must be positive: every 1-D parameter named %v gets |v| + 0.1.
-void positive_variance(const t::CompiledModel& m, std::vector<rt::NDArray>& args) {
-  const auto& params = m.program->entry->fn->params;
-  for (size_t i = 0; i < params.size() && i < args.size(); ++i) {
-    if (params[i]->name != "v") continue;
-    auto* d = static_cast<float*>(args[i].raw());
-    for (int64_t k = 0; k < args[i].size(); ++k) d[k] = std::fabs(d[k]) + 0.1f;
-  }
-}
-
 std::string all_notes(const jit::CompileOutcome& out) {
   std::string s;
   for (const std::string& n : out.notes) s += n + "\n";
@@ -119,15 +104,11 @@ TEST_CASE("epilogues inside the library call compute what the interpreter does",
       auto m = t::load_model_text(std::string("#[version = \"0.0.5\"]\ndef @main(") + c.params + ") {\n" + c.body +
                                   "\n}\n");
       REQUIRE(m->error == "");
-      std::vector<rt::NDArray> args = t::random_args(*m, 11);
-      positive_variance(*m, args);
+      std::vector<rt::NDArray> args = t::random_args(*m, 11);  // (%var: positive variances)
       std::vector<rt::Value> vals(args.begin(), args.end());
-      auto sig = jit::signature_of(vals);
-      REQUIRE(sig);
-      jit::CompileOutcome out = compile_function(*m->program, *m->program->entry, *sig, nullptr);
-      REQUIRE(out.code);
-      auto* exe = dynamic_cast<Executable*>(out.code.get());
-      REQUIRE(exe);
+      t::CompiledMain compiled = t::compile_for_args(*m, args);
+      const jit::CompileOutcome& out = compiled.outcome;
+      const Executable* exe = compiled.exe;
       const std::string notes = all_notes(out);
       INFO(notes);
       if (library_kernels_built()) {

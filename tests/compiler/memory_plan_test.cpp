@@ -192,13 +192,9 @@ TEST_CASE("compiled code with a memory plan computes what the interpreter does, 
     const std::vector<rt::NDArray> args = t::random_args(*m, 7);
     const rt::NDArray want = t::interpret(*m, args).tensor();
     std::vector<rt::Value> vals(args.begin(), args.end());
-    auto sig = jit::signature_of(vals);
-    REQUIRE(sig);
-    jit::CompileOutcome out = compile_function(*m->program, *m->program->entry, *sig, nullptr);
-    REQUIRE(out.code);
-    auto* exe = dynamic_cast<Executable*>(out.code.get());
-    REQUIRE(exe);
-    CHECK(exe->memory_plan().arena_bytes > 0);
+    t::CompiledMain compiled = t::compile_for_args(*m, args);
+    jit::CompileOutcome& out = compiled.outcome;
+    CHECK(compiled.exe->memory_plan().arena_bytes > 0);
     // (The library sums each convolution's 72 products in its own order, three layers
     // deep: about 1e-5 apart from the reference, not bit-equal.)
     const double tolerance = 1e-4;
