@@ -91,18 +91,10 @@ std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, c
   };
   // The group's epilogue inside the call when oneDNN keeps a fast implementation with it;
   // else the plain convolution, and the epilogue stays a native kernel.
-  if (group && group->nodes.size() > 1)
-    if (auto chain = match_epilogue_chain(g, *group, nchw ? 1 : 3); chain && !chain->steps.empty())
-      if (auto epilogue = FusedEpilogue::make(*chain, O, 4, nullptr)) {
-        try {
-          auto pd = primitive(epilogue->attr(), epilogue->has_bias());
-          if (!is_reference_impl(pd.impl_info_str()))
-            return std::make_unique<PreparedKernel<dnnl::convolution_forward>>(
-                pd, user_src, user_weights, user_dst, y, flops, std::move(epilogue), O, nhwc);
-        } catch (const dnnl::error&) {
-          // (unimplemented with these post-ops: the plain convolution below)
-        }
-      }
+  if (auto epilogue = fusable_epilogue(g, group, nchw ? 1 : 3, O, 4))
+    if (auto pd = fast_primitive_with(*epilogue, primitive))
+      return std::make_unique<PreparedKernel<dnnl::convolution_forward>>(*pd, user_src, user_weights, user_dst, y,
+                                                                         flops, std::move(epilogue), O, nhwc);
   auto pd = primitive(caller_scratchpad(), false);
   if (is_reference_impl(pd.impl_info_str()))
     return decline("oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) +

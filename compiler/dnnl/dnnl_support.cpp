@@ -78,10 +78,10 @@ OperandLayout::OperandLayout(const dnnl::memory::desc& user, const dnnl::memory:
   if (user == chosen) return;
   if (direction == Direction::Input)
     reorder_.emplace(dnnl::reorder::primitive_desc(engine(), user, engine(), chosen));
-  else {
+  else
     reorder_.emplace(dnnl::reorder::primitive_desc(engine(), chosen, engine(), user));
+  if (direction == Direction::PreloadedOutput)
     preload_.emplace(dnnl::reorder::primitive_desc(engine(), user, engine(), chosen));
-  }
 }
 
 dnnl::memory OperandLayout::into(void* data, ScratchMemory::Lease& lease) const {

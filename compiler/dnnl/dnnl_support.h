@@ -81,7 +81,8 @@ class Scratchpad {
 
 class OperandLayout {
  public:
-  enum class Direction { Input, Output };
+  // PreloadedOutput: an output that preload() fills before the primitive runs.
+  enum class Direction { Input, Output, PreloadedOutput };
   OperandLayout() = default;
   OperandLayout(const dnnl::memory::desc& user, const dnnl::memory::desc& chosen, Direction direction);
   // An input: the primitive's operand for `data` (reordered into `lease` when needed).
@@ -90,7 +91,7 @@ class OperandLayout {
   // that scratch back into `data` when the layouts differ.
   dnnl::memory out(void* data, ScratchMemory::Lease& lease) const;
   void finish(const dnnl::memory& produced, void* data) const;
-  // An output: puts the plain tensor `data` into `target` (from out()) before the
+  // A PreloadedOutput: puts the plain tensor `data` into `target` (from out()) before the
   // primitive runs, for a sum post-op that adds to what the destination holds.
   void preload(const void* data, dnnl::memory& target) const;
   bool reorders() const { return reorder_.has_value(); }
@@ -98,7 +99,7 @@ class OperandLayout {
  private:
   dnnl::memory::desc user_, chosen_;
   std::optional<dnnl::reorder> reorder_;
-  std::optional<dnnl::reorder> preload_;  // an output's reorder the other way, for preload()
+  std::optional<dnnl::reorder> preload_;  // a PreloadedOutput's reorder the other way
   ScratchMemory scratch_;
 };
 

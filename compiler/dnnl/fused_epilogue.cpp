@@ -1,17 +1,32 @@
 #include "compiler/dnnl/fused_epilogue.h"
 
-#include "compiler/dnnl/dnnl_support.h"
-
 namespace relay::compiler::dnnl_impl {
 
 using Kind = EpilogueStep::Kind;
 
-std::optional<FusedEpilogue> FusedEpilogue::make(const EpilogueChain& chain, int64_t channels, size_t dst_rank,
-                                                 std::string* why) {
-  if (dst_rank != 2 && dst_rank != 4) {
-    if (why) *why = "a result of rank " + std::to_string(dst_rank);
-    return std::nullopt;
+namespace {
+
+// oneDNN's element-wise algorithm for an activation step.
+dnnl::algorithm eltwise_algorithm(Kind kind) {
+  switch (kind) {
+    case Kind::Relu: return dnnl::algorithm::eltwise_relu;
+    case Kind::Clip: return dnnl::algorithm::eltwise_clip;
+    case Kind::Sigmoid: return dnnl::algorithm::eltwise_logistic;
+    default: return dnnl::algorithm::eltwise_tanh;  // Tanh
   }
+}
+
+// oneDNN's binary algorithm for a per-channel step after the folded ones.
+dnnl::algorithm binary_algorithm(Kind kind) {
+  return kind == Kind::Scale ? dnnl::algorithm::binary_mul
+         : kind == Kind::Shift ? dnnl::algorithm::binary_add
+                               : dnnl::algorithm::binary_sub;
+}
+
+}  // namespace
+
+std::optional<FusedEpilogue> FusedEpilogue::make(const EpilogueChain& chain, int64_t channels, size_t dst_rank) {
+  if (dst_rank != 2 && dst_rank != 4) return std::nullopt;
   FusedEpilogue e;
   e.chain_ = chain;
   e.channels_ = channels;
@@ -30,14 +45,11 @@ std::optional<FusedEpilogue> FusedEpilogue::make(const EpilogueChain& chain, int
     const int index = post_ops.len();
     switch (s.kind) {
       case Kind::Residual:
-        if (index != 0) {
-          if (why) *why = "a residual add after another post-op (oneDNN takes the sum first only)";
-          return std::nullopt;
-        }
+        if (index != 0) return std::nullopt;  // oneDNN takes the sum first only
         post_ops.append_sum(1.0f);
         e.residual_ = op_index;
         e.post_op_names_.push_back("sum");
-        break;
+        continue;
       case Kind::Scale:
       case Kind::Shift:
       case Kind::Unshift: {
@@ -46,31 +58,15 @@ std::optional<FusedEpilogue> FusedEpilogue::make(const EpilogueChain& chain, int
         if (s.per_channel) dims[1] = channels;
         const dnnl::memory::desc desc = plain(dims, dst_rank == 2 ? dnnl::memory::format_tag::ab
                                                                   : dnnl::memory::format_tag::abcd);
-        const dnnl::algorithm alg = s.kind == Kind::Scale   ? dnnl::algorithm::binary_mul
-                                    : s.kind == Kind::Shift ? dnnl::algorithm::binary_add
-                                                            : dnnl::algorithm::binary_sub;
-        post_ops.append_binary(alg, desc);
+        post_ops.append_binary(binary_algorithm(s.kind), desc);
         e.binaries_.push_back({index, op_index, desc});
-        e.post_op_names_.push_back(std::string(epilogue_step_name(s.kind)));
         break;
       }
-      case Kind::Relu:
-        post_ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
-        e.post_op_names_.push_back("relu");
-        break;
-      case Kind::Clip:
-        post_ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, static_cast<float>(s.lo), static_cast<float>(s.hi));
-        e.post_op_names_.push_back("clip");
-        break;
-      case Kind::Sigmoid:
-        post_ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_logistic, 0.0f, 0.0f);
-        e.post_op_names_.push_back("sigmoid");
-        break;
-      case Kind::Tanh:
-        post_ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_tanh, 0.0f, 0.0f);
-        e.post_op_names_.push_back("tanh");
+      default:  // an activation; only clip has bounds (oneDNN's alpha and beta)
+        post_ops.append_eltwise(1.0f, eltwise_algorithm(s.kind), static_cast<float>(s.lo), static_cast<float>(s.hi));
         break;
     }
+    e.post_op_names_.emplace_back(epilogue_step_name(s.kind));
   }
   e.attr_ = caller_scratchpad();
   e.attr_.set_post_ops(post_ops);
@@ -121,6 +117,14 @@ std::string FusedEpilogue::describe() const {
     add("post-ops " + names);
   }
   return out;
+}
+
+std::optional<FusedEpilogue> fusable_epilogue(const Graph& g, const FusedGroup* group, size_t channel_axis,
+                                              int64_t channels, size_t dst_rank) {
+  if (!group || group->nodes.size() < 2) return std::nullopt;
+  auto chain = match_epilogue_chain(g, *group, channel_axis);
+  if (!chain || chain->steps.empty()) return std::nullopt;
+  return FusedEpilogue::make(*chain, channels, dst_rank);
 }
 
 }  // namespace relay::compiler::dnnl_impl

@@ -15,6 +15,7 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "compiler/dnnl/dnnl_support.h"
 #include "compiler/graph/epilogue.h"
 #include "interpreter/runtime/ndarray.h"
 
@@ -22,16 +23,17 @@ namespace relay::compiler::dnnl_impl {
 
 class FusedEpilogue {
  public:
-  // The chain for a result of `dst_rank` dimensions whose `channels` are oneDNN's axis 1;
-  // nullopt with `why` when a step has no form here.
-  static std::optional<FusedEpilogue> make(const EpilogueChain& chain, int64_t channels, size_t dst_rank,
-                                           std::string* why);
+  // The chain for a result of `dst_rank` dimensions (2 or 4) whose `channels` are
+  // oneDNN's axis 1; nullopt when a step has no form here (a residual add after another
+  // post-op).
+  static std::optional<FusedEpilogue> make(const EpilogueChain& chain, int64_t channels, size_t dst_rank);
 
   const EpilogueChain& chain() const { return chain_; }
   // The primitive's attributes: the post-ops, and the caller's scratchpad.
   const dnnl::primitive_attr& attr() const { return attr_; }
   bool scales_weights() const { return scales_weights_; }
   bool has_bias() const { return has_bias_; }
+  bool has_residual() const { return residual_.has_value(); }
 
   // Per call, from the operands (epilogue_operands order): the folded per-channel scale
   // (left empty when no step scales) and bias (empty when no step shifts).
@@ -63,5 +65,26 @@ class FusedEpilogue {
   dnnl::primitive_attr attr_;
   bool scales_weights_ = false, has_bias_ = false;
 };
+
+// The epilogue of `group` (may be null) after its master, whose result has `channels` on
+// Relay's axis `channel_axis` and `dst_rank` dimensions, when it is a chain (graph/
+// epilogue.h) with at least one step that FusedEpilogue takes; else nullopt.
+std::optional<FusedEpilogue> fusable_epilogue(const Graph& g, const FusedGroup* group, size_t channel_axis,
+                                              int64_t channels, size_t dst_rank);
+
+// `make(attr, with_bias)`'s primitive descriptor for `epilogue`, when oneDNN makes it with a
+// fast implementation; nullopt when it offers only its reference one or none (the caller
+// then makes the plain primitive and the epilogue stays a native kernel).
+template <class Make>
+auto fast_primitive_with(const FusedEpilogue& epilogue, Make make)
+    -> std::optional<decltype(make(epilogue.attr(), true))> {
+  try {
+    auto pd = make(epilogue.attr(), epilogue.has_bias());
+    if (!is_reference_impl(pd.impl_info_str())) return pd;
+  } catch (const dnnl::error&) {
+    // unimplemented with these post-ops
+  }
+  return std::nullopt;
+}
 
 }  // namespace relay::compiler::dnnl_impl

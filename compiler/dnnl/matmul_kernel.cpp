@@ -79,18 +79,10 @@ std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, co
   };
   using Kernel = PreparedKernel<dnnl::inner_product_forward>;
   // The bias add and activation after a dense layer inside the call (as for convolutions).
-  if (group && group->nodes.size() > 1)
-    if (auto chain = match_epilogue_chain(g, *group, 1); chain && !chain->steps.empty())
-      if (auto epilogue = FusedEpilogue::make(*chain, N, 2, nullptr)) {
-        try {
-          auto pd = primitive(epilogue->attr(), epilogue->has_bias());
-          if (!is_reference_impl(pd.impl_info_str()))
-            return std::make_unique<Kernel>(pd, plain(src_dims, tag::nc), plain(weight_dims, tag::oi),
-                                            plain(dst_dims, tag::nc), shapes->output, flops, std::move(epilogue), N);
-        } catch (const dnnl::error&) {
-          // (unimplemented with these post-ops: the plain inner product below)
-        }
-      }
+  if (auto epilogue = fusable_epilogue(g, group, 1, N, 2))
+    if (auto pd = fast_primitive_with(*epilogue, primitive))
+      return std::make_unique<Kernel>(*pd, plain(src_dims, tag::nc), plain(weight_dims, tag::oi),
+                                      plain(dst_dims, tag::nc), shapes->output, flops, std::move(epilogue), N);
   auto pd = primitive(caller_scratchpad(), false);
   if (is_reference_impl(pd.impl_info_str())) {
     if (why) *why = "oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ")";

@@ -30,8 +30,10 @@ class PreparedKernel final : public LibraryKernel {
       : primitive_(pd),
         impl_(pd.impl_info_str()),
         src_(user_src, pd.src_desc(), OperandLayout::Direction::Input),
-        dst_(user_dst, pd.dst_desc(), OperandLayout::Direction::Output),
-        weights_(user_weights, pd.weights_desc(), output_channels, channels_innermost),
+        dst_(user_dst, pd.dst_desc(),
+             epilogue && epilogue->has_residual() ? OperandLayout::Direction::PreloadedOutput
+                                                  : OperandLayout::Direction::Output),
+        weights_(user_weights, pd.weights_desc(), channels_innermost),
         scratchpad_(pd.scratchpad_desc()),
         out_shape_(std::move(out_shape)),
         flops_(flops),

@@ -6,12 +6,8 @@
 namespace relay::compiler::dnnl_impl {
 
 PreparedWeights::PreparedWeights(const dnnl::memory::desc& user, const dnnl::memory::desc& chosen,
-                                 int64_t output_channels, bool channels_innermost)
-    : user_(user),
-      chosen_(chosen),
-      output_channels_(output_channels),
-      channels_innermost_(channels_innermost),
-      same_(user == chosen) {}
+                                 bool channels_innermost)
+    : user_(user), chosen_(chosen), channels_innermost_(channels_innermost), same_(user == chosen) {}
 
 namespace {
 
@@ -40,8 +36,6 @@ dnnl::memory PreparedWeights::get(const rt::NDArray& weights, std::span<const fl
     std::vector<float> scaled;
     const void* source = weights.raw();
     if (!scale.empty()) {
-      if (static_cast<int64_t>(scale.size()) != output_channels_)
-        throw std::logic_error("PreparedWeights: a scale of the wrong length");
       scaled = scaled_copy(static_cast<const float*>(weights.raw()), user_.get_size() / sizeof(float), scale,
                            channels_innermost_);
       source = scaled.data();

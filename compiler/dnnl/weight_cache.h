@@ -22,13 +22,11 @@ namespace relay::compiler::dnnl_impl {
 
 class PreparedWeights {
  public:
-  // `output_channels`: the weights' output-channel count; `channels_innermost`: whether
-  // the user layout has them as its last axis (HWIO) rather than its first (OIHW, OI,
-  // GOIHW), for scaling.
-  PreparedWeights(const dnnl::memory::desc& user, const dnnl::memory::desc& chosen, int64_t output_channels = 0,
-                  bool channels_innermost = false);
+  // `channels_innermost`: the user layout has the output channels as its last axis (HWIO)
+  // rather than its first (OIHW, OI, GOIHW), for scaling.
+  PreparedWeights(const dnnl::memory::desc& user, const dnnl::memory::desc& chosen, bool channels_innermost = false);
   // `weights` (plain, described by `user`), each output channel multiplied by `scale`
-  // when it is not empty, in the chosen layout: the tensor's own buffer when the layouts
+  // (one value per output channel) when it is not empty, in the chosen layout: the tensor's own buffer when the layouts
   // agree and nothing scales, else the cached result, made on the first call with this
   // tensor and scale. Safe to call from several threads.
   dnnl::memory get(const rt::NDArray& weights, std::span<const float> scale = {}) const;
@@ -37,7 +35,6 @@ class PreparedWeights {
 
  private:
   dnnl::memory::desc user_, chosen_;
-  int64_t output_channels_;
   bool channels_innermost_;
   bool same_;
   mutable std::mutex mutex_;
