@@ -35,22 +35,16 @@ foreach(candidate ${Python3_EXECUTABLE} /usr/bin/python3)
   endif()
 endforeach()
 
-# The quantized CNN's output against numpy's integer arithmetic, bit for bit (issue 17 §4).
-if(RELAY_NUMPY_PYTHON)
-  add_test(NAME model_numeric_quantized_cnn
-    COMMAND ${RELAY_NUMPY_PYTHON} ${RELAY_MODELS_DIR}/quantized_cnn_check.py
-            $<TARGET_FILE:relay> ${RELAY_MODELS_DIR}/quantized_cnn.relay)
-  set_tests_properties(model_numeric_quantized_cnn PROPERTIES TIMEOUT 120)
-else()
-  message(STATUS "no python3 with numpy: model_numeric_quantized_cnn is not registered")
-endif()
-
-# The SSD detection head's detections against numpy (issue 17 §4).
-if(RELAY_NUMPY_PYTHON)
-  add_test(NAME model_numeric_detection_head
-    COMMAND ${RELAY_NUMPY_PYTHON} ${RELAY_MODELS_DIR}/detection_head_check.py
-            $<TARGET_FILE:relay> ${RELAY_MODELS_DIR}/detection_head.relay)
-  set_tests_properties(model_numeric_detection_head PROPERTIES TIMEOUT 120)
-else()
-  message(STATUS "no python3 with numpy: model_numeric_detection_head is not registered")
-endif()
+# Models checked against numpy by a script beside them (issue 17 §4): the quantized CNN's
+# output bit for bit against numpy's integer arithmetic, the SSD detection head's
+# detections against a numpy implementation. Test model_numeric_NAME runs NAME_check.py.
+foreach(model quantized_cnn detection_head)
+  if(RELAY_NUMPY_PYTHON)
+    add_test(NAME model_numeric_${model}
+      COMMAND ${RELAY_NUMPY_PYTHON} ${RELAY_MODELS_DIR}/${model}_check.py
+              $<TARGET_FILE:relay> ${RELAY_MODELS_DIR}/${model}.relay)
+    set_tests_properties(model_numeric_${model} PROPERTIES TIMEOUT 120)
+  else()
+    message(STATUS "no python3 with numpy: model_numeric_${model} is not registered")
+  endif()
+endforeach()

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "bench/support/generate.h"
+#include "bench/support/args.h"
 #include "bench/support/measure.h"
 #include "lang/base/render.h"
 #include "lang/syntax/frontend.h"
@@ -79,21 +80,15 @@ struct Options {
 
 Options parse_args(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage(2);
-      return argv[++i];
-    };
-    if (a == "--lines") o.lines = std::strtoull(value().c_str(), nullptr, 10);
-    else if (a == "--runs") o.runs = std::max(1, std::atoi(value().c_str()));
-    else if (a == "--seed") o.seed = std::strtoull(value().c_str(), nullptr, 10);
-    else if (a == "--input") o.input = value();
-    else if (a == "--emit") o.emit = value();
-    else if (a == "--only") o.only = value();
-    else if (a == "--check") o.check = true;
-    else if (a == "--help" || a == "-h") usage(0);
-    else usage(2);
+  for (relay::bench::ArgReader r(argc, argv, usage); r.next();) {
+    if (r.is("--lines")) o.lines = r.number();
+    else if (r.is("--runs")) o.runs = r.count();
+    else if (r.is("--seed")) o.seed = r.number();
+    else if (r.is("--input")) o.input = r.value();
+    else if (r.is("--emit")) o.emit = r.value();
+    else if (r.is("--only")) o.only = r.value();
+    else if (r.is("--check")) o.check = true;
+    else r.unknown();
   }
   return o;
 }

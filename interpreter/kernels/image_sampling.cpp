@@ -9,13 +9,6 @@
 namespace relay::rt {
 namespace {
 
-template <class F>
-Value with_float(const KernelCall& call, DataType t, F&& f) {
-  if (t == DataType::float_(32)) return f(float{});
-  require(call, t == DataType::float_(64), "needs float32 or float64 data, found `" + dtype_name(t) + "`");
-  return f(double{});
-}
-
 // affine_grid: out[n, d, i, j] = theta[n, d, 0] * x + theta[n, d, 1] * y + theta[n, d, 2],
 // x = -1 + j * (2 - 1e-7) / (W - 1), y likewise (TOPI asserts both extents exceed 1).
 template <class T>

@@ -41,6 +41,12 @@ void dispatch_float(const KernelCall& call, DataType t, F&& f) {
   });
 }
 
+// f(float{}) for float32 data, f(double{}) for float64, returning its value: kernels that
+// compute in the data's dtype as TOPI does and take only these two (image, vision); other
+// dtypes are a RuntimeError naming the operator.
+template <class F>
+Value with_float(const KernelCall& call, DataType t, F&& f);
+
 // The `out_dtype` attribute, or `fallback` when it is void.
 DataType attr_out_dtype(const KernelCall& call, DataType fallback);
 
@@ -55,5 +61,12 @@ NDArray from_int64s(const Shape& shape, DataType dtype, const std::vector<int64_
 
 // Requires `cond`, else a RuntimeError with `message` prefixed by the operator name.
 void require(const KernelCall& call, bool cond, const std::string& message);
+
+template <class F>
+Value with_float(const KernelCall& call, DataType t, F&& f) {
+  if (t == DataType::float_(32)) return f(float{});
+  require(call, t == DataType::float_(64), "needs float32 or float64 data, found `" + dtype_name(t) + "`");
+  return f(double{});
+}
 
 }  // namespace relay::rt

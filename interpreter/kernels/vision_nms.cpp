@@ -16,14 +16,6 @@ void require_boxes(const KernelCall& call, const NDArray& data) {
   require(call, data.ndim() == 3, "data must be 3-D (batch, num_anchors, elements), found " + shape_to_string(data.shape()));
 }
 
-// The float type the kernel computes in: TOPI works in the data's dtype.
-template <class F>
-Value with_float(const KernelCall& call, DataType t, F&& f) {
-  if (t == DataType::float_(32)) return f(float{});
-  require(call, t == DataType::float_(64), "needs float32 or float64 data, found `" + dtype_name(t) + "`");
-  return f(double{});
-}
-
 // hybrid_get_valid_counts: rows whose score is above the threshold (and whose id is not
 // negative, when id_index >= 0) move to the front in order; the rest become -1.
 template <class T>

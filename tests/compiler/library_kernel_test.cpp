@@ -59,6 +59,22 @@ void check_against_reference(const OneCall& c, const compiler::LibraryKernel& k,
   CHECK(diff <= ulps * std::ldexp(1.0, -23));
 }
 
+// Whether this build has the library; a test without it has nothing to check and says so.
+bool library_built() {
+  if (compiler::library_kernels_built()) return true;
+  WARN("built without oneDNN: nothing to test");
+  return false;
+}
+
+// The library kernel for `c`'s call (REQUIREd: the library must take it).
+std::unique_ptr<compiler::LibraryKernel> library_kernel(const OneCall& c) {
+  std::string why;
+  auto kernel = compiler::make_library_kernel(c.graph, c.call, &why);
+  INFO("declined: " << why);
+  REQUIRE(kernel);
+  return kernel;
+}
+
 struct Case {
   const char* name;
   const char* params;
@@ -102,33 +118,22 @@ const Case kCases[] = {
 }  // namespace
 
 TEST_CASE("library kernels: each form against the reference kernel", "[compiler][library]") {
-  if (!compiler::library_kernels_built()) {
-    WARN("built without oneDNN: nothing to test");
-    return;
-  }
+  if (!library_built()) return;
   uint64_t seed = 1;
   for (const Case& k : kCases) {
     INFO(k.name << ": " << k.body);
     OneCall c = one_call(k.params, k.body, seed++);
-    std::string why;
-    auto kernel = compiler::make_library_kernel(c.graph, c.call, &why);
-    INFO("declined: " << why);
-    REQUIRE(kernel);
+    auto kernel = library_kernel(c);
     check_against_reference(c, *kernel, c.args, 1);
     check_against_reference(c, *kernel, c.args, 2);
   }
 }
 
 TEST_CASE("library kernels: weights are prepared once per tensor", "[compiler][library]") {
-  if (!compiler::library_kernels_built()) {
-    WARN("built without oneDNN: nothing to test");
-    return;
-  }
+  if (!library_built()) return;
   OneCall c = one_call("%x: Tensor[(1, 16, 14, 14), float32], %w: Tensor[(32, 16, 3, 3), float32]",
                        "nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=32, kernel_size=[3, 3])", 11);
-  std::string why;
-  auto kernel = compiler::make_library_kernel(c.graph, c.call, &why);
-  REQUIRE(kernel);
+  auto kernel = library_kernel(c);
   check_against_reference(c, *kernel, c.args, 1);
   if (kernel->weight_preparations() == 0) {
     WARN("the library takes these weights in their own layout on this processor: nothing to prepare");
@@ -149,15 +154,10 @@ TEST_CASE("library kernels: weights are prepared once per tensor", "[compiler][l
 }
 
 TEST_CASE("library kernels: concurrent calls of one kernel", "[compiler][library]") {
-  if (!compiler::library_kernels_built()) {
-    WARN("built without oneDNN: nothing to test");
-    return;
-  }
+  if (!library_built()) return;
   OneCall c = one_call("%x: Tensor[(2, 8, 10, 10), float32], %w: Tensor[(8, 8, 3, 3), float32]",
                        "nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=8, kernel_size=[3, 3])", 21);
-  std::string why;
-  auto kernel = compiler::make_library_kernel(c.graph, c.call, &why);
-  REQUIRE(kernel);
+  auto kernel = library_kernel(c);
   const rt::NDArray want = reference(c, c.args);
   std::vector<double> diffs(4, 1.0);
   std::vector<std::thread> threads;

@@ -10,8 +10,11 @@
 
 #include "ide/highlight.h"
 #include "lang/base/render.h"
+#include "tests/support/terminal_text.h"
 
 using namespace relay;
+using relay::testing::command_output;
+using relay::testing::strip_ansi;
 
 namespace {
 
@@ -20,18 +23,6 @@ Span find(const SourceManager& sm, FileId f, std::string_view needle) {
   size_t p = text.find(needle);
   REQUIRE(p != std::string_view::npos);
   return Span{f, static_cast<uint32_t>(p), static_cast<uint32_t>(p + needle.size())};
-}
-
-std::string strip_ansi(const std::string& s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\x1b') {
-      i = s.find('m', i);
-      continue;
-    }
-    out += s[i];
-  }
-  return out;
 }
 
 std::string sgr(std::string_view capture) { return "\x1b[" + std::string(ide::ansi_style(capture)) + "m"; }
@@ -102,21 +93,6 @@ TEST_CASE("coloured snippets of cut long lines keep their widths", "[highlight]"
   }
 }
 
-namespace {
-
-std::string run(const std::string& command) {
-  std::string out;
-  FILE* p = popen(command.c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
-  return out;
-}
-
-}  // namespace
-
 TEST_CASE("relay check --color=always colours the snippet, --color=never does not", "[highlight]") {
   const std::string path = "diagnostic_color_test.relay";
   {
@@ -124,8 +100,8 @@ TEST_CASE("relay check --color=always colours the snippet, --color=never does no
     out << "def @main(%x: Tensor[(1, 4), float32]) {\n  nn.relu(%y)\n}\n";
   }
   const std::string relay = RELAY_BINARY;
-  std::string plain = run(relay + " check --color=never " + path + " 2>&1");
-  std::string color = run(relay + " check --color=always " + path + " 2>&1");
+  std::string plain = command_output(relay + " check --color=never " + path + " 2>&1");
+  std::string color = command_output(relay + " check --color=always " + path + " 2>&1");
   std::remove(path.c_str());
   REQUIRE(plain.find("nn.relu(%y)") != std::string::npos);
   CHECK(plain.find('\x1b') == std::string::npos);

@@ -6,8 +6,11 @@
 #include <string>
 
 #include "ide/highlight.h"
+#include "tests/support/terminal_text.h"
 
 using namespace relay;
+using relay::testing::command_output;
+using relay::testing::strip_ansi;
 
 namespace {
 
@@ -68,15 +71,7 @@ TEST_CASE("ANSI and HTML renderings", "[highlight]") {
   // A multi-line comment is coloured line by line.
   CHECK(ansi.find("\x1b[2;3m/* c\x1b[0m\n\x1b[2;3md */\x1b[0m") != std::string::npos);
   // Without the escapes the text is unchanged.
-  std::string plain;
-  for (size_t i = 0; i < ansi.size(); ++i) {
-    if (ansi[i] == '\x1b') {
-      i = ansi.find('m', i);
-      continue;
-    }
-    plain += ansi[i];
-  }
-  CHECK(plain == text);
+  CHECK(strip_ansi(ansi) == text);
 
   std::string html = ide::highlight_html(text);
   CHECK(html.find("<span style=\"color:#a626a4\">def</span>") != std::string::npos);
@@ -84,32 +79,17 @@ TEST_CASE("ANSI and HTML renderings", "[highlight]") {
   CHECK(html.find(" < ") == std::string::npos);
 }
 
-namespace {
-
-std::string run(const std::string& command) {
-  std::string out;
-  FILE* p = popen(command.c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
-  return out;
-}
-
-}  // namespace
-
 TEST_CASE("relay fmt --color and the REPL's :ir use the grammar's colours", "[highlight]") {
   const std::string dir = RELAY_SOURCE_DIR;
   const std::string file = dir + "/tests/corpus/mlp_let.relay";
-  std::string plain = run(std::string(RELAY_BINARY) + " fmt --color=never " + file);
-  std::string coloured = run(std::string(RELAY_BINARY) + " fmt --color=always " + file);
+  std::string plain = command_output(std::string(RELAY_BINARY) + " fmt --color=never " + file);
+  std::string coloured = command_output(std::string(RELAY_BINARY) + " fmt --color=always " + file);
   REQUIRE_FALSE(plain.empty());
   CHECK(plain.find('\x1b') == std::string::npos);
   CHECK(coloured == ide::highlight_ansi(plain));  // the same text, coloured by the highlighter
   CHECK(coloured.find("\x1b[35mdef\x1b[0m") != std::string::npos);
 
-  std::string repl = run("printf 'def @f(%%x: float32) -> float32 { add(%%x, 1f) }\\n:ir @f(2f)\\n' | " +
+  std::string repl = command_output("printf 'def @f(%%x: float32) -> float32 { add(%%x, 1f) }\\n:ir @f(2f)\\n' | " +
                          std::string(RELAY_BINARY) + " repl --color=always 2>&1");
   CHECK(repl.find("\x1b[34m@f\x1b[0m(\x1b[32m2f\x1b[0m)") != std::string::npos);
 }

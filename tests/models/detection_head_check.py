@@ -13,15 +13,14 @@ Exit status 0 when every detection row agrees (class and suppression exactly, sc
 box within 1e-4).
 """
 import os
-import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "kernels"))
 from families.vision import nms_ref, prior_ref, transform_ref  # noqa: E402
+from run_relay import run_model  # noqa: E402
 
 F32 = np.float32
 # The head's constants, as printed in detection_head.relay (generate.py, DET_*).
@@ -70,18 +69,10 @@ def reference(p):
 def main(argv):
     relay, model = argv[1], argv[2]
     params = inputs()
-    with tempfile.TemporaryDirectory() as tmp:
-        args = []
-        for name, value in params.items():
-            path = os.path.join(tmp, name + ".npy")
-            np.save(path, value)
-            args += ["--arg", "%s=%s" % (name, path)]
-        out = os.path.join(tmp, "out.npy")
-        r = subprocess.run([relay, "run", model, "--out", out] + args, capture_output=True, text=True, timeout=300)
-        if r.returncode != 0:
-            print(r.stdout, r.stderr)
-            return 1
-        got = np.load(out)
+    got, failure = run_model(relay, model, params)
+    if got is None:
+        print(failure)
+        return 1
     want = reference(params)
     kept = int((want[0, :, 0] >= 0).sum())
     ok = got.shape == want.shape and np.array_equal(got[..., 0], want[..., 0]) and \

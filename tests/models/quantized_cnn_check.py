@@ -17,12 +17,11 @@ Usage: quantized_cnn_check.py RELAY_BINARY MODEL.relay [--write-inputs DIR]
 Exit status 0 when the outputs are identical.
 """
 import math
-import os
-import subprocess
 import sys
-import tempfile
 
 import numpy as np
+
+from run_relay import run_model
 
 F32 = np.float32
 
@@ -122,18 +121,10 @@ def main(argv):
         print("%s: %.1f%% of activations saturated at 127, %.1f%% at the zero point (ReLU)" %
               (name, 100 * float(np.mean(act == 127)), 100 * float(np.mean(act == -128))))
     print("int8 logits (numpy):", logits.reshape(-1).tolist())
-    with tempfile.TemporaryDirectory() as tmp:
-        args = []
-        for name, value in p.items():
-            path = os.path.join(tmp, name + ".npy")
-            np.save(path, value)
-            args += ["--arg", "%s=%s" % (name, path)]
-        out_path = os.path.join(tmp, "out.npy")
-        proc = subprocess.run([relay, "run", model, "--out", out_path] + args, capture_output=True, text=True)
-        if proc.returncode != 0:
-            print("relay run failed (%d):\n%s" % (proc.returncode, proc.stderr))
-            return 1
-        got = np.load(out_path)
+    got, failure = run_model(relay, model, p)
+    if got is None:
+        print(failure)
+        return 1
     if got.dtype != expected.dtype or got.shape != expected.shape or not np.array_equal(got, expected):
         print("MISMATCH\n  relay: %s\n  numpy: %s" % (got.reshape(-1).tolist(), expected.reshape(-1).tolist()))
         return 1

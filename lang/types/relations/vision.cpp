@@ -12,6 +12,29 @@ RelStatus fail_rank(RelationContext& ctx, size_t i, const TensorTy* t, size_t ra
   return fail_inputs(ctx, input_name(ctx, i) + " must have rank " + std::to_string(rank), {{i, shape_label(t)}});
 }
 
+// The first `n` inputs as tensors; empty with `st` set (Pending, or Failed after the
+// report) when one is unknown or not a tensor.
+std::vector<const TensorTy*> leading_tensors(RelationContext& ctx, size_t n, RelStatus& st) {
+  std::vector<const TensorTy*> in;
+  for (size_t i = 0; i < n; ++i) {
+    const TensorTy* t = tensor_input(ctx, i, st);
+    if (!t) return {};
+    in.push_back(t);
+  }
+  return in;
+}
+
+// The first input of `in` whose rank is not its entry of `ranks`, reported; else nullopt.
+std::optional<RelStatus> wrong_rank(RelationContext& ctx, const std::vector<const TensorTy*>& in,
+                                    std::initializer_list<size_t> ranks) {
+  size_t i = 0;
+  for (size_t rank : ranks) {
+    if (in[i]->rank() != rank) return fail_rank(ctx, i, in[i], rank);
+    ++i;
+  }
+  return std::nullopt;
+}
+
 Ty tensor(RelationContext& ctx, const std::vector<Dim>& shape, DataType dtype) { return make_tensor(ctx, shape, dtype); }
 
 const DataType kInt32 = DataType::int_(32);
@@ -34,8 +57,7 @@ RelStatus multibox_transform_loc(RelationContext& ctx) {
   RelStatus st = RelStatus::Solved;
   auto in = tensor_inputs(ctx, st);
   if (in.empty()) return st;
-  if (in[0]->rank() != 3) return fail_rank(ctx, 0, in[0], 3);
-  if (in[1]->rank() != 2) return fail_rank(ctx, 1, in[1], 2);
+  if (auto bad = wrong_rank(ctx, in, {3, 2})) return *bad;
   if (in[2]->rank() != 3) return fail_rank(ctx, 2, in[2], 3);
   const Labels all{{0, shape_label(in[0])}, {1, shape_label(in[1])}, {2, shape_label(in[2])}};
   if (compare_dims(in[0]->shape[2], in[2]->shape[1]) == DimCmp::Unequal ||
@@ -61,12 +83,10 @@ RelStatus get_valid_counts(RelationContext& ctx) {
 // ((B, N) int32, (B, 1) int32), else data's type.
 RelStatus non_max_suppression(RelationContext& ctx) {
   RelStatus st = RelStatus::Solved;
-  const TensorTy* data = tensor_input(ctx, 0, st);
-  if (!data) return st;
-  const TensorTy* valid = tensor_input(ctx, 1, st);
-  if (!valid) return st;
-  if (data->rank() != 3) return fail_rank(ctx, 0, data, 3);
-  if (valid->rank() != 1) return fail_rank(ctx, 1, valid, 1);
+  auto in = leading_tensors(ctx, 2, st);
+  if (in.empty()) return st;
+  if (auto bad = wrong_rank(ctx, in, {3, 1})) return *bad;
+  const TensorTy* data = in[0];
   const std::vector<Dim> shape(data->shape.begin(), data->shape.end());
   if (!ctx.attrs().get_bool("return_indices", true)) return assign_result(ctx, tensor(ctx, shape, data->dtype));
   return assign_result(ctx, ctx.arena().tuple({tensor(ctx, {shape[0], shape[1]}, kInt32),
@@ -79,8 +99,7 @@ RelStatus roi_relation(RelationContext& ctx) {
   RelStatus st = RelStatus::Solved;
   auto in = tensor_inputs(ctx, st);
   if (in.empty()) return st;
-  if (in[0]->rank() != 4) return fail_rank(ctx, 0, in[0], 4);
-  if (in[1]->rank() != 2) return fail_rank(ctx, 1, in[1], 2);
+  if (auto bad = wrong_rank(ctx, in, {4, 2})) return *bad;
   const std::vector<Dim> ps = ctx.attrs().get_dims("pooled_size");
   if (ps.size() != 2) return fail_attr(ctx, "pooled_size", "`pooled_size` needs 2 values", "has " + std::to_string(ps.size()));
   const std::string layout = ctx.attrs().get_string("layout");
@@ -109,12 +128,10 @@ RelStatus yolo_reorg(RelationContext& ctx) {
 // ((B, C*N, 2) int64, (B, C*N) float32, (B) int64).
 RelStatus all_class_nms(RelationContext& ctx) {
   RelStatus st = RelStatus::Solved;
-  const TensorTy* boxes = tensor_input(ctx, 0, st);
-  if (!boxes) return st;
-  const TensorTy* scores = tensor_input(ctx, 1, st);
-  if (!scores) return st;
-  if (boxes->rank() != 3) return fail_rank(ctx, 0, boxes, 3);
-  if (scores->rank() != 3) return fail_rank(ctx, 1, scores, 3);
+  auto in = leading_tensors(ctx, 2, st);
+  if (in.empty()) return st;
+  if (auto bad = wrong_rank(ctx, in, {3, 3})) return *bad;
+  const TensorTy *boxes = in[0], *scores = in[1];
   const Dim B = boxes->shape[0], N = boxes->shape[1], C = scores->shape[1];
   const DataType i64 = DataType::int_(64);
   const std::string format = ctx.attrs().get_string("output_format");
@@ -133,13 +150,10 @@ RelStatus all_class_nms(RelationContext& ctx) {
 // int32, M = max_detections.
 RelStatus regular_nms(RelationContext& ctx) {
   RelStatus st = RelStatus::Solved;
-  const TensorTy* boxes = tensor_input(ctx, 0, st);
-  if (!boxes) return st;
-  const TensorTy* scores = tensor_input(ctx, 1, st);
-  if (!scores) return st;
-  if (boxes->rank() != 3) return fail_rank(ctx, 0, boxes, 3);
-  if (scores->rank() != 3) return fail_rank(ctx, 1, scores, 3);
-  const Dim B = boxes->shape[0], M = Dim::constant(ctx.attrs().get_int("max_detections"));
+  auto in = leading_tensors(ctx, 2, st);
+  if (in.empty()) return st;
+  if (auto bad = wrong_rank(ctx, in, {3, 3})) return *bad;
+  const Dim B = in[0]->shape[0], M = Dim::constant(ctx.attrs().get_int("max_detections"));
   const DataType f32 = DataType::float_(32);
   return assign_result(ctx, ctx.arena().tuple({tensor(ctx, {B, M, Dim::constant(4)}, f32), tensor(ctx, {B, M}, f32),
                                                tensor(ctx, {B, M}, f32), tensor(ctx, {B}, kInt32)}));
@@ -150,9 +164,7 @@ RelStatus proposal(RelationContext& ctx) {
   RelStatus st = RelStatus::Solved;
   auto in = tensor_inputs(ctx, st);
   if (in.empty()) return st;
-  if (in[0]->rank() != 4) return fail_rank(ctx, 0, in[0], 4);
-  if (in[1]->rank() != 4) return fail_rank(ctx, 1, in[1], 4);
-  if (in[2]->rank() != 2) return fail_rank(ctx, 2, in[2], 2);
+  if (auto bad = wrong_rank(ctx, in, {4, 4, 2})) return *bad;
   const int64_t post = ctx.attrs().get_int("rpn_post_nms_top_n");
   if (post < 0) return fail_attr(ctx, "rpn_post_nms_top_n", "`rpn_post_nms_top_n` must not be negative", "negative");
   return assign_result(ctx, tensor(ctx, {in[0]->shape[0] * post, Dim::constant(5)}, in[0]->dtype));
