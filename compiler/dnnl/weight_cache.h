@@ -36,7 +36,6 @@ class PreparedWeights {
  private:
   dnnl::memory::desc user_, chosen_;
   bool channels_innermost_;
-  bool same_;
   mutable std::mutex mutex_;
   mutable uint64_t serial_ = 0;  // the tensor `cached_` was made from; 0: none
   mutable std::vector<float> scale_;  // and the scale it was multiplied by

@@ -39,6 +39,30 @@ StepChoice choose_step(const Graph& g, const FusedGroup& group, unsigned threads
   return c;
 }
 
+std::string Executable::step_note(const Graph& g, const Step& step, const std::string& native_why,
+                                  const std::string& library_why) {
+  const FusedGroup& group = *step.group;
+  const std::string id = "group " + std::to_string(group.id);
+  const std::string master = g[group.master].op ? std::string(g[group.master].op->name) : "tuple";
+  const std::string master_runs =
+      step.library ? master + " through " + step.library->describe()
+                   : master + " on its reference kernel" + (library_why.empty() ? "" : " (" + library_why + ")");
+  if (!step.inside_library.empty()) {
+    const size_t side = group.nodes.size() - step.inside_library.size();
+    return id + ": " + master_runs +
+           (side ? "; " + std::to_string(side) + " op(s) computing its operands on reference kernels" : "");
+  }
+  if (!step.native) {
+    const std::string how = step.library ? "through " + step.library->describe() + ", the rest on reference kernels: "
+                                         : "on reference kernels: ";
+    return id + " (" + master + ", " + std::to_string(group.nodes.size()) + " ops) " + how + native_why;
+  }
+  if (step.reference_nodes > 0)
+    return id + ": " + master_runs + ", its " + std::to_string(group.nodes.size() - step.reference_nodes) +
+           "-op epilogue native";
+  return {};  // all native: nothing to say
+}
+
 Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool, std::vector<std::string>* notes)
     : graph_(std::move(graph)), plan_(std::move(plan)), pool_(pool) {
   std::vector<loops::Kernel> kernels;  // the native parts, compiled together below
@@ -61,25 +85,9 @@ Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool,
     step.inside_library = std::move(choice.inside_library);
     step.library_output = choice.library_output;
     step.library_operands = std::move(choice.library_operands);
-    const std::string& why = choice.native_why;
-    const std::string& library_why = choice.library_why;
-    const std::string master_name = graph_[group.master].op ? std::string(graph_[group.master].op->name) : "tuple";
-    const std::string master_runs =
-        step.library ? master_name + " through " + step.library->describe()
-                     : master_name + " on its reference kernel" + (library_why.empty() ? "" : " (" + library_why + ")");
-    if (notes && !step.inside_library.empty()) {
-      const size_t side = group.nodes.size() - step.inside_library.size();
-      notes->push_back("group " + std::to_string(group.id) + ": " + master_runs +
-                       (side ? "; " + std::to_string(side) + " op(s) computing its operands on reference kernels" : ""));
-    } else if (!step.native && notes) {
-      notes->push_back("group " + std::to_string(group.id) + " (" + master_name + ", " +
-                       std::to_string(group.nodes.size()) + " ops) " +
-                       (step.library ? "through " + step.library->describe() + ", the rest on reference kernels: "
-                                     : "on reference kernels: ") +
-                       why);
-    } else if (step.reference_nodes > 0 && notes) {
-      notes->push_back("group " + std::to_string(group.id) + ": " + master_runs + ", its " +
-                       std::to_string(group.nodes.size() - step.reference_nodes) + "-op epilogue native");
+    if (notes) {
+      std::string note = step_note(graph_, step, choice.native_why, choice.library_why);
+      if (!note.empty()) notes->push_back(std::move(note));
     }
     steps_.push_back(std::move(step));
   }

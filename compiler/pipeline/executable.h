@@ -70,6 +70,10 @@ class Executable final : public rt::CompiledCall {
     NodeId library_output = 0;
     std::vector<NodeId> library_operands;
   };
+  // The report's line for a step that is not all native (what runs its master and why),
+  // or "" for an all-native one.
+  static std::string step_note(const Graph& g, const Step& step, const std::string& native_why,
+                               const std::string& library_why);
   // `arena`: this call's storage for the memory plan's slots (undefined when it has none).
   void run_native(const Step& s, std::vector<rt::Value>& values, const rt::NDArray& arena) const;
   void run_reference(const Step& s, std::vector<rt::Value>& values, const rt::NDArray& arena) const;
