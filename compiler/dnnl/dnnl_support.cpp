@@ -56,11 +56,41 @@ dnnl::primitive_attr caller_scratchpad() {
   return attr;
 }
 
-void Scratchpad::add_to(std::unordered_map<int, dnnl::memory>& args, ScratchMemory::Lease& lease) const {
+void Scratchpad::add_to(ExecArgs& args, ScratchMemory::Lease& lease) const {
   if (desc_.get_size() == 0) return;
   lease = memory_.take(desc_);
-  args.emplace(DNNL_ARG_SCRATCHPAD, lease.memory);
+  args.add(DNNL_ARG_SCRATCHPAD, lease.memory);
 }
+
+UserMemory::Lease UserMemory::wrap(const void* data) const {
+  void* handle = const_cast<void*>(data);  // oneDNN's handles are non-const; inputs are only read
+  std::unique_lock<std::mutex> hold(mutex_, std::try_to_lock);
+  if (!hold.owns_lock()) return {dnnl::memory(desc_, engine(), handle), {}};
+  if (!kept_) kept_ = dnnl::memory(desc_, engine(), DNNL_MEMORY_NONE);
+  kept_->set_data_handle(handle);
+  return {*kept_, std::move(hold)};
+}
+
+void ExecArgs::add(int arg, const dnnl::memory& memory) {
+  if (count_ == static_cast<int>(args_.size())) throw std::logic_error("ExecArgs: too many arguments");
+  args_[static_cast<size_t>(count_++)] = {arg, memory.get()};
+}
+
+void ExecArgs::execute(const dnnl::primitive& primitive) const {
+  dnnl::error::wrap_c_api(dnnl_primitive_execute(primitive.get(), stream().get(), count_, args_.data()),
+                          "could not execute a primitive");
+}
+
+namespace {
+
+void run_reorder(const dnnl::reorder& reorder, const dnnl::memory& from, const dnnl::memory& to) {
+  ExecArgs args;
+  args.add(DNNL_ARG_FROM, from);
+  args.add(DNNL_ARG_TO, to);
+  args.execute(reorder);
+}
+
+}  // namespace
 
 dnnl::memory::desc plain(const dnnl::memory::dims& dims, dnnl::memory::format_tag tag) {
   return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, tag);
@@ -74,7 +104,7 @@ ScratchMemory::Lease ScratchMemory::take(const dnnl::memory::desc& desc) const {
 }
 
 OperandLayout::OperandLayout(const dnnl::memory::desc& user, const dnnl::memory::desc& chosen, Direction direction)
-    : user_(user), chosen_(chosen) {
+    : user_(user), chosen_(chosen), user_memory_(user), preload_memory_(user) {
   if (user == chosen) return;
   if (direction == Direction::Input)
     reorder_.emplace(dnnl::reorder::primitive_desc(engine(), user, engine(), chosen));
@@ -84,33 +114,36 @@ OperandLayout::OperandLayout(const dnnl::memory::desc& user, const dnnl::memory:
     preload_.emplace(dnnl::reorder::primitive_desc(engine(), user, engine(), chosen));
 }
 
-dnnl::memory OperandLayout::into(void* data, ScratchMemory::Lease& lease) const {
-  dnnl::memory user(user_, engine(), data);
-  if (!reorder_) return user;
-  lease = scratch_.take(chosen_);
-  reorder_->execute(stream(), user, lease.memory);
-  return lease.memory;
+dnnl::memory OperandLayout::into(const void* data, Leases& leases) const {
+  leases.user = user_memory_.wrap(data);
+  if (!reorder_) return leases.user.memory;
+  leases.scratch = scratch_.take(chosen_);
+  run_reorder(*reorder_, leases.user.memory, leases.scratch.memory);
+  return leases.scratch.memory;
 }
 
-dnnl::memory OperandLayout::out(void* data, ScratchMemory::Lease& lease) const {
-  if (!reorder_) return dnnl::memory(user_, engine(), data);
-  lease = scratch_.take(chosen_);
-  return lease.memory;
+dnnl::memory OperandLayout::out(void* data, Leases& leases) const {
+  if (!reorder_) {
+    leases.user = user_memory_.wrap(data);
+    return leases.user.memory;
+  }
+  leases.scratch = scratch_.take(chosen_);
+  return leases.scratch.memory;
 }
 
-void OperandLayout::finish(const dnnl::memory& produced, void* data) const {
+void OperandLayout::finish(const dnnl::memory& produced, void* data, Leases& leases) const {
   if (!reorder_) return;
-  dnnl::memory user(user_, engine(), data), from = produced;  // execute takes non-const handles
-  reorder_->execute(stream(), from, user);
+  leases.user = user_memory_.wrap(data);
+  run_reorder(*reorder_, produced, leases.user.memory);
 }
 
-void OperandLayout::preload(const void* data, dnnl::memory& target) const {
+void OperandLayout::preload(const void* data, const dnnl::memory& target, UserMemory::Lease& lease) const {
   if (!preload_) {
     if (target.get_data_handle() != data) std::memcpy(target.get_data_handle(), data, user_.get_size());
     return;
   }
-  dnnl::memory user(user_, engine(), const_cast<void*>(data));
-  preload_->execute(stream(), user, target);
+  lease = preload_memory_.wrap(data);
+  run_reorder(*preload_, lease.memory, target);
 }
 
 }  // namespace relay::compiler::dnnl_impl

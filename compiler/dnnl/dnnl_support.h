@@ -3,10 +3,10 @@
 // call (reorder into the layout the primitive chose, execute, reorder back).
 #pragma once
 
+#include <array>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <unordered_map>
 
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -65,35 +65,72 @@ class ScratchMemory {
   mutable std::optional<dnnl::memory> kept_;
 };
 
-// One operand between a tensor's plain buffer and the layout the primitive chose: the
-// buffer itself when they are the same, else a scratch memory and a reorder (made once).
+// A memory object of one descriptor over the caller's buffers, kept between calls: making
+// a dnnl::memory allocates (the MLP's three dense layers made nine per call, a third of
+// its time), so a call points the kept one at its buffer. As with ScratchMemory, a call
+// that finds it held (a concurrent call) makes its own. One call wraps one buffer with it.
+class UserMemory {
+ public:
+  struct Lease {
+    dnnl::memory memory;
+    std::unique_lock<std::mutex> hold;
+  };
+  UserMemory() = default;
+  explicit UserMemory(const dnnl::memory::desc& desc) : desc_(desc) {}
+  Lease wrap(const void* data) const;
+
+ private:
+  dnnl::memory::desc desc_;
+  mutable std::mutex mutex_;
+  mutable std::optional<dnnl::memory> kept_;
+};
+
+// A primitive's arguments for one execute, in a fixed array: the C++ API's execute takes
+// an unordered_map, whose nodes are allocated on every call.
+class ExecArgs {
+ public:
+  void add(int arg, const dnnl::memory& memory);
+  // Runs `primitive` on this thread's stream (in order; the caller waits once at the end).
+  void execute(const dnnl::primitive& primitive) const;
+
+ private:
+  std::array<dnnl_exec_arg_t, 24> args_{};
+  int count_ = 0;
+};
+
 // A primitive's scratchpad for one call (kept between calls like ScratchMemory), added to
 // its arguments when it needs one.
 class Scratchpad {
  public:
   explicit Scratchpad(const dnnl::memory::desc& desc) : desc_(desc) {}
-  void add_to(std::unordered_map<int, dnnl::memory>& args, ScratchMemory::Lease& lease) const;
+  void add_to(ExecArgs& args, ScratchMemory::Lease& lease) const;
 
  private:
   dnnl::memory::desc desc_;
   ScratchMemory memory_;
 };
 
+// One operand between a tensor's plain buffer and the layout the primitive chose: the
+// buffer itself when they are the same, else a scratch memory and a reorder (made once).
 class OperandLayout {
  public:
   // PreloadedOutput: an output that preload() fills before the primitive runs.
   enum class Direction { Input, Output, PreloadedOutput };
-  OperandLayout() = default;
+  // What one call holds of the operand: the memory over its buffer, the scratch.
+  struct Leases {
+    UserMemory::Lease user;
+    ScratchMemory::Lease scratch;
+  };
   OperandLayout(const dnnl::memory::desc& user, const dnnl::memory::desc& chosen, Direction direction);
-  // An input: the primitive's operand for `data` (reordered into `lease` when needed).
-  dnnl::memory into(void* data, ScratchMemory::Lease& lease) const;
+  // An input: the primitive's operand for `data` (reordered into the scratch when needed).
+  dnnl::memory into(const void* data, Leases& leases) const;
   // An output: the memory the primitive writes for `data`; after it ran, `finish` reorders
   // that scratch back into `data` when the layouts differ.
-  dnnl::memory out(void* data, ScratchMemory::Lease& lease) const;
-  void finish(const dnnl::memory& produced, void* data) const;
+  dnnl::memory out(void* data, Leases& leases) const;
+  void finish(const dnnl::memory& produced, void* data, Leases& leases) const;
   // A PreloadedOutput: puts the plain tensor `data` into `target` (from out()) before the
   // primitive runs, for a sum post-op that adds to what the destination holds.
-  void preload(const void* data, dnnl::memory& target) const;
+  void preload(const void* data, const dnnl::memory& target, UserMemory::Lease& lease) const;
   bool reorders() const { return reorder_.has_value(); }
 
  private:
@@ -101,6 +138,7 @@ class OperandLayout {
   std::optional<dnnl::reorder> reorder_;
   std::optional<dnnl::reorder> preload_;  // a PreloadedOutput's reorder the other way
   ScratchMemory scratch_;
+  UserMemory user_memory_, preload_memory_;
 };
 
 }  // namespace relay::compiler::dnnl_impl

@@ -58,8 +58,9 @@ std::optional<FusedEpilogue> FusedEpilogue::make(const EpilogueChain& chain, int
         if (s.per_channel) dims[1] = channels;
         const dnnl::memory::desc desc = plain(dims, dst_rank == 2 ? dnnl::memory::format_tag::ab
                                                                   : dnnl::memory::format_tag::abcd);
+        if (e.binaries_.size() == kMaxBinaries) return std::nullopt;
         post_ops.append_binary(binary_algorithm(s.kind), desc);
-        e.binaries_.push_back({index, op_index, desc});
+        e.binaries_.push_back({index, op_index, std::make_shared<UserMemory>(desc)});
         break;
       }
       default:  // an activation; only clip has bounds (oneDNN's alpha and beta)
@@ -95,11 +96,13 @@ void FusedEpilogue::fold(std::span<const rt::NDArray> operands, std::vector<floa
   }
 }
 
-void FusedEpilogue::add_post_op_args(std::span<const rt::NDArray> operands,
-                                     std::unordered_map<int, dnnl::memory>& args) const {
-  for (const Binary& b : binaries_)
-    args.insert_or_assign(DNNL_ARG_ATTR_MULTIPLE_POST_OP(b.post_op) | DNNL_ARG_SRC_1,
-                          dnnl::memory(b.desc, engine(), operands[b.operand].raw()));
+void FusedEpilogue::add_post_op_args(std::span<const rt::NDArray> operands, ExecArgs& args,
+                                     std::span<UserMemory::Lease> leases) const {
+  for (size_t i = 0; i < binaries_.size(); ++i) {
+    const Binary& b = binaries_[i];
+    leases[i] = b.memory->wrap(operands[b.operand].raw());
+    args.add(DNNL_ARG_ATTR_MULTIPLE_POST_OP(b.post_op) | DNNL_ARG_SRC_1, leases[i].memory);
+  }
 }
 
 const rt::NDArray* FusedEpilogue::residual(std::span<const rt::NDArray> operands) const {

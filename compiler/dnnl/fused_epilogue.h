@@ -7,10 +7,10 @@
 // convolution.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <oneapi/dnnl/dnnl.hpp>
@@ -38,8 +38,11 @@ class FusedEpilogue {
   // Per call, from the operands (epilogue_operands order): the folded per-channel scale
   // (left empty when no step scales) and bias (empty when no step shifts).
   void fold(std::span<const rt::NDArray> operands, std::vector<float>& scale, std::vector<float>& bias) const;
-  // The binary post-ops' second inputs.
-  void add_post_op_args(std::span<const rt::NDArray> operands, std::unordered_map<int, dnnl::memory>& args) const;
+  // The binary post-ops' second inputs; `leases` (kMaxBinaries of them) hold their memories
+  // for the call.
+  static constexpr size_t kMaxBinaries = 8;
+  void add_post_op_args(std::span<const rt::NDArray> operands, ExecArgs& args,
+                        std::span<UserMemory::Lease> leases) const;
   // The residual the sum post-op adds, or nullptr.
   const rt::NDArray* residual(std::span<const rt::NDArray> operands) const;
   // E.g. "scale folded into the weights, bias, post-ops sum, relu".
@@ -54,7 +57,7 @@ class FusedEpilogue {
   struct Binary {
     int post_op;  // its index among the post-ops
     size_t operand;
-    dnnl::memory::desc desc;
+    std::shared_ptr<UserMemory> memory;  // over the operand's buffer (shared: the struct moves)
   };
   EpilogueChain chain_;
   int64_t channels_ = 0;

@@ -31,11 +31,14 @@ class BatchMatmulKernel final : public LibraryKernel {
     use_threads(threads);
     FlushDenormals flush(threads);
     rt::NDArray out = dest.defined() ? dest : rt::NDArray::empty(out_shape_, DataType::float_(32));
-    memory a(a_, engine(), inputs[0].raw()), b(b_, engine(), inputs[1].raw()), c(c_, engine(), out.raw());
-    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, c}};
+    const UserMemory::Lease a = a_.wrap(inputs[0].raw()), b = b_.wrap(inputs[1].raw()), c = c_.wrap(out.raw());
+    ExecArgs args;
+    args.add(DNNL_ARG_SRC, a.memory);
+    args.add(DNNL_ARG_WEIGHTS, b.memory);
+    args.add(DNNL_ARG_DST, c.memory);
     ScratchMemory::Lease pad_lease;
     scratchpad_.add_to(args, pad_lease);
-    primitive_.execute(stream(), args);
+    args.execute(primitive_);
     stream().wait();
     return out;
   }
@@ -46,7 +49,7 @@ class BatchMatmulKernel final : public LibraryKernel {
  private:
   dnnl::matmul primitive_;
   std::string impl_;
-  memory::desc a_, b_, c_;
+  UserMemory a_, b_, c_;  // over the operands' and the result's buffers
   Scratchpad scratchpad_;
   std::vector<int64_t> out_shape_;
   double flops_;

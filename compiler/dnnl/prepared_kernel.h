@@ -6,7 +6,7 @@
 // primitive descriptor is made.
 #pragma once
 
-#include <cstring>
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,29 +39,40 @@ class PreparedKernel final : public LibraryKernel {
         flops_(flops),
         epilogue_(std::move(epilogue)) {
     if (epilogue_ && epilogue_->has_bias())
-      bias_desc_ = plain({output_channels}, dnnl::memory::format_tag::x);
+      bias_memory_.emplace(plain({output_channels}, dnnl::memory::format_tag::x));
   }
 
   rt::NDArray run(std::span<const rt::NDArray> inputs, const rt::NDArray& dest, unsigned threads) const override {
     use_threads(threads);
     FlushDenormals flush(threads);
     rt::NDArray out = dest.defined() ? dest : rt::NDArray::empty(out_shape_, DataType::float_(32));
-    ScratchMemory::Lease src_lease, dst_lease, pad_lease;
+    // What this call holds: memories over its buffers, scratch, the epilogue's operands.
+    OperandLayout::Leases src_leases, dst_leases;
+    UserMemory::Lease weight_lease, bias_lease, residual_lease;
+    ScratchMemory::Lease pad_lease;
+    std::array<UserMemory::Lease, FusedEpilogue::kMaxBinaries> binary_leases;
     const std::span<const rt::NDArray> operands = inputs.subspan(2);
-    std::vector<float> scale, bias;
+    // (Per thread, kept: no allocation per call; a library call never re-enters itself.)
+    thread_local std::vector<float> scale, bias;
+    scale.clear();
+    bias.clear();
     if (epilogue_) epilogue_->fold(operands, scale, bias);
-    dnnl::memory src = src_.into(inputs[0].raw(), src_lease);
-    dnnl::memory weights = weights_.get(inputs[1], scale);
-    dnnl::memory dst = dst_.out(out.raw(), dst_lease);
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
+    ExecArgs args;
+    args.add(DNNL_ARG_SRC, src_.into(inputs[0].raw(), src_leases));
+    args.add(DNNL_ARG_WEIGHTS, weights_.get(inputs[1], scale, weight_lease));
+    const dnnl::memory dst = dst_.out(out.raw(), dst_leases);
+    args.add(DNNL_ARG_DST, dst);
     if (epilogue_) {
-      if (!bias.empty()) args.emplace(DNNL_ARG_BIAS, dnnl::memory(bias_desc_, engine(), bias.data()));
-      epilogue_->add_post_op_args(operands, args);
-      if (const rt::NDArray* residual = epilogue_->residual(operands)) dst_.preload(residual->raw(), dst);
+      if (!bias.empty()) {
+        bias_lease = bias_memory_->wrap(bias.data());
+        args.add(DNNL_ARG_BIAS, bias_lease.memory);
+      }
+      epilogue_->add_post_op_args(operands, args, binary_leases);
+      if (const rt::NDArray* residual = epilogue_->residual(operands)) dst_.preload(residual->raw(), dst, residual_lease);
     }
     scratchpad_.add_to(args, pad_lease);
-    primitive_.execute(stream(), args);
-    dst_.finish(dst, out.raw());
+    args.execute(primitive_);
+    dst_.finish(dst, out.raw(), dst_leases);
     stream().wait();
     return out;
   }
@@ -82,7 +93,7 @@ class PreparedKernel final : public LibraryKernel {
   std::vector<int64_t> out_shape_;
   double flops_;
   std::optional<FusedEpilogue> epilogue_;
-  dnnl::memory::desc bias_desc_;
+  std::optional<UserMemory> bias_memory_;  // over each call's folded bias
 };
 
 }  // namespace relay::compiler::dnnl_impl

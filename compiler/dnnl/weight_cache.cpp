@@ -7,7 +7,7 @@ namespace relay::compiler::dnnl_impl {
 
 PreparedWeights::PreparedWeights(const dnnl::memory::desc& user, const dnnl::memory::desc& chosen,
                                  bool channels_innermost)
-    : user_(user), chosen_(chosen), channels_innermost_(channels_innermost) {}
+    : user_(user), chosen_(chosen), channels_innermost_(channels_innermost), user_memory_(user) {}
 
 namespace {
 
@@ -26,8 +26,12 @@ std::vector<float> scaled_copy(const float* w, size_t count, std::span<const flo
 
 }  // namespace
 
-dnnl::memory PreparedWeights::get(const rt::NDArray& weights, std::span<const float> scale) const {
-  if (scale.empty() && user_ == chosen_) return dnnl::memory(user_, engine(), weights.raw());
+dnnl::memory PreparedWeights::get(const rt::NDArray& weights, std::span<const float> scale,
+                                  UserMemory::Lease& lease) const {
+  if (scale.empty() && user_ == chosen_) {
+    lease = user_memory_.wrap(weights.raw());
+    return lease.memory;
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   // Bitwise: a NaN scale (a negative variance) is still the same scale.
   const bool same_scale =

@@ -29,13 +29,15 @@ class PreparedWeights {
   // (one value per output channel) when it is not empty, in the chosen layout: the tensor's own buffer when the layouts
   // agree and nothing scales, else the cached result, made on the first call with this
   // tensor and scale. Safe to call from several threads.
-  dnnl::memory get(const rt::NDArray& weights, std::span<const float> scale = {}) const;
+  // `lease` holds the memory over the tensor's buffer in the first case.
+  dnnl::memory get(const rt::NDArray& weights, std::span<const float> scale, UserMemory::Lease& lease) const;
   // How many times the weights were reordered (the bench and tests check it stays 1).
   uint64_t reorders() const;
 
  private:
   dnnl::memory::desc user_, chosen_;
   bool channels_innermost_;
+  UserMemory user_memory_;
   mutable std::mutex mutex_;
   mutable uint64_t serial_ = 0;  // the tensor `cached_` was made from; 0: none
   mutable std::vector<float> scale_;  // and the scale it was multiplied by
