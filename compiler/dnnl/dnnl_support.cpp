@@ -104,7 +104,8 @@ ScratchMemory::Lease ScratchMemory::take(const dnnl::memory::desc& desc) const {
 }
 
 OperandLayout::OperandLayout(const dnnl::memory::desc& user, const dnnl::memory::desc& chosen, Direction direction)
-    : user_(user), chosen_(chosen), user_memory_(user), preload_memory_(user) {
+    : user_(user), chosen_(chosen), plain_(user), preload_memory_(user) {
+  user_memory_.emplace(user);
   if (user == chosen) return;
   if (direction == Direction::Input)
     reorder_.emplace(dnnl::reorder::primitive_desc(engine(), user, engine(), chosen));
@@ -115,7 +116,7 @@ OperandLayout::OperandLayout(const dnnl::memory::desc& user, const dnnl::memory:
 }
 
 dnnl::memory OperandLayout::into(const void* data, Leases& leases) const {
-  leases.user = user_memory_.wrap(data);
+  leases.user = user_memory_->wrap(data);
   if (!reorder_) return leases.user.memory;
   leases.scratch = scratch_.take(chosen_);
   run_reorder(*reorder_, leases.user.memory, leases.scratch.memory);
@@ -124,7 +125,7 @@ dnnl::memory OperandLayout::into(const void* data, Leases& leases) const {
 
 dnnl::memory OperandLayout::out(void* data, Leases& leases) const {
   if (!reorder_) {
-    leases.user = user_memory_.wrap(data);
+    leases.user = user_memory_->wrap(data);
     return leases.user.memory;
   }
   leases.scratch = scratch_.take(chosen_);
@@ -133,17 +134,25 @@ dnnl::memory OperandLayout::out(void* data, Leases& leases) const {
 
 void OperandLayout::finish(const dnnl::memory& produced, void* data, Leases& leases) const {
   if (!reorder_) return;
-  leases.user = user_memory_.wrap(data);
+  leases.user = user_memory_->wrap(data);
   run_reorder(*reorder_, produced, leases.user.memory);
 }
 
-void OperandLayout::preload(const void* data, const dnnl::memory& target, UserMemory::Lease& lease) const {
-  if (!preload_) {
-    if (target.get_data_handle() != data) std::memcpy(target.get_data_handle(), data, user_.get_size());
+void OperandLayout::preload(const void* data, bool data_in_chosen_layout, const dnnl::memory& target,
+                            UserMemory::Lease& lease) const {
+  if (!preload_ || data_in_chosen_layout) {
+    // Already the destination's layout: a copy (none when it is the destination itself).
+    if (target.get_data_handle() != data) std::memcpy(target.get_data_handle(), data, chosen_.get_size());
     return;
   }
   lease = preload_memory_.wrap(data);
   run_reorder(*preload_, lease.memory, target);
+}
+
+void OperandLayout::adopt_chosen_layout() {
+  user_ = chosen_;
+  user_memory_.emplace(chosen_);
+  reorder_.reset();
 }
 
 }  // namespace relay::compiler::dnnl_impl

@@ -128,17 +128,26 @@ class OperandLayout {
   // that scratch back into `data` when the layouts differ.
   dnnl::memory out(void* data, Leases& leases) const;
   void finish(const dnnl::memory& produced, void* data, Leases& leases) const;
-  // A PreloadedOutput: puts the plain tensor `data` into `target` (from out()) before the
-  // primitive runs, for a sum post-op that adds to what the destination holds.
-  void preload(const void* data, const dnnl::memory& target, UserMemory::Lease& lease) const;
+  // A PreloadedOutput: puts the tensor `data` (plain, or in the chosen layout when
+  // `data_in_chosen_layout`) into `target` (from out()) before the primitive runs, for a
+  // sum post-op that adds to what the destination holds.
+  void preload(const void* data, bool data_in_chosen_layout, const dnnl::memory& target,
+               UserMemory::Lease& lease) const;
+  // The tensor's buffer holds the chosen layout from now on: no reorder either way.
+  void adopt_chosen_layout();
+  const dnnl::memory::desc& chosen() const { return chosen_; }
+  // Whether a buffer in the chosen layout has the plain one's size (no padding), so it can
+  // stand in the same planned slot.
+  bool chosen_fits() const { return chosen_.get_size() == plain_.get_size(); }
   bool reorders() const { return reorder_.has_value(); }
 
  private:
-  dnnl::memory::desc user_, chosen_;
+  dnnl::memory::desc user_, chosen_, plain_;  // plain_: the plain layout (user_ until adopted)
   std::optional<dnnl::reorder> reorder_;
   std::optional<dnnl::reorder> preload_;  // a PreloadedOutput's reorder the other way
   ScratchMemory scratch_;
-  UserMemory user_memory_, preload_memory_;
+  std::optional<UserMemory> user_memory_;  // over the buffer, in user_ (replaced on adoption)
+  UserMemory preload_memory_;
 };
 
 }  // namespace relay::compiler::dnnl_impl

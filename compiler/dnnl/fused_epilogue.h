@@ -34,6 +34,8 @@ class FusedEpilogue {
   bool scales_weights() const { return scales_weights_; }
   bool has_bias() const { return has_bias_; }
   bool has_residual() const { return residual_.has_value(); }
+  // The residual's position among the operands (epilogue_operands order).
+  std::optional<size_t> residual_operand() const { return residual_; }
 
   // Per call, from the operands (epilogue_operands order): the folded per-channel scale
   // (left empty when no step scales) and bias (empty when no step shifts).

@@ -41,6 +41,22 @@ class LibraryKernel {
   virtual double flops() const = 0;
   // The group's epilogue this kernel computes inside the call (all of it), or nullptr.
   virtual const EpilogueChain* fused_epilogue() const { return nullptr; }
+
+  // One layout between library calls (issue 14's layout pass, compiler/pipeline/
+  // library_layouts.h): a result that only library kernels read can stay in the layout
+  // the library wrote it in, which saves a reorder on each side.
+  // Whether `reader` takes this kernel's result as its run() input `input` (0: the data;
+  // after the master's inputs, a fused epilogue's operand such as a residual) in exactly
+  // the layout this kernel writes it in.
+  virtual bool can_hand_over(const LibraryKernel& reader, size_t input) const {
+    (void)reader;
+    (void)input;
+    return false;
+  }
+  // From now on this kernel writes its result in its own layout (only library kernels
+  // that accepted it read it), and reads its run() input `input` in the layout it wants.
+  virtual void keep_result_layout() {}
+  virtual void take_input_layout(size_t input) { (void)input; }
 };
 
 // A library kernel for call node `node` of `g` (nn.conv2d, nn.conv2d_transpose, nn.dense,

@@ -17,8 +17,18 @@
 
 namespace relay::compiler::dnnl_impl {
 
+// What a oneDNN kernel tells another about the layouts it wants, for
+// LibraryKernel::can_hand_over.
+class LayoutAware {
+ public:
+  virtual ~LayoutAware() = default;
+  // The layout the kernel wants its run() input `input` in; nullptr when it has none of
+  // its own for it.
+  virtual const dnnl::memory::desc* input_layout(size_t input) const = 0;
+};
+
 template <class Primitive>
-class PreparedKernel final : public LibraryKernel {
+class PreparedKernel final : public LibraryKernel, public LayoutAware {
  public:
   // `user_*`: the plain layouts of the tensors as Relay holds them. `epilogue`: what the
   // primitive was made to compute after the product (its attributes, and a bias when it
@@ -68,7 +78,8 @@ class PreparedKernel final : public LibraryKernel {
         args.add(DNNL_ARG_BIAS, bias_lease.memory);
       }
       epilogue_->add_post_op_args(operands, args, binary_leases);
-      if (const rt::NDArray* residual = epilogue_->residual(operands)) dst_.preload(residual->raw(), dst, residual_lease);
+      if (const rt::NDArray* residual = epilogue_->residual(operands))
+        dst_.preload(residual->raw(), residual_in_layout_, dst, residual_lease);
     }
     scratchpad_.add_to(args, pad_lease);
     args.execute(primitive_);
@@ -78,7 +89,38 @@ class PreparedKernel final : public LibraryKernel {
   }
 
   std::string describe() const override {
-    return "oneDNN " + impl_ + (epilogue_ ? " with its epilogue (" + epilogue_->describe() + ")" : "");
+    std::string kept;
+    if (data_in_layout_) kept += "its data";
+    if (residual_in_layout_) kept += std::string(kept.empty() ? "" : ", ") + "its residual";
+    if (result_in_layout_) kept += std::string(kept.empty() ? "" : ", ") + "its result";
+    return "oneDNN " + impl_ + (epilogue_ ? " with its epilogue (" + epilogue_->describe() + ")" : "") +
+           (kept.empty() ? "" : "; " + kept + " in oneDNN's layout, no reorder");
+  }
+
+  bool can_hand_over(const LibraryKernel& reader, size_t input) const override {
+    // Only a result the library writes in a layout of its own (else nothing is saved) that
+    // fits the plain tensor's slot.
+    if (!dst_.reorders() || !dst_.chosen_fits()) return false;
+    const auto* other = dynamic_cast<const LayoutAware*>(&reader);
+    const dnnl::memory::desc* wanted = other ? other->input_layout(input) : nullptr;
+    return wanted && *wanted == dst_.chosen();
+  }
+  void keep_result_layout() override {
+    dst_.adopt_chosen_layout();
+    result_in_layout_ = true;
+  }
+  void take_input_layout(size_t input) override {
+    if (input == 0) {
+      src_.adopt_chosen_layout();
+      data_in_layout_ = true;
+    } else if (is_residual(input)) {
+      residual_in_layout_ = true;
+    }
+  }
+  const dnnl::memory::desc* input_layout(size_t input) const override {
+    if (input == 0) return &src_.chosen();
+    if (is_residual(input)) return &dst_.chosen();  // the residual goes into the destination
+    return nullptr;
   }
   const EpilogueChain* fused_epilogue() const override { return epilogue_ ? &epilogue_->chain() : nullptr; }
   uint64_t weight_preparations() const override { return weights_.reorders(); }
@@ -94,6 +136,14 @@ class PreparedKernel final : public LibraryKernel {
   double flops_;
   std::optional<FusedEpilogue> epilogue_;
   std::optional<UserMemory> bias_memory_;  // over each call's folded bias
+  // The layout pass's choices (library_kernel.h): which tensors are in oneDNN's layout.
+  bool data_in_layout_ = false, residual_in_layout_ = false, result_in_layout_ = false;
+
+  // Whether run() input `input` is the fused epilogue's residual (after data and weights).
+  bool is_residual(size_t input) const {
+    const auto r = epilogue_ ? epilogue_->residual_operand() : std::nullopt;
+    return r && input == 2 + *r;
+  }
 };
 
 }  // namespace relay::compiler::dnnl_impl

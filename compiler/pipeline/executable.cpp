@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "interpreter/eval/closure.h"
+#include "compiler/pipeline/library_layouts.h"
 #include "interpreter/kernels/kernel.h"
 
 namespace relay::compiler {
@@ -65,10 +66,13 @@ std::string Executable::step_note(const Graph& g, const Step& step, const std::s
 
 Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool, std::vector<std::string>* notes)
     : graph_(std::move(graph)), plan_(std::move(plan)), pool_(pool) {
+  std::vector<StepChoice> choices;
+  for (const FusedGroup& group : plan_.groups) choices.push_back(choose_step(graph_, group, pool_ ? pool_->threads() : 1));
+  library_layouts_ = keep_library_layouts(graph_, plan_, choices);
   std::vector<loops::Kernel> kernels;  // the native parts, compiled together below
   std::vector<size_t> kernel_steps;    // the step of each
   for (const FusedGroup& group : plan_.groups) {
-    StepChoice choice = choose_step(graph_, group, pool_ ? pool_->threads() : 1);
+    StepChoice& choice = choices[group.id];
     Step step;
     step.group = &group;
     step.reference_nodes = choice.reference_nodes;

@@ -39,6 +39,9 @@ class Executable final : public rt::CompiledCall {
   size_t epilogue_groups() const;  // reference master operator, native epilogue
   size_t library_groups() const;   // the master operator through the kernel library
   size_t fused_library_groups() const;  // ... with the whole epilogue inside the library call
+  // Values handed from one library call to the next in the library's layout
+  // (library_layouts.h).
+  size_t library_layout_values() const { return library_layouts_; }
   double compile_ms() const { return compile_ms_; }
   const MemoryPlan& memory_plan() const { return memory_; }
   const Graph& graph() const { return graph_; }
@@ -87,6 +90,7 @@ class Executable final : public rt::CompiledCall {
   std::vector<int32_t> last_use_;  // per node: the step after which its value is dead
   double compile_ms_ = 0;
   MemoryPlan memory_;
+  size_t library_layouts_ = 0;
   // The arena kept between calls; a call that finds it in use (a re-entered or concurrent
   // call) allocates its own.
   rt::NDArray arena_;

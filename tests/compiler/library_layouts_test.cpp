@@ -1,0 +1,76 @@
+// The layout pass between kernel-library calls (compiler/pipeline/library_layouts.h): a
+// residual block's activations go from one oneDNN convolution to the next in oneDNN's
+// layout, and compiled code still computes what the interpreter does; a value that a
+// native kernel also reads (a pool beside the next convolution) stays plain, and the
+// answer is still right.
+#ifdef RELAY_HAVE_PIPELINE
+#include <catch2/catch.hpp>
+
+#include "tests/compiler/compiler_test_util.h"
+
+using namespace relay;
+using namespace relay::compiler;
+namespace t = relay::testing;
+
+namespace {
+
+const char* kParams =
+    "%x: Tensor[(1, 64, 14, 14), float32], %w1: Tensor[(64, 64, 3, 3), float32], "
+    "%w2: Tensor[(64, 64, 3, 3), float32], %w3: Tensor[(64, 64, 3, 3), float32]";
+
+std::string program(const std::string& body) {
+  return std::string("#[version = \"0.0.5\"]\ndef @main(") + kParams + ") {\n" + body + "\n}\n";
+}
+
+// A residual block: relu(conv) feeds conv, whose sum adds the block's input (a conv's
+// result too), then relu; a pool reads the end.
+const char* kBlock =
+    "%0 = nn.relu(nn.conv2d(%x, %w1, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]));\n"
+    "%1 = nn.relu(nn.conv2d(%0, %w2, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]));\n"
+    "%2 = nn.conv2d(%1, %w3, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]);\n"
+    "%3 = nn.relu(add(%2, %0));\n"
+    "nn.global_avg_pool2d(%3)";
+
+// The first activation is read by a convolution and by a native max pool.
+const char* kShared =
+    "%0 = nn.relu(nn.conv2d(%x, %w1, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]));\n"
+    "%1 = nn.conv2d(%0, %w2, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]);\n"
+    "%2 = nn.max_pool2d(%0, pool_size=[3, 3], padding=[1, 1, 1, 1]);\n"
+    "add(%1, %2)";
+
+void check_compiled(const char* body, bool expect_handover) {
+  auto m = t::load_model_text(program(body));
+  REQUIRE(m->error == "");
+  std::vector<rt::NDArray> args = t::random_args(*m, 5);
+  std::vector<rt::Value> vals(args.begin(), args.end());
+  t::CompiledMain compiled = t::compile_for_args(*m, args);
+  std::string notes;
+  for (const std::string& n : compiled.outcome.notes) notes += n + "\n";
+  INFO(notes);
+  const rt::NDArray want = t::interpret(*m, args).tensor();
+  for (int call = 0; call < 3; ++call) CHECK(t::max_rel_diff(compiled.outcome.code->call(vals).tensor(), want) < 1e-4);
+  if (!library_kernels_built()) {
+    CHECK(compiled.exe->library_layout_values() == 0);
+    return;
+  }
+  // oneDNN's direct convolutions here (brgconv, jit) keep blocked or NHWC activations; a
+  // GEMM-based one would take them plain, and then nothing is handed over.
+  const bool own_layout = notes.find("gemm") == std::string::npos && notes.find("ref:") == std::string::npos;
+  if (expect_handover && own_layout) {
+    CHECK(compiled.exe->library_layout_values() > 0);
+    CHECK(notes.find("its result in oneDNN's layout") != std::string::npos);
+  }
+  if (!expect_handover) CHECK(compiled.exe->library_layout_values() == 0);
+}
+
+}  // namespace
+
+TEST_CASE("a residual block hands its activations over in the library's layout", "[compiler][library]") {
+  check_compiled(kBlock, true);
+}
+
+TEST_CASE("a value a native kernel also reads stays plain", "[compiler][library]") {
+  check_compiled(kShared, false);
+}
+
+#endif
