@@ -72,7 +72,8 @@ UserMemory::Lease UserMemory::wrap(const void* data) const {
 }
 
 void ExecArgs::add(int arg, const dnnl::memory& memory) {
-  if (count_ == static_cast<int>(args_.size())) throw std::logic_error("ExecArgs: too many arguments");
+  if (count_ == static_cast<int>(kMax)) throw std::logic_error("ExecArgs: too many arguments");
+  held_[static_cast<size_t>(count_)] = memory;
   args_[static_cast<size_t>(count_++)] = {arg, memory.get()};
 }
 

@@ -86,7 +86,9 @@ class UserMemory {
 };
 
 // A primitive's arguments for one execute, in a fixed array: the C++ API's execute takes
-// an unordered_map, whose nodes are allocated on every call.
+// an unordered_map, whose nodes are allocated on every call. It holds a reference to each
+// memory until it is destroyed: a memory handed in as a temporary (the prepared weights,
+// which a concurrent call with other weights may replace) stays alive through execute.
 class ExecArgs {
  public:
   void add(int arg, const dnnl::memory& memory);
@@ -94,7 +96,9 @@ class ExecArgs {
   void execute(const dnnl::primitive& primitive) const;
 
  private:
-  std::array<dnnl_exec_arg_t, 24> args_{};
+  static constexpr size_t kMax = 24;
+  std::array<dnnl_exec_arg_t, kMax> args_{};
+  std::array<dnnl::memory, kMax> held_;
   int count_ = 0;
 };
 

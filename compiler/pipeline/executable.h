@@ -30,6 +30,11 @@ class Executable final : public rt::CompiledCall {
   // that stays on reference kernels and why. `pool` may be null (one thread).
   Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool, std::vector<std::string>* notes);
 
+  // Calls may run on several threads at once (each gets its own storage), as long as no
+  // two threads copy one value at the same time: values are reference-counted without
+  // atomics (interpreter/runtime/object.h). Each concurrent call needs its own arguments,
+  // and a graph with constants (which every call copies into its values) must not be
+  // called from two threads at once.
   rt::Value call(std::span<const rt::Value> args) override;
   // The kernel library's share: its kernels per call, their GFLOP, time and rate so far.
   std::vector<std::string> run_notes() const override;

@@ -204,11 +204,16 @@ TEST_CASE("compiled code with a memory plan computes what the interpreter does, 
       CHECK(t::max_rel_diff(got, want) < tolerance);
     }
     // Calls at the same time: one holds the kept arena, the others allocate their own.
+    // Each thread has its own copies of the arguments: values are reference-counted without
+    // atomics (interpreter/runtime/object.h), so threads must never copy one value at once.
     std::vector<rt::NDArray> results(4);
+    std::vector<std::vector<rt::Value>> own_args(results.size());
+    for (auto& a : own_args)
+      for (const rt::NDArray& arg : args) a.push_back(rt::Value(arg.copy()));
     std::vector<std::thread> threads;
     for (size_t i = 0; i < results.size(); ++i)
       threads.emplace_back([&, i] {
-        for (int k = 0; k < 5; ++k) results[i] = out.code->call(vals).tensor();
+        for (int k = 0; k < 5; ++k) results[i] = out.code->call(own_args[i]).tensor();
       });
     for (std::thread& th : threads) th.join();
     for (const rt::NDArray& got : results) CHECK(t::max_rel_diff(got, want) < tolerance);
