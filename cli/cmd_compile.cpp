@@ -6,6 +6,8 @@
 // function is not a graph (the reason and where).
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <stdexcept>
 
 #include "cli/commands.h"
 #include "cli/diagnostic_output.h"
@@ -13,6 +15,7 @@
 #include "compiler/graph/fuse.h"
 #include "compiler/graph/passes.h"
 #include "compiler/pipeline/executable.h"
+#include "compiler/pipeline/gpu_groups.h"
 #include "compiler/graph/print.h"
 #include "interpreter/eval/run.h"
 
@@ -22,7 +25,7 @@ namespace {
 
 void compile_usage(FILE* out) {
   std::fprintf(out,
-               "usage: relay compile FILE [--entry NAME] [--shape NAME=DIMS]... [--emit=STAGE]\n"
+               "usage: relay compile FILE [--entry NAME] [--shape NAME=DIMS]... [--target=T] [--emit=STAGE]\n"
                "\n"
                "Compiles @main (or NAME) of FILE for its parameters' shapes and prints a stage.\n"
                "  --shape NAME=DIMS  a parameter's shape, e.g. data=1x3x224x224 (needed for `?` dims)\n"
@@ -30,6 +33,9 @@ void compile_usage(FILE* out) {
                "  loops, llvm, asm: each fused group's native kernel (loop IR, optimised LLVM IR, host\n"
                "  assembly), or why it runs on reference kernels\n"
                "  memory: the memory plan (arena slots, in-place pairs, peak bytes)\n"
+               "  --target=T         cpu (default) or cuda[:sm_XX] (sm_80 unless named): loops, llvm and\n"
+               "                     ptx print the GPU kernels (PTX from LLVM's NVPTX target; --emit=ptx\n"
+               "                     implies cuda); no GPU or CUDA toolkit is needed\n"
                "Exit status: 0 ok, 1 errors or not a graph, 2 usage error.\n");
 }
 
@@ -55,7 +61,7 @@ bool parse_dims(const std::string& s, std::vector<int64_t>& out) {
 
 int cmd_compile(const Args& args) {
   OutputOptions out_opts;
-  std::string file, entry = "main", emit = "fused";
+  std::string file, entry = "main", emit = "fused", target = "cpu";
   std::vector<std::pair<std::string, std::vector<int64_t>>> shapes;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -81,6 +87,14 @@ int cmd_compile(const Args& args) {
         emit = *v;
       } else {
         emit = a.substr(7);
+      }
+    } else if (a == "--target" || a.starts_with("--target=")) {
+      if (a == "--target") {
+        auto v = value("--target");
+        if (!v) return kExitUsage;
+        target = *v;
+      } else {
+        target = a.substr(9);
       }
     } else if (a == "--shape") {
       auto v = value("--shape");
@@ -121,9 +135,24 @@ int cmd_compile(const Args& args) {
     return kExitUsage;
   }
   if (emit != "graph" && emit != "optimized" && emit != "fused" && emit != "loops" && emit != "llvm" &&
-      emit != "asm" && emit != "memory") {
-    std::fprintf(stderr, "error: unknown stage `%s` (graph, optimized, fused, loops, llvm, asm, memory)\n",
+      emit != "asm" && emit != "memory" && emit != "ptx") {
+    std::fprintf(stderr, "error: unknown stage `%s` (graph, optimized, fused, loops, llvm, asm, memory, ptx)\n",
                  emit.c_str());
+    return kExitUsage;
+  }
+  std::optional<compiler::gpu::PtxTarget> gpu_target;
+  if (target != "cpu") {
+    gpu_target = compiler::gpu::parse_ptx_target(target);
+    if (!gpu_target) {
+      std::fprintf(stderr, "error: unknown target `%s` (cpu, cuda, cuda:sm_80, cuda:sm_90, ...)\n", target.c_str());
+      return kExitUsage;
+    }
+  } else if (emit == "ptx") {
+    gpu_target = compiler::gpu::PtxTarget{};
+  }
+  if (gpu_target && emit != "loops" && emit != "llvm" && emit != "ptx" && emit != "asm" && emit != "graph" &&
+      emit != "optimized" && emit != "fused") {
+    std::fprintf(stderr, "error: `--emit=%s` is for the CPU; with --target=cuda: loops, llvm, ptx\n", emit.c_str());
     return kExitUsage;
   }
 
@@ -160,8 +189,14 @@ int cmd_compile(const Args& args) {
       const std::vector<compiler::PlanStep> steps = compiler::plan_steps(g, plan);
       std::fputs(compiler::print_memory_plan(g, compiler::plan_memory(g, steps)).c_str(), stdout);
     }
+    else if (gpu_target)
+      std::fputs(compiler::emit_gpu_groups(g, compiler::fuse(g), emit == "asm" ? "ptx" : emit, *gpu_target).c_str(),
+                 stdout);
     else std::fputs(compiler::emit_groups(g, compiler::fuse(g), emit, compiler::Jit::instance()).c_str(), stdout);
   } catch (const compiler::GraphError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitErrors;
+  } catch (const std::runtime_error& e) {  // the GPU back end: no libdevice, no NVPTX target
     std::fprintf(stderr, "error: %s\n", e.what());
     return kExitErrors;
   }

@@ -166,11 +166,11 @@ llvm::Value* Emitter::compare(const ExprNode& e, llvm::Value* a, llvm::Value* b)
   return b_.CreateICmp(t.is_int() ? sp[static_cast<int>(op)] : up[static_cast<int>(op)], a, b);
 }
 
-// A C library function (expf/exp, ...) declared as pure: it touches no memory we can see
+// A math library function (expf/exp, or libdevice's __nv_expf/__nv_exp) declared as pure: it touches no memory we can see
 // (errno is never read), so LLVM may hoist and delete calls like arithmetic.
 llvm::Value* Emitter::libm(const char* name32, const char* name64, llvm::Value* x, llvm::Value* y) {
   llvm::Type* t = x->getType();
-  const char* name = t->isFloatTy() ? name32 : name64;
+  const std::string name = math_prefix_ + (t->isFloatTy() ? name32 : name64);
   std::vector<llvm::Type*> params(y ? 2 : 1, t);
   llvm::FunctionCallee f = m_.getOrInsertFunction(name, llvm::FunctionType::get(t, params, false));
   if (auto* fn = llvm::dyn_cast<llvm::Function>(f.getCallee())) {

@@ -2,6 +2,7 @@
 // codegen_expr.cpp (expressions, math) and codegen_cast.cpp (dtype conversions).
 #pragma once
 
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -15,9 +16,15 @@ namespace relay::compiler::cg {
 
 class Emitter {
  public:
-  Emitter(llvm::Module& m, const loops::Kernel& k) : m_(m), ctx_(m.getContext()), b_(ctx_), k_(k) {}
+  // `math_prefix` names the math library's functions: "" for the C library on the host
+  // (expf, exp), "__nv_" for NVIDIA's libdevice on the GPU (__nv_expf, __nv_exp).
+  Emitter(llvm::Module& m, const loops::Kernel& k, std::string math_prefix = "")
+      : m_(m), ctx_(m.getContext()), b_(ctx_), k_(k), math_prefix_(std::move(math_prefix)) {}
 
   void emit_function(const std::string& symbol, const TargetAttrs& target);
+  // The GPU kernel (codegen_nvptx.cpp): `SYMBOL(ptr b0, ..., ptr bn)`, an NVPTX entry
+  // whose threads share the top-level parallel loop.
+  void emit_gpu_kernel(const std::string& symbol);
 
   // Expressions (codegen_expr.cpp)
   llvm::Value* expr(const loops::Expr& e);
@@ -58,6 +65,7 @@ class Emitter {
   llvm::Function* fn_ = nullptr;
   std::vector<llvm::Value*> buffers_;             // by buffer id
   std::unordered_map<int, llvm::Value*> vars_;    // by var id
+  std::string math_prefix_;
 };
 
 }  // namespace relay::compiler::cg

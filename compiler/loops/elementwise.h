@@ -60,7 +60,7 @@ using LoweredElementwise = LoweredKernel;
 // dimension (a multiple of every vector width; 16 KiB of float32).
 inline constexpr int64_t kElementwiseChunk = 4096;
 
-LoweredElementwise lower_elementwise(const ElementwiseProgram& p, std::string name);
+LoweredElementwise lower_elementwise(const ElementwiseProgram& p, std::string name, LoopShape shape = LoopShape::Cpu);
 
 // Whether `op` has a lowering for operands of dtype `t` (the first operand's dtype;
 // cast/cast_like convert from it). False for ops not in lowered_elementwise_ops().

@@ -8,7 +8,9 @@
 //                        elements when there is only one)
 //     serial for ...    (middle dimensions)
 //       vectorizable for i   (the last dimension: unit or zero strides, so it vectorises)
-// and each input is loaded once per element, each step bound to a let.
+// and each input is loaded once per element, each step bound to a let. The GPU shape is
+//   parallel for t      (every element of the collapsed output, in row-major order)
+// with each collapsed dimension's index (t / inner) % extent.
 #include "compiler/loops/elementwise_internal.h"
 #include "compiler/loops/verify.h"
 
@@ -17,7 +19,25 @@ namespace relay::loops {
 using ew::contiguous;
 using ew::Strides;
 
-LoweredElementwise lower_elementwise(const ElementwiseProgram& p, std::string name) {
+namespace {
+
+// Each operand's element offset at flat output element `t` of the collapsed nest.
+std::vector<Expr> flat_indices(const ew::Nest& nest, const Var& t) {
+  std::vector<Expr> index(nest.strides.size(), int_imm(0));
+  int64_t inner = 1;
+  for (size_t d = nest.dims.size(); d-- > 0;) {
+    Expr coordinate = inner == 1 ? var_ref(t) : binary(BinaryOp::Div, var_ref(t), int_imm(inner));
+    if (d > 0) coordinate = binary(BinaryOp::Rem, coordinate, int_imm(nest.dims[d]));
+    for (size_t o = 0; o < index.size(); ++o)
+      index[o] = ew::index_add(index[o], ew::index_scale(coordinate, nest.strides[o][d]));
+    inner *= nest.dims[d];
+  }
+  return index;
+}
+
+}  // namespace
+
+LoweredElementwise lower_elementwise(const ElementwiseProgram& p, std::string name, LoopShape shape) {
   LoweredElementwise r;
   auto fail = [&](std::string m) {
     r.error = std::move(m);
@@ -50,6 +70,31 @@ LoweredElementwise lower_elementwise(const ElementwiseProgram& p, std::string na
   const size_t rank = nest.dims.size();
   for (int64_t d : p.out_shape)
     if (d == 0) return r;  // nothing to compute: an empty body
+
+  if (shape == LoopShape::Gpu) {
+    int64_t n = 1;
+    for (int64_t d : nest.dims) n *= d;
+    const Var t = new_var(k, "t", i64());
+    const std::vector<Expr> index = flat_indices(nest, t);
+    Block body;
+    if (flag >= 0) {
+      body.push_back(alloc(k.buffer(flag)));
+      body.push_back(store(k.buffer(flag), int_imm(0), int_imm(0, boolean())));
+    }
+    ew::Emitter em{k, body, {}};
+    const Expr value = ew::emit_program(
+        em, p, [&](int i) { return load(k.buffer(i), index[static_cast<size_t>(i) + 1]); });
+    body.push_back(store(k.buffer(r.output_buffer), index[0], value));
+    if (flag >= 0) {
+      ew::record_failures(body, k, flag, em.failures);
+      body.push_back(if_then(load(k.buffer(flag), int_imm(0)),
+                             {store(k.buffer(r.status_buffer), int_imm(0), int_imm(1, DataType::int_(32)))}));
+    }
+    k.body.push_back(for_loop(t, int_imm(n), LoopKind::Parallel, std::move(body)));
+    std::vector<std::string> problems = verify(k);
+    if (!problems.empty()) return fail("internal error: the lowered kernel does not verify: " + problems[0]);
+    return r;
+  }
 
   // Loop variables and the index of the first element of the innermost row.
   Block outer_body;

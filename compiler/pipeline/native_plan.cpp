@@ -172,7 +172,8 @@ std::optional<NativePlan> plan_index(const Graph& g, const FusedGroup& group, st
                       "the compiled kernel of group " + std::to_string(group.id) + " failed", why);
 }
 
-std::optional<NativePlan> plan_elementwise(const Graph& g, const FusedGroup& group, std::string* why);
+std::optional<NativePlan> plan_elementwise(const Graph& g, const FusedGroup& group, std::string* why,
+                                          loops::LoopShape shape);
 
 // nn.softmax / nn.log_softmax alone in its group: one kernel (compiler/loops/softmax.h).
 std::optional<NativePlan> plan_softmax(const Graph& g, const FusedGroup& group, std::string* why) {
@@ -264,7 +265,7 @@ std::optional<loops::ReductionProgram> reduction_program(const Graph& g, const F
   return p;
 }
 
-std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, std::string* why) {
+std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, std::string* why, loops::LoopShape shape) {
   if (group.pattern == FusionPattern::Reduction) return plan_reduction(g, group, why);
   const std::string_view master = g[group.master].op ? g[group.master].op->name : std::string_view{};
   // Injective groups, and pools with their epilogues, are one index-mapping kernel; an
@@ -278,7 +279,7 @@ std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, s
       *why = softmax_why;
       return std::nullopt;
     }
-    return plan_elementwise(g, group, why);  // its reference kernel, the epilogue native
+    return plan_elementwise(g, group, why, shape);  // its reference kernel, the epilogue native
   }
   if (group.pattern == FusionPattern::Injective ||
       (group.pattern == FusionPattern::OutElementwiseFusable && is_index_master(master))) {
@@ -290,18 +291,19 @@ std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, s
   }
   if (group.pattern == FusionPattern::Elementwise || group.pattern == FusionPattern::Broadcast) {
     std::string ew_why;
-    if (auto plan = plan_elementwise(g, group, &ew_why)) return plan;
+    if (auto plan = plan_elementwise(g, group, &ew_why, shape)) return plan;
     std::string index_why;
     if (auto plan = plan_index(g, group, &index_why)) return plan;
     *why = ew_why;
     return std::nullopt;
   }
-  return plan_elementwise(g, group, why);
+  return plan_elementwise(g, group, why, shape);
 }
 
 namespace {
 
-std::optional<NativePlan> plan_elementwise(const Graph& g, const FusedGroup& group, std::string* why) {
+std::optional<NativePlan> plan_elementwise(const Graph& g, const FusedGroup& group, std::string* why,
+                                          loops::LoopShape shape) {
   // The whole group when it is element-wise; otherwise the element-wise epilogue after its
   // master operator (TVM fuses those into convolutions and dense layers).
   size_t first = 0;
@@ -338,7 +340,7 @@ std::optional<NativePlan> plan_elementwise(const Graph& g, const FusedGroup& gro
   if (!program) return std::nullopt;
   part.inputs = std::move(buffers);
   auto plan = lowered_plan(first > 0 ? NativePlan::Kind::Epilogue : NativePlan::Kind::Elementwise, std::move(part),
-                           loops::lower_elementwise(*program, kernel_name(g, group)), program->out_dtype,
+                           loops::lower_elementwise(*program, kernel_name(g, group), shape), program->out_dtype,
                            program->out_shape, loops::status_message(*program), why);
   if (plan) {
     plan->pointwise = true;  // (not the index-mapping epilogue above)

@@ -53,7 +53,10 @@ struct NativePlan {
   std::vector<int64_t> out_shape;
   std::string status_message;
 };
-std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, std::string* why);
+// `shape`: the loops for the CPU or the GPU (loops::LoopShape; the element-wise lowering
+// has both, the others build the CPU shape for either).
+std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, std::string* why,
+                                      loops::LoopShape shape = loops::LoopShape::Cpu);
 
 // `relay compile --emit=loops|llvm|asm`: each group's native kernel at that stage, or the
 // reason it has none.

@@ -1,7 +1,9 @@
 // Every lowered operator, for every dtype it is defined for, compiled and compared with
 // the interpreter's reference kernel on random data with edge values: NaN, +-Inf, 0, -0,
 // integer extremes, and zero divisors (where the reference throws, the kernel must set its
-// status flag). 67 elements, so vector bodies and scalar remainders both run.
+// status flag). 67 elements, so vector bodies and scalar remainders both run. Each program
+// is lowered in both loop shapes (loops::LoopShape): the GPU's flat loop runs on the CPU
+// JIT too, so its indexing meets the reference here, where there is no GPU.
 #include <catch2/catch.hpp>
 
 #include <set>
@@ -15,13 +17,6 @@ using relay::rt::NDArray;
 
 namespace {
 
-const std::set<std::string_view> kBinary = {
-    "add", "subtract", "multiply", "divide", "floor_divide", "trunc_divide", "mod", "floor_mod", "trunc_mod",
-    "power", "maximum", "minimum", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
-    "bitwise_xor", "left_shift", "right_shift", "equal", "not_equal", "less", "less_equal", "greater",
-    "greater_equal"};
-const std::set<std::string_view> kBoolResult = {"equal", "not_equal", "less", "less_equal", "greater",
-                                                "greater_equal", "isnan", "isinf", "isfinite"};
 const std::set<std::string_view> kDivides = {"divide", "floor_divide", "trunc_divide", "mod", "floor_mod",
                                              "trunc_mod"};
 // Second operands drawn from [-8, 8]: shift counts and exponents in range are the
@@ -36,10 +31,11 @@ void remove_zeros(NDArray& t) {
     if (t.get_double(i) == 0) t.set_int(i, 3);
 }
 
-// Runs one program on several random inputs against the reference.
-void check_program(const ElementwiseProgram& p, const std::string& label, bool small_last, bool divides) {
-  INFO(label);
-  CompiledProgram compiled = compile_program(p);
+// Runs one program, lowered in `shape`, on several random inputs against the reference.
+void check_shape(const ElementwiseProgram& p, const std::string& label, bool small_last, bool divides,
+                 loops::LoopShape shape) {
+  INFO(label << (shape == loops::LoopShape::Gpu ? " (GPU loop shape)" : ""));
+  CompiledProgram compiled = compile_program(p, {}, shape);
   std::mt19937_64 rng(std::hash<std::string>{}(label));
   for (int trial = 0; trial < 3; ++trial) {
     std::vector<NDArray> inputs;
@@ -63,6 +59,11 @@ void check_program(const ElementwiseProgram& p, const std::string& label, bool s
   }
 }
 
+void check_program(const ElementwiseProgram& p, const std::string& label, bool small_last, bool divides) {
+  check_shape(p, label, small_last, divides, loops::LoopShape::Cpu);
+  check_shape(p, label, small_last, divides, loops::LoopShape::Gpu);
+}
+
 }  // namespace
 
 TEST_CASE("every lowered unary and binary operator matches its reference kernel for every dtype", "[jit][ops]") {
@@ -74,8 +75,8 @@ TEST_CASE("every lowered unary and binary operator matches its reference kernel 
       continue;  // attributes or extra operands: their own test cases below
     for (DataType t : all_dtypes()) {
       if (!loops::elementwise_supports(op, t)) continue;
-      const DataType out = kBoolResult.count(op) ? DataType::bool_() : t;
-      const ElementwiseProgram p = kBinary.count(op) ? binary_program(op, t, out, kShape, kShape, kShape)
+      const DataType out = kBoolResultOps.count(op) ? DataType::bool_() : t;
+      const ElementwiseProgram p = kBinaryOps.count(op) ? binary_program(op, t, out, kShape, kShape, kShape)
                                                      : unary_program(op, t, out, kShape);
       check_program(p, op + " " + dtype_name(t), kSmallRhs.count(op) > 0, kDivides.count(op) > 0);
       ++programs;

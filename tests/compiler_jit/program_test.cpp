@@ -22,14 +22,19 @@ std::vector<NDArray> random_inputs(const ElementwiseProgram& p, uint64_t seed) {
   return v;
 }
 
+// In both loop shapes: the GPU's flat loop (its indices recovered by division) runs on
+// the CPU JIT as well.
 void check(const ElementwiseProgram& p, uint64_t seed, unsigned threads = 0) {
   const std::vector<NDArray> inputs = random_inputs(p, seed);
   std::string error;
   std::optional<NDArray> expected = run_reference(p, inputs, error);
   REQUIRE(expected);
-  JitResult actual = run_jit(p, inputs, threads);
-  CHECK_FALSE(actual.failed);
-  CHECK(compare(*expected, actual.out) == "");
+  for (loops::LoopShape shape : {loops::LoopShape::Cpu, loops::LoopShape::Gpu}) {
+    INFO((shape == loops::LoopShape::Gpu ? "GPU loop shape" : "CPU loop shape"));
+    JitResult actual = run_compiled(compile_program(p, {}, shape), p, inputs, threads);
+    CHECK_FALSE(actual.failed);
+    CHECK(compare(*expected, actual.out) == "");
+  }
 }
 
 // add, multiply, maximum, clip, subtract, nn.relu, divide, minimum over (in0 op in1) with
@@ -89,6 +94,12 @@ TEST_CASE("integer division by zero sets the status flag, wherever the zero is",
   CHECK_FALSE(run_compiled(c, p, inputs, 2).failed);
   inputs[1].set_int(9999, 0);  // the last chunk's last element
   CHECK(run_compiled(c, p, inputs, 2).failed);
+  // the GPU's loop shape: a thread's own flag reaches the same status word
+  CompiledProgram flat = compile_program(p, {}, loops::LoopShape::Gpu);
+  CHECK(run_compiled(flat, p, inputs, 2).failed);
+  inputs[1].set_int(9999, 5);
+  CHECK_FALSE(run_compiled(flat, p, inputs, 2).failed);
+  inputs[1].set_int(9999, 0);
   std::string error;
   CHECK_FALSE(run_reference(p, inputs, error));
   CHECK(error.find("division by zero") != std::string::npos);

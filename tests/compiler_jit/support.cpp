@@ -123,9 +123,18 @@ std::optional<NDArray> run_reference(const loops::ElementwiseProgram& p, const s
   return last;
 }
 
-CompiledProgram compile_program(const loops::ElementwiseProgram& p, const compiler::CompileOptions& options) {
+const std::set<std::string_view> kBinaryOps = {
+    "add", "subtract", "multiply", "divide", "floor_divide", "trunc_divide", "mod", "floor_mod", "trunc_mod",
+    "power", "maximum", "minimum", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
+    "bitwise_xor", "left_shift", "right_shift", "equal", "not_equal", "less", "less_equal", "greater",
+    "greater_equal"};
+const std::set<std::string_view> kBoolResultOps = {"equal", "not_equal", "less", "less_equal", "greater",
+                                                   "greater_equal", "isnan", "isinf", "isfinite"};
+
+CompiledProgram compile_program(const loops::ElementwiseProgram& p, const compiler::CompileOptions& options,
+                                loops::LoopShape shape) {
   CompiledProgram c;
-  c.lowered = loops::lower_elementwise(p, "test");
+  c.lowered = loops::lower_elementwise(p, "test", shape);
   if (!c.lowered.ok()) throw std::runtime_error("not lowered: " + c.lowered.error);
   c.kernel = compiler::Jit::instance().compile(c.lowered.kernel, options);
   return c;

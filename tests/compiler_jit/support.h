@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compiler/llvm/jit.h"
@@ -44,7 +46,10 @@ struct CompiledProgram {
   loops::LoweredElementwise lowered;
   compiler::CompiledKernel kernel;
 };
-CompiledProgram compile_program(const loops::ElementwiseProgram& p, const compiler::CompileOptions& options = {});
+// `shape`: the loop shape lowered (the GPU's shape runs on the CPU JIT as well: its
+// indexing is checked here, where there is no GPU).
+CompiledProgram compile_program(const loops::ElementwiseProgram& p, const compiler::CompileOptions& options = {},
+                                loops::LoopShape shape = loops::LoopShape::Cpu);
 // Runs a compiled program (over `threads` threads: 0 runs it serially).
 JitResult run_compiled(const CompiledProgram& c, const loops::ElementwiseProgram& p,
                        const std::vector<rt::NDArray>& inputs, unsigned threads = 0);
@@ -54,6 +59,11 @@ JitResult run_jit(const loops::ElementwiseProgram& p, const std::vector<rt::NDAr
 
 // Empty when equal (see kMaxUlps), else a description of the first differing element.
 std::string compare(const rt::NDArray& expected, const rt::NDArray& actual);
+
+// The lowered operators that take two tensors (cast_like aside), and those whose result
+// is bool whatever their operands' dtype.
+extern const std::set<std::string_view> kBinaryOps;
+extern const std::set<std::string_view> kBoolResultOps;
 
 // One-step programs.
 loops::ElementwiseProgram unary_program(const std::string& op, DataType in, DataType out, const rt::Shape& shape,

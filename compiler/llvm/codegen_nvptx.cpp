@@ -1,0 +1,97 @@
+// The GPU form of a kernel (codegen_internal.h, nvptx.h): an NVPTX entry taking one
+// pointer per buffer parameter, whose threads share the top-level parallel loop.
+#include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/Metadata.h>
+
+#include "compiler/llvm/codegen_internal.h"
+#include "compiler/llvm/nvptx.h"
+
+namespace relay::compiler::cg {
+
+using namespace loops;
+
+namespace {
+
+// A 32-bit special register (threadIdx.x, ...) widened to i64.
+llvm::Value* special_register(llvm::IRBuilder<>& b, llvm::Module& m, llvm::Intrinsic::ID id, const char* name) {
+  llvm::Function* f = llvm::Intrinsic::getDeclaration(&m, id);
+  return b.CreateZExt(b.CreateCall(f, {}), b.getInt64Ty(), name);
+}
+
+void annotate(llvm::Module& m, llvm::Function* f, const char* key, int value) {
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::Metadata* fields[] = {llvm::ValueAsMetadata::get(f), llvm::MDString::get(ctx, key),
+                              llvm::ValueAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), value))};
+  m.getOrInsertNamedMetadata("nvvm.annotations")->addOperand(llvm::MDNode::get(ctx, fields));
+}
+
+}  // namespace
+
+void Emitter::emit_gpu_kernel(const std::string& symbol) {
+  const size_t nparams = k_.num_params();
+  std::vector<llvm::Type*> params(nparams, b_.getPtrTy());
+  auto* type = llvm::FunctionType::get(b_.getVoidTy(), params, false);
+  fn_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, symbol, m_);
+  fn_->setDoesNotThrow();
+  // LLVM 19 marks entries with nvvm.annotations (the ptx_kernel calling convention came later).
+  annotate(m_, fn_, "kernel", 1);
+  annotate(m_, fn_, "maxntidx", static_cast<int>(gpu::kThreadsPerBlock));
+  for (size_t i = 0; i < nparams; ++i) {
+    fn_->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::NoAlias);
+    fn_->getArg(static_cast<unsigned>(i))->setName(k_.buffers[i].name);
+  }
+
+  b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
+  buffers_.assign(k_.buffers.size(), nullptr);
+  for (size_t i = 0; i < nparams; ++i) buffers_[i] = fn_->getArg(static_cast<unsigned>(i));
+  // Local buffers are per thread (PTX local memory; SROA puts small ones in registers).
+  for (size_t i = nparams; i < k_.buffers.size(); ++i) {
+    const Buffer& buf = k_.buffers[i];
+    buffers_[i] = b_.CreateAlloca(memory_type(buf.dtype), b_.getInt64(buf.extent()), buf.name);
+  }
+
+  llvm::Value* tid = special_register(b_, m_, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, "tid");
+  llvm::Value* ctaid = special_register(b_, m_, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x, "ctaid");
+  const bool grid = k_.body.size() == 1 && k_.body[0].kind == StmtKind::For &&
+                    k_.body[0].loop_kind == LoopKind::Parallel;
+  if (!grid) {
+    // One thread runs the whole body.
+    llvm::BasicBlock* run = llvm::BasicBlock::Create(ctx_, "run", fn_);
+    llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "done", fn_);
+    b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateOr(tid, ctaid), b_.getInt64(0)), run, done);
+    b_.SetInsertPoint(run);
+    block(k_.body);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+    b_.CreateRetVoid();
+    return;
+  }
+
+  // for (i = ctaid * ntid + tid; i < extent; i += ntid * nctaid) body
+  const Stmt& s = k_.body[0];
+  llvm::Value* ntid = special_register(b_, m_, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x, "ntid");
+  llvm::Value* nctaid = special_register(b_, m_, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x, "nctaid");
+  llvm::Value* first = b_.CreateAdd(b_.CreateMul(ctaid, ntid), tid, "first");
+  llvm::Value* stride = b_.CreateMul(ntid, nctaid, "stride");
+  llvm::Value* extent = expr(s.extent);
+  llvm::BasicBlock* pre = b_.GetInsertBlock();
+  const std::string name = s.var.name + std::to_string(s.var.id);
+  llvm::BasicBlock* header = llvm::BasicBlock::Create(ctx_, name + ".header", fn_);
+  llvm::BasicBlock* body = llvm::BasicBlock::Create(ctx_, name + ".body", fn_);
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx_, name + ".exit", fn_);
+  b_.CreateBr(header);
+  b_.SetInsertPoint(header);
+  llvm::PHINode* i = b_.CreatePHI(b_.getInt64Ty(), 2, name);
+  i->addIncoming(first, pre);
+  b_.CreateCondBr(b_.CreateICmpSLT(i, extent), body, exit);
+  b_.SetInsertPoint(body);
+  vars_[s.var.id] = i;
+  block(s.body);
+  llvm::Value* next = b_.CreateAdd(i, stride, name + ".next", /*HasNUW=*/true, /*HasNSW=*/true);
+  b_.CreateBr(header);
+  i->addIncoming(next, b_.GetInsertBlock());
+  b_.SetInsertPoint(exit);
+  b_.CreateRetVoid();
+}
+
+}  // namespace relay::compiler::cg

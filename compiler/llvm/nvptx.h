@@ -1,0 +1,77 @@
+// The GPU backend's code generation: loop-IR kernels to PTX through LLVM 19's NVPTX
+// target, for NVIDIA GPUs. Nothing here needs a GPU, a driver or a CUDA toolkit; the
+// kernels that call math functions (exp, tanh, erf, ...) need NVIDIA's libdevice (its
+// math library as LLVM bitcode), which is looked for at run time (find_libdevice).
+//
+//   gpu::PtxModule m = gpu::emit_ptx(kernels, gpu::PtxTarget{90});
+//   // m.ptx: one PTX module with an .entry per kernel; m.kernels: how to launch each
+//
+// Kernel ABI on the GPU: `.entry NAME(.param .u64 b0, ..., .param .u64 bN)`, one device
+// pointer per buffer parameter of the loop-IR kernel (its first element, in the kernel's
+// parameter order; the lowering fixed shapes and strides). The iterations of the kernel's
+// top-level parallel loop are spread over every thread of the grid (a grid-stride loop,
+// so any grid is correct and consecutive threads take consecutive iterations); a kernel
+// without a top-level parallel loop runs on one thread. The lowerings' "every operation is
+// total" contract (loops/ir.h) holds on the GPU as on the CPU.
+//
+// This header includes no LLVM header.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compiler/loops/ir.h"
+
+namespace relay::compiler::gpu {
+
+// A CUDA architecture (compute capability). sm_80 (A100) and sm_90 (H100, H200) are the
+// architectures the project targets and tests with ptxas; others LLVM 19 knows (sm_70
+// and later) are accepted.
+struct PtxTarget {
+  int sm = 80;
+  std::string arch() const { return "sm_" + std::to_string(sm); }
+};
+inline constexpr int kTargetedArchitectures[] = {80, 90};
+
+// "cuda" (sm_80), "cuda:sm_90", "sm_90", "cuda:90": the target, or nullopt.
+std::optional<PtxTarget> parse_ptx_target(std::string_view text);
+
+// How to launch one kernel of a module.
+struct PtxKernelInfo {
+  std::string entry;         // the .entry's name
+  size_t num_params = 0;     // device pointers it takes
+  int64_t iterations = 1;    // of its top-level parallel loop (what the threads share)
+  bool one_thread = false;   // no top-level parallel loop: launch <<<1, 1>>>
+  unsigned block = 1;        // threads per block
+  uint64_t grid = 1;         // blocks
+};
+
+struct PtxModule {
+  std::string ptx;
+  std::vector<PtxKernelInfo> kernels;  // in the order of the kernels given
+  bool linked_libdevice = false;
+};
+
+// The threads per block of every kernel (the grid-stride loop makes any count correct).
+inline constexpr unsigned kThreadsPerBlock = 256;
+
+// libdevice.10.bc: the file $RELAY_LIBDEVICE names when it is set (only that), else the
+// first of $CUDA_HOME/nvvm/libdevice, /usr/local/cuda/nvvm/libdevice and Debian's
+// /usr/lib/nvidia-cuda-toolkit/libdevice that has it.
+// Empty when there is none; `searched` (if given) lists where it looked.
+std::string find_libdevice(std::string* searched = nullptr);
+
+// One PTX module for `kernels`, optimised at `opt_level` (0..3). Each kernel's entry is
+// its name (made unique in the module). Throws std::runtime_error when a kernel calls a
+// math function and no libdevice is found (the message says where it looked) and
+// std::invalid_argument when a kernel does not verify.
+PtxModule emit_ptx(std::span<const loops::Kernel* const> kernels, const PtxTarget& target, int opt_level = 3);
+
+// The LLVM IR of the same module before code generation (`relay compile --emit=gpu-llvm`).
+std::string emit_gpu_llvm(std::span<const loops::Kernel* const> kernels, const PtxTarget& target, int opt_level = 3);
+
+}  // namespace relay::compiler::gpu

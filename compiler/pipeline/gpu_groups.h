@@ -1,0 +1,37 @@
+// The fused groups of a function as GPU kernels: each group's native plan in the GPU loop
+// shape (loops::LoopShape::Gpu) and one PTX module for all of them (compiler/llvm/nvptx.h).
+// `relay compile --target=cuda --emit=loops|llvm|ptx` prints these; the GPU runtime loads
+// the module.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compiler/graph/fuse.h"
+#include "compiler/graph/graph.h"
+#include "compiler/llvm/nvptx.h"
+#include "compiler/pipeline/native_plan.h"
+
+namespace relay::compiler {
+
+struct GpuGroups {
+  // Per group of the plan, in order: its native plan, or nullopt with why_not[i] set
+  // (those groups stay on the host's kernels).
+  std::vector<std::optional<NativePlan>> plans;
+  std::vector<std::string> why_not;
+  gpu::PtxModule module;  // an entry per planned group, in group order
+  size_t planned() const;
+};
+
+// Plans every group for the GPU and generates the PTX (throws what gpu::emit_ptx throws).
+GpuGroups plan_gpu_groups(const Graph& g, const FusionPlan& plan, const gpu::PtxTarget& target);
+
+// `relay compile --target=cuda --emit=STAGE`: loops (each group's GPU-shaped kernel),
+// llvm (the module's optimised NVPTX IR) or ptx (the module), each group first named with
+// its entry and launch shape or the reason it stays on the host.
+std::string emit_gpu_groups(const Graph& g, const FusionPlan& plan, std::string_view stage,
+                            const gpu::PtxTarget& target);
+
+}  // namespace relay::compiler

@@ -1,0 +1,207 @@
+// The GPU back end without a GPU: every lowered element-wise operator (every dtype, every
+// cast) and every reduction, in the GPU loop shape, becomes PTX through LLVM's NVPTX
+// target, and NVIDIA's ptxas assembles each module for every targeted architecture
+// (sm_80, sm_90). Where the machine has no ptxas (it comes with a CUDA toolkit, which the
+// project does not need) the PTX is still generated and checked for its entries, and the
+// test says that ptxas did not run. What the kernels compute is checked on the CPU JIT in
+// ops_test.cpp and program_test.cpp, which run the same GPU-shaped loops.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <memory>
+#include <stdexcept>
+
+#include "compiler/llvm/nvptx.h"
+#include "compiler/loops/print.h"
+#include "compiler/loops/reduction.h"
+#include "tests/compiler_jit/support.h"
+#include "tests/support/ptxas.h"
+
+using namespace relay;
+using namespace relay::test;
+using relay::loops::ElementwiseProgram;
+
+namespace {
+
+
+std::map<std::string, double> attrs_of(std::string_view op) {
+  if (op == "clip") return {{"a_min", -2.5}, {"a_max", 7.25}};
+  if (op == "nn.leaky_relu") return {{"alpha", 0.1}};
+  if (op == "fixed_point_multiply") return {{"multiplier", 1518500250}, {"shift", -3}};
+  return {};
+}
+
+// Every lowered operator at every dtype it supports, and every cast; (3, 1) x (1, 4)
+// broadcasting for the binary ones, so the flat loop's index arithmetic is in the PTX.
+std::vector<std::pair<std::string, ElementwiseProgram>> every_elementwise_program() {
+  std::vector<std::pair<std::string, ElementwiseProgram>> out;
+  for (std::string_view op_view : loops::lowered_elementwise_ops()) {
+    const std::string op(op_view);
+    for (DataType t : all_dtypes()) {
+      if (!loops::elementwise_supports(op, t)) continue;
+      if (op == "cast") continue;  // every pair below
+      if (op == "where") {
+        ElementwiseProgram w;
+        w.inputs = {{DataType::bool_(), {3, 4}}, {t, {3, 1}}, {t, {1, 4}}};
+        w.steps = {{"where", {loops::EwOperand::input(0), loops::EwOperand::input(1), loops::EwOperand::input(2)}, {}, t}};
+        w.out_dtype = t;
+        w.out_shape = {3, 4};
+        out.emplace_back("where " + dtype_name(t), w);
+        continue;
+      }
+      const DataType result = kBoolResultOps.count(op) ? DataType::bool_() : t;
+      out.emplace_back(op + " " + dtype_name(t), kBinaryOps.count(op) || op == "cast_like"
+                                                     ? binary_program(op, t, result, {3, 1}, {1, 4}, {3, 4})
+                                                     : unary_program(op, t, result, {67}, attrs_of(op)));
+    }
+  }
+  for (DataType from : all_dtypes())
+    for (DataType to : all_dtypes())
+      if (from != to)
+        out.emplace_back("cast " + dtype_name(from) + " -> " + dtype_name(to), unary_program("cast", from, to, {67}));
+  return out;
+}
+
+loops::ReductionProgram reduction(loops::ReduceOp op, DataType t, const rt::Shape& shape, std::vector<int64_t> axes,
+                                  rt::Shape out_shape) {
+  loops::ReductionProgram p;
+  p.prologue = unary_program("copy", t, t, shape);
+  p.op = op;
+  p.axes = std::move(axes);
+  p.out_dtype = (op == loops::ReduceOp::ArgMax || op == loops::ReduceOp::ArgMin) ? DataType::int_(32) : t;
+  p.out_shape = std::move(out_shape);
+  return p;
+}
+
+// The kernels' module for each targeted architecture: its entries, then ptxas.
+void check_module(const std::vector<const loops::Kernel*>& kernels) {
+  const std::string ptxas = testing::find_ptxas();
+  if (ptxas.empty()) WARN("no ptxas (CUDA toolkit) on this machine: the PTX is generated but not assembled");
+  for (int sm : compiler::gpu::kTargetedArchitectures) {
+    const compiler::gpu::PtxTarget target{sm};
+    INFO(target.arch());
+    const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, target);
+    REQUIRE(m.kernels.size() == kernels.size());
+    CHECK(m.ptx.find(".target " + target.arch()) != std::string::npos);
+    for (const auto& k : m.kernels) CHECK(m.ptx.find(".visible .entry " + k.entry + "(") != std::string::npos);
+    if (!ptxas.empty()) CHECK(testing::ptxas_errors(ptxas, m.ptx, target.arch()) == "");
+  }
+}
+
+bool have_libdevice() { return !compiler::gpu::find_libdevice().empty(); }
+
+}  // namespace
+
+TEST_CASE("every lowered element-wise operator and cast assembles for sm_80 and sm_90", "[gpu][ptx]") {
+  std::vector<std::unique_ptr<loops::LoweredKernel>> lowered;
+  std::vector<const loops::Kernel*> kernels;
+  size_t math = 0;
+  for (auto& [label, program] : every_elementwise_program()) {
+    INFO(label);
+    auto r = std::make_unique<loops::LoweredKernel>(loops::lower_elementwise(program, "k", loops::LoopShape::Gpu));
+    REQUIRE(r->ok());
+    const bool calls_math = loops::print_kernel(r->kernel).find("exp(") != std::string::npos ||
+                            label.starts_with("erf") || label.starts_with("tanh") || label.starts_with("sigmoid");
+    math += calls_math;
+    if (calls_math && !have_libdevice()) continue;  // checked by the libdevice test case below
+    kernels.push_back(&r->kernel);
+    lowered.push_back(std::move(r));
+  }
+  CHECK(kernels.size() > 400);
+  CHECK(math > 0);
+  check_module(kernels);
+}
+
+TEST_CASE("every reduction assembles for sm_80 and sm_90", "[gpu][ptx]") {
+  using loops::ReduceOp;
+  std::vector<loops::LoweredKernel> lowered;
+  for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Max, ReduceOp::Min, ReduceOp::Prod, ReduceOp::All,
+                      ReduceOp::Any, ReduceOp::ArgMax, ReduceOp::ArgMin})
+    for (DataType t : {DataType::float_(32), DataType::float_(16), DataType::int_(32), DataType::bool_()}) {
+      if (!loops::reduction_supports(op, t)) continue;
+      for (auto [axes, out] : {std::pair<std::vector<int64_t>, rt::Shape>{{1}, {4, 5}},
+                               std::pair<std::vector<int64_t>, rt::Shape>{{2}, {4, 3}},
+                               std::pair<std::vector<int64_t>, rt::Shape>{{}, {}}}) {
+        loops::LoweredKernel r = loops::lower_reduction(reduction(op, t, {4, 3, 5}, axes, out), "r");
+        INFO(std::string(loops::reduce_op_name(op)) << " " << dtype_name(t) << ": " << r.error);
+        REQUIRE(r.ok());
+        lowered.push_back(std::move(r));
+      }
+    }
+  std::vector<const loops::Kernel*> kernels;
+  for (const auto& r : lowered) kernels.push_back(&r.kernel);
+  CHECK(kernels.size() > 60);
+  check_module(kernels);
+}
+
+TEST_CASE("a GPU kernel's launch shape follows its parallel loop", "[gpu][ptx]") {
+  const loops::LoweredKernel flat =
+      loops::lower_elementwise(binary_program("add", DataType::float_(32), DataType::float_(32), {1000, 1}, {1, 300},
+                                              {1000, 300}),
+                               "add", loops::LoopShape::Gpu);
+  REQUIRE(flat.ok());
+  INFO(loops::print_kernel(flat.kernel));
+  // one iteration per output element, a thread each
+  CHECK(flat.kernel.parallel_extent() == 300000);
+  const loops::Kernel* one[] = {&flat.kernel};
+  const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(one, compiler::gpu::PtxTarget{90});
+  REQUIRE(m.kernels.size() == 1);
+  CHECK_FALSE(m.kernels[0].one_thread);
+  CHECK(m.kernels[0].iterations == 300000);
+  CHECK(m.kernels[0].block == compiler::gpu::kThreadsPerBlock);
+  CHECK(m.kernels[0].grid == (300000 + compiler::gpu::kThreadsPerBlock - 1) / compiler::gpu::kThreadsPerBlock);
+  CHECK(m.kernels[0].num_params == 3);
+  // the grid-stride loop reads the thread and block registers
+  for (const char* reg : {"%tid.x", "%ctaid.x", "%ntid.x", "%nctaid.x"}) CHECK(m.ptx.find(reg) != std::string::npos);
+  CHECK_FALSE(m.linked_libdevice);
+  // two kernels of one name get distinct entries
+  const loops::Kernel* two[] = {&flat.kernel, &flat.kernel};
+  const compiler::gpu::PtxModule m2 = compiler::gpu::emit_ptx(two, compiler::gpu::PtxTarget{80});
+  REQUIRE(m2.kernels.size() == 2);
+  CHECK(m2.kernels[0].entry != m2.kernels[1].entry);
+}
+
+TEST_CASE("math functions need libdevice; without it the error says where it looked", "[gpu][ptx]") {
+  const loops::LoweredKernel exp_kernel = loops::lower_elementwise(
+      unary_program("exp", DataType::float_(32), DataType::float_(32), {16}), "e", loops::LoopShape::Gpu);
+  REQUIRE(exp_kernel.ok());
+  const loops::Kernel* kernels[] = {&exp_kernel.kernel};
+  const char* saved = std::getenv("RELAY_LIBDEVICE");
+  const std::string saved_value = saved ? saved : "";
+  ::setenv("RELAY_LIBDEVICE", "/nonexistent/libdevice.10.bc", 1);
+  try {
+    compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{80});
+    FAIL("emit_ptx linked a libdevice that does not exist");
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    CHECK(what.find("libdevice") != std::string::npos);
+    CHECK(what.find("/nonexistent/libdevice.10.bc") != std::string::npos);
+    CHECK(what.find("RELAY_LIBDEVICE") != std::string::npos);
+  }
+  // kernels without math need no libdevice
+  const loops::LoweredKernel add = loops::lower_elementwise(
+      binary_program("add", DataType::float_(32), DataType::float_(32), {16}, {16}, {16}), "a", loops::LoopShape::Gpu);
+  const loops::Kernel* plain[] = {&add.kernel};
+  CHECK_FALSE(compiler::gpu::emit_ptx(plain, compiler::gpu::PtxTarget{80}).linked_libdevice);
+  if (saved) ::setenv("RELAY_LIBDEVICE", saved_value.c_str(), 1);
+  else ::unsetenv("RELAY_LIBDEVICE");
+  if (have_libdevice()) {
+    const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{80});
+    CHECK(m.linked_libdevice);
+    // libdevice's expf is inlined: no call remains
+    CHECK(m.ptx.find("__nv_expf") == std::string::npos);
+    CHECK(m.ptx.find("call") == std::string::npos);
+  }
+}
+
+TEST_CASE("--target names parse", "[gpu][ptx]") {
+  using compiler::gpu::parse_ptx_target;
+  CHECK(parse_ptx_target("cuda")->sm == 80);
+  CHECK(parse_ptx_target("cuda:sm_90")->sm == 90);
+  CHECK(parse_ptx_target("sm_86")->sm == 86);
+  CHECK(parse_ptx_target("cuda:90")->sm == 90);
+  CHECK_FALSE(parse_ptx_target("cudax"));
+  CHECK_FALSE(parse_ptx_target("cuda:sm_"));
+  CHECK_FALSE(parse_ptx_target("cuda:sm_52"));  // LLVM 19 targets sm_70 and later here
+  CHECK_FALSE(parse_ptx_target("rocm"));
+}
