@@ -12,6 +12,7 @@
 #include "cli/diagnostic_output.h"
 #include "cli/load_entry.h"
 #include "cli/run_jit.h"
+#include "compiler/cuda/device.h"
 #include "interpreter/eval/run.h"
 #include "interpreter/runtime/npy.h"
 #include "interpreter/value_print.h"
@@ -28,6 +29,7 @@ void run_usage(FILE* out) {
                "usage: relay run FILE [--entry NAME] [--arg NAME=PATH.npy]... [--random-inputs SEED]\n"
                "                      [--out PATH.npy|PATH.npz] [--check-numerics] [--max-depth N]\n"
                "                      [--jit=off|auto|eager] [--jit-threshold N] [--threads N] [--jit-report] [--bench N]\n"
+               "                      [--device=cpu|cuda|cuda:N]\n"
                "                      [--error-format=human|json] [--error-limit=N] [--color=auto|always|never]\n"
                "\n"
                "Runs @main (or NAME) of FILE with the reference interpreter and prints the result.\n"
@@ -43,6 +45,9 @@ void run_usage(FILE* out) {
                "  --threads N           threads for compiled code (default: the number of cores)\n"
                "  --jit-report          print what was compiled, how long it took and what stayed interpreted\n"
                "  --bench N             run the entry N more times after a warm-up; print min and median time\n"
+               "  --device=cuda[:N]     run the compiled graphs on NVIDIA GPU N (0 by default): the entry is\n"
+               "                        compiled before it runs (--jit=eager), what cannot run on the GPU\n"
+               "                        stays on the host (--jit-report says which); needs the NVIDIA driver\n"
                "Exit status: 0 ok, 1 errors, 2 usage error, 130 interrupted.\n",
                rt::Machine::kDefaultMaxDepth);
 }
@@ -158,6 +163,20 @@ int cmd_run(const Args& args) {
     std::fprintf(stderr, "error: `--out` must name a .npy or .npz file\n");
     return kExitUsage;
   }
+  if (jit.device == "cuda" && jit.mode == "off") {
+    std::fprintf(stderr, "error: `--device=cuda` runs compiled code; it cannot be combined with `--jit=off`\n");
+    return kExitUsage;
+  }
+  // The GPU first: without one, nothing else is worth loading.
+  std::unique_ptr<cuda::Device> gpu;
+  if (jit.device == "cuda") {
+    std::string why;
+    gpu = open_device(jit, &why);
+    if (!gpu) {
+      std::fprintf(stderr, "error: --device=cuda:%d: cannot use the GPU: %s\n", jit.device_ordinal, why.c_str());
+      return kExitErrors;
+    }
+  }
 
   DiagnosticPrinter printer(out_opts);
   SourceManager sources;
@@ -172,7 +191,7 @@ int cmd_run(const Args& args) {
   sa.sa_handler = on_run_sigint;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, &old);
-  rt::RunOutcome outcome = run_with_jit(*loaded, jit, options, sources);
+  rt::RunOutcome outcome = run_with_jit(*loaded, jit, options, sources, gpu.get());
   sigaction(SIGINT, &old, nullptr);
   if (outcome.error) {
     DiagnosticBag run_diags;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "compiler/cuda/device.h"
 #include "compiler/pipeline/compile_function.h"
 
 namespace relay::cli {
@@ -33,17 +34,38 @@ bool parse_jit_option(const std::vector<std::string>& args, size_t& i, JitOption
     return true;
   }
   if (a == "--jit-report") return jit.report = true, true;
+  if (a.starts_with("--device=")) {
+    const std::string d = a.substr(9);
+    jit.device = d.starts_with("cuda") ? "cuda" : d;
+    if (d == "cuda") jit.device_ordinal = 0;
+    else if (d.starts_with("cuda:") && d.size() > 5 && d.size() < 8 &&
+             d.find_first_not_of("0123456789", 5) == std::string::npos)
+      jit.device_ordinal = std::stoi(d.substr(5));
+    else if (d != "cpu") error = "`--device` is cpu, cuda or cuda:N, not `" + d + "`";
+    return true;
+  }
   return false;
 }
 
+std::unique_ptr<cuda::Device> open_device(const JitOptions& jit, std::string* why) {
+  if (jit.device != "cuda") return nullptr;
+  return cuda::Device::open(jit.device_ordinal, why);
+}
+
 rt::RunOutcome run_with_jit(rt::LoadedProgram& loaded, const JitOptions& jit, rt::RunOptions options,
-                            const SourceManager& sources) {
+                            const SourceManager& sources, cuda::Device* gpu) {
   jit::TierOptions tier_options;
   tier_options.mode = jit.mode == "off" ? jit::JitMode::Off : jit.mode == "eager" ? jit::JitMode::Eager : jit::JitMode::Auto;
   tier_options.threshold = jit.threshold;
+  if (gpu) {
+    // The entry's graphs go to the GPU before it runs, compiled on this thread (the one
+    // that drives the device).
+    tier_options.mode = jit::JitMode::Eager;
+    tier_options.background = false;
+  }
   compiler::ProgramTypes program = compiler::program_types(loaded);
   program.sources = &sources;  // the report names a function's tensor regions by lines
-  compiler::JitRuntime runtime(std::move(program), tier_options, jit.threads);
+  compiler::JitRuntime runtime(std::move(program), tier_options, jit.threads, gpu);
   jit::TieredCompiler& tier = runtime.tier();
   compiler::ThreadPool& pool = runtime.pool();
   if (tier_options.mode != jit::JitMode::Off) options.tier = &tier;
@@ -64,7 +86,7 @@ rt::RunOutcome run_with_jit(rt::LoadedProgram& loaded, const JitOptions& jit, rt
     std::sort(ms.begin(), ms.end());
     if (!ms.empty())
       std::fprintf(stderr, "bench: %zu runs after a warm-up, min %.3f ms, median %.3f ms (--jit=%s, --threads %u)\n",
-                   ms.size(), ms.front(), ms[ms.size() / 2], jit.mode.c_str(), pool.threads());
+                   ms.size(), ms.front(), ms[ms.size() / 2], gpu ? "eager" : jit.mode.c_str(), pool.threads());
   }
   tier.drain();
   if (jit.report)

@@ -4,9 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "interpreter/eval/run.h"
+
+namespace relay::cuda {
+class Device;
+}
 
 namespace relay::cli {
 
@@ -16,15 +21,21 @@ struct JitOptions {
   unsigned threads = 0;       // 0: the number of cores
   bool report = false;
   uint64_t bench = 0;         // > 0: time that many runs after a warm-up
+  std::string device = "cpu"; // cpu, or cuda: compiled graphs run on GPU device_ordinal
+  int device_ordinal = 0;
 };
 
 // Parses one option at args[i] (consuming its value); false when it is not a JIT option.
 // Sets `error` (and returns true) on a bad value.
 bool parse_jit_option(const std::vector<std::string>& args, size_t& i, JitOptions& jit, std::string& error);
 
+// The GPU that --device=cuda[:N] names, or null with `why` set (no driver, no such GPU).
+std::unique_ptr<cuda::Device> open_device(const JitOptions& jit, std::string* why);
+
 // Runs the loaded entry with the tier the options ask for; prints the report and the
-// bench timings to stderr.
+// bench timings to stderr. With `gpu` (from open_device), the entry is compiled before it
+// runs and its graphs run on that GPU.
 rt::RunOutcome run_with_jit(rt::LoadedProgram& loaded, const JitOptions& jit, rt::RunOptions options,
-                            const SourceManager& sources);
+                            const SourceManager& sources, cuda::Device* gpu = nullptr);
 
 }  // namespace relay::cli

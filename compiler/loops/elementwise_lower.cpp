@@ -21,17 +21,23 @@ using ew::Strides;
 
 namespace {
 
-// Each operand's element offset at flat output element `t` of the collapsed nest.
+// Each operand's element offset at flat output element `t` of the collapsed nest: `t`
+// itself for an operand laid out like the output, else the sum over dimensions of
+// ((t / inner) % extent) * stride.
 std::vector<Expr> flat_indices(const ew::Nest& nest, const Var& t) {
+  const Strides row_major = contiguous(nest.dims);
   std::vector<Expr> index(nest.strides.size(), int_imm(0));
   int64_t inner = 1;
   for (size_t d = nest.dims.size(); d-- > 0;) {
     Expr coordinate = inner == 1 ? var_ref(t) : binary(BinaryOp::Div, var_ref(t), int_imm(inner));
     if (d > 0) coordinate = binary(BinaryOp::Rem, coordinate, int_imm(nest.dims[d]));
     for (size_t o = 0; o < index.size(); ++o)
-      index[o] = ew::index_add(index[o], ew::index_scale(coordinate, nest.strides[o][d]));
+      if (nest.strides[o] != row_major)
+        index[o] = ew::index_add(index[o], ew::index_scale(coordinate, nest.strides[o][d]));
     inner *= nest.dims[d];
   }
+  for (size_t o = 0; o < index.size(); ++o)
+    if (nest.strides[o] == row_major) index[o] = var_ref(t);
   return index;
 }
 

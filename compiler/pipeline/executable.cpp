@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "interpreter/eval/closure.h"
+#include "compiler/graph/run_graph.h"
 #include "compiler/pipeline/library_layouts.h"
 #include "interpreter/kernels/kernel.h"
 
@@ -200,44 +201,24 @@ void Executable::run_native(const Step& s, std::vector<rt::Value>& values, const
 void Executable::run_reference(const Step& s, std::vector<rt::Value>& values, const rt::NDArray& arena) const {
   for (size_t k = 0; k < s.reference_nodes; ++k) {
     const NodeId id = s.group->nodes[k];
-    const Node& n = graph_[id];
-    switch (n.kind) {
-      case NodeKind::Tuple: {
-        std::vector<rt::Value> fields;
-        for (NodeId in : n.inputs) fields.push_back(values[in]);
-        values[id] = rt::make_tuple(std::move(fields));
-        break;
-      }
-      case NodeKind::GetItem: values[id] = values[n.inputs[0]].tuple().fields[n.index]; break;
-      case NodeKind::Call: {
-        if (s.library && id == s.library_output) {
-          // The master through the library (and with it its epilogue, when the library
-          // computes that too: the operands follow the master's inputs).
-          std::vector<rt::NDArray> inputs;
-          const Node& master = graph_[s.group->master];
-          inputs.reserve(master.inputs.size() + s.library_operands.size());
-          for (NodeId in : master.inputs) inputs.push_back(values[in].tensor());
-          for (NodeId in : s.library_operands) inputs.push_back(values[in].tensor());
-          const auto t0 = std::chrono::steady_clock::now();
-          values[id] = rt::Value(s.library->run(inputs, planned(id, arena), pool_ ? pool_->threads() : 1));
-          library_ns_ += static_cast<uint64_t>(
-              std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
-          break;
-        }
-        if (contains(s.inside_library, id)) break;  // computed inside the library call
-        rt::KernelFn kernel = rt::find_kernel(*n.op);
-        if (!kernel) throw rt::RuntimeError("the operator `" + std::string(n.op->name) + "` has no kernel");
-        std::vector<rt::Value> args;
-        for (NodeId in : n.inputs) args.push_back(values[in]);
-        rt::KernelCall call{*n.op, args, n.attrs, n.type};
-        // A destination-passing kernel writes into its planned slot; the others' fresh
-        // arrays are adopted (the plan gave them none).
-        call.dest = planned(id, arena);
-        values[id] = kernel(call);
-        break;
-      }
-      default: break;
+    if (s.library && id == s.library_output) {
+      // The master through the library (and with it its epilogue, when the library
+      // computes that too: the operands follow the master's inputs).
+      std::vector<rt::NDArray> inputs;
+      const Node& master = graph_[s.group->master];
+      inputs.reserve(master.inputs.size() + s.library_operands.size());
+      for (NodeId in : master.inputs) inputs.push_back(values[in].tensor());
+      for (NodeId in : s.library_operands) inputs.push_back(values[in].tensor());
+      const auto t0 = std::chrono::steady_clock::now();
+      values[id] = rt::Value(s.library->run(inputs, planned(id, arena), pool_ ? pool_->threads() : 1));
+      library_ns_ += static_cast<uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+      continue;
     }
+    if (contains(s.inside_library, id)) continue;  // computed inside the library call
+    // A destination-passing kernel writes into its planned slot; the others' fresh arrays
+    // are adopted (the plan gave them none).
+    values[id] = eval_node(graph_, id, values, graph_[id].kind == NodeKind::Call ? planned(id, arena) : rt::NDArray());
   }
 }
 

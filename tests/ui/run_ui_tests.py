@@ -21,6 +21,7 @@ checked text):
     // command: repl        pipe the case into `relay repl` as a script; its transcript
                             (stdout and stderr interleaved) is NAME.stdout
     // interrupt-after: S   send SIGINT S seconds after starting (optional; `run` cases)
+    // env: NAME=VALUE      an environment variable for the command (optional, repeatable)
 
 With RELAY_BLESS=1 the expected files are rewritten from the actual output, and the
 `// exit:` line is updated (or inserted at the top, after which the case is run again).
@@ -39,7 +40,7 @@ import subprocess
 import sys
 import time
 
-DIRECTIVE_RE = re.compile(r"^//\s*(exit|flags|command|interrupt-after)\s*:\s*(.*?)\s*$")
+DIRECTIVE_RE = re.compile(r"^//\s*(exit|flags|command|interrupt-after|env)\s*:\s*(.*?)\s*$")
 CODE_RE = re.compile(r'^\s*DIAG\(\s*\w+\s*,\s*"([EW]\d{4})"', re.M)
 TIMEOUT_S = 60
 
@@ -62,7 +63,7 @@ def parse_directives(data):
     leading comment lines of a case; options holds `command` and `interrupt-after`."""
     exit_code = None
     flags = []
-    options = {"command": "check", "interrupt-after": None}
+    options = {"command": "check", "interrupt-after": None, "env": {}}
     where = {}
     lines = data.split(b"\n")
     for i, raw in enumerate(lines):
@@ -86,6 +87,9 @@ def parse_directives(data):
             flags.extend(value.split())
         elif key == "command":
             options["command"] = value
+        elif key == "env":
+            name, _, val = value.partition("=")
+            options["env"][name] = val
         else:
             options["interrupt-after"] = float(value)
     return exit_code, flags, where, options
@@ -95,6 +99,7 @@ def run_case(relay, source_dir, rel_path, flags, options):
     env = dict(os.environ)
     env.pop("RELAY_BLESS", None)
     env["NO_COLOR"] = "1"
+    env.update(options["env"])
     if options["command"] == "repl":
         # A REPL script: the case is standard input, and the transcript (results and
         # diagnostics, interleaved as a user sees them) is the expected stdout.

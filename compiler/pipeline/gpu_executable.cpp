@@ -1,0 +1,199 @@
+// Running a function's groups on the GPU and the rest on the host (gpu_executable.h).
+#include "compiler/pipeline/gpu_executable.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+#include "compiler/graph/run_graph.h"
+#include "compiler/pipeline/gpu_groups.h"
+#include "interpreter/runtime/ndarray.h"
+
+namespace relay::compiler {
+
+struct GpuExecutable::Kernel {
+  cuda::CUfunction fn = nullptr;
+  std::string entry;
+  uint64_t grid = 1;
+  unsigned block = 1;
+  std::vector<NodeId> inputs;  // in the kernel's buffer order
+  NodeId output = 0;
+  int status_buffer = -1;
+  std::string status_message;
+};
+
+struct GpuExecutable::Step {
+  const FusedGroup* group = nullptr;
+  size_t host_nodes = 0;  // the group's first nodes, run on the host before the kernel
+  std::optional<Kernel> kernel;
+};
+
+// One call's values: each node's host value and/or device copy.
+struct GpuExecutable::CallState {
+  std::vector<rt::Value> host;
+  std::vector<std::shared_ptr<cuda::Buffer>> device;
+  std::vector<rt::Value> uploading;  // host arrays whose asynchronous upload may be running
+  std::vector<std::pair<const Kernel*, std::shared_ptr<cuda::Buffer>>> statuses;
+};
+
+namespace {
+
+const TensorTy& tensor_type(const Node& n) {
+  if (!n.type || n.type->kind != TyKind::Tensor) throw GraphError("a value moved to or from the GPU is not a tensor", n.span);
+  return *static_cast<const TensorTy*>(n.type);
+}
+
+size_t tensor_bytes(const Node& n) {
+  const auto shape = concrete_shape(n.type);
+  if (!shape) throw GraphError("a GPU value has no concrete shape", n.span);
+  return static_cast<size_t>(rt::shape_size(*shape)) * rt::dtype_bytes(tensor_type(n).dtype);
+}
+
+}  // namespace
+
+GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, cuda::Device& gpu, std::vector<std::string>* notes)
+    : graph_(std::move(graph)), plan_(std::move(plan)), gpu_(gpu) {
+  const gpu::PtxTarget target{gpu_.info().sm >= 90 ? 90 : gpu_.info().sm >= 80 ? 80 : std::max(gpu_.info().sm, 70)};
+  GpuGroups planned = plan_gpu_groups(graph_, plan_, target);
+  if (!planned.module.ptx.empty()) module_ = gpu_.load_ptx(planned.module.ptx);
+  size_t entry = 0;
+  for (size_t i = 0; i < plan_.groups.size(); ++i) {
+    const FusedGroup& group = plan_.groups[i];
+    Step step;
+    step.group = &group;
+    step.host_nodes = group.nodes.size();
+    const std::string master = graph_[group.master].op ? std::string(graph_[group.master].op->name) : "tuple";
+    if (auto& p = planned.plans[i]) {
+      const gpu::PtxKernelInfo& info = planned.module.kernels[entry++];
+      Kernel k;
+      k.fn = module_.function(info.entry);
+      k.entry = info.entry;
+      k.grid = info.grid;
+      k.block = info.block;
+      k.inputs = p->part.inputs;
+      k.output = p->part.outputs[0];
+      k.status_buffer = p->status_buffer;
+      k.status_message = p->status_message;
+      step.host_nodes = p->reference_nodes;
+      step.kernel = std::move(k);
+      if (notes && p->reference_nodes > 0)
+        notes->push_back("group " + std::to_string(group.id) + ": " + master + " on the host's reference kernel, its " +
+                         std::to_string(group.nodes.size() - p->reference_nodes) + "-op epilogue on the GPU");
+    } else if (notes) {
+      notes->push_back("group " + std::to_string(group.id) + " (" + master + ", " + std::to_string(group.nodes.size()) +
+                       " ops) on the host: " + planned.why_not[i]);
+    }
+    steps_.push_back(std::move(step));
+  }
+  last_use_.assign(graph_.size(), -1);
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    for (NodeId in : steps_[s].group->inputs) last_use_[in] = static_cast<int32_t>(s);
+    for (NodeId id : steps_[s].group->nodes)
+      for (NodeId in : graph_[id].inputs) last_use_[in] = std::max(last_use_[in], static_cast<int32_t>(s));
+  }
+  // Constants the kernels read go to the device once.
+  constants_.resize(graph_.size());
+  for (const Step& s : steps_)
+    if (s.kernel)
+      for (NodeId in : s.kernel->inputs)
+        if (graph_[in].kind == NodeKind::Constant && !constants_[in]) {
+          const rt::NDArray& c = graph_[in].constant;
+          constants_[in] = std::make_shared<cuda::Buffer>(gpu_.alloc(c.nbytes()));
+          gpu_.upload(*constants_[in], c.raw(), c.nbytes());
+        }
+  gpu_.synchronize();
+  if (notes)
+    notes->insert(notes->begin(), std::to_string(steps_.size()) + " fused groups: " + std::to_string(gpu_groups()) +
+                                      " on the GPU (" + gpu_.info().name + ", " + target.arch() + "), " +
+                                      std::to_string(host_groups()) + " on the host");
+}
+
+GpuExecutable::~GpuExecutable() = default;
+
+size_t GpuExecutable::gpu_groups() const {
+  return static_cast<size_t>(std::count_if(steps_.begin(), steps_.end(), [](const Step& s) { return s.kernel.has_value(); }));
+}
+size_t GpuExecutable::host_groups() const { return steps_.size() - gpu_groups(); }
+
+const rt::Value& GpuExecutable::on_host(CallState& st, NodeId id) const {
+  if (!st.host[id].defined()) {
+    const Node& n = graph_[id];
+    if (!st.device[id]) throw GraphError("internal error: a value is neither on the host nor on the GPU", n.span);
+    rt::NDArray a = rt::NDArray::empty(*concrete_shape(n.type), tensor_type(n).dtype);
+    gpu_.download(a.raw(), *st.device[id], a.nbytes());
+    gpu_.synchronize();
+    st.host[id] = rt::Value(a);
+  }
+  return st.host[id];
+}
+
+cuda::CUdeviceptr GpuExecutable::on_device(CallState& st, NodeId id) const {
+  if (constants_[id]) return constants_[id]->ptr;
+  if (!st.device[id]) {
+    const rt::NDArray& a = on_host(st, id).tensor();
+    auto buf = std::make_shared<cuda::Buffer>(gpu_.alloc(a.nbytes()));
+    gpu_.upload(*buf, a.raw(), a.nbytes());
+    st.uploading.push_back(st.host[id]);
+    st.device[id] = std::move(buf);
+  }
+  return st.device[id]->ptr;
+}
+
+rt::Value GpuExecutable::call(std::span<const rt::Value> args) {
+  CallState st;
+  st.host.resize(graph_.size());
+  st.device.resize(graph_.size());
+  for (size_t i = 0; i < graph_.params.size() && i < args.size(); ++i) st.host[graph_.params[i]] = args[i];
+  for (NodeId id = 0; id < graph_.size(); ++id)
+    if (graph_[id].kind == NodeKind::Constant) st.host[id] = rt::Value(graph_[id].constant);
+  cuda::Device::Timer timer(gpu_);
+  timer.start();
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    const Step& step = steps_[s];
+    for (size_t k = 0; k < step.host_nodes; ++k) {
+      const NodeId id = step.group->nodes[k];
+      for (NodeId in : graph_[id].inputs) on_host(st, in);
+      st.host[id] = eval_node(graph_, id, st.host);
+    }
+    if (const auto& k = step.kernel) {
+      std::vector<cuda::CUdeviceptr> params;
+      for (NodeId in : k->inputs) params.push_back(on_device(st, in));
+      auto out = std::make_shared<cuda::Buffer>(gpu_.alloc(tensor_bytes(graph_[k->output])));
+      params.push_back(out->ptr);
+      if (k->status_buffer >= 0) {
+        auto status = std::make_shared<cuda::Buffer>(gpu_.alloc(sizeof(int32_t)));
+        gpu_.fill_zero(*status, sizeof(int32_t));
+        params.push_back(status->ptr);
+        st.statuses.emplace_back(&*k, std::move(status));
+      }
+      gpu_.launch(k->fn, k->grid, k->block, params);
+      st.device[k->output] = std::move(out);
+    }
+    for (NodeId in : step.group->inputs)
+      if (last_use_[in] == static_cast<int32_t>(s) && in != graph_.output) {
+        st.host[in] = rt::Value();
+        st.device[in].reset();  // back to the cache; later work queues behind its readers
+      }
+  }
+  // A tuple result's fields are host values already (a Tuple node runs on the host).
+  rt::Value result = on_host(st, graph_.output);
+  gpu_ms_ += timer.stop();  // synchronises: every copy and kernel is done
+  ++calls_;
+  for (auto& [kernel, status] : st.statuses) {
+    int32_t flag = 0;
+    gpu_.download(&flag, *status, sizeof flag);
+    gpu_.synchronize();
+    if (flag != 0) throw rt::RuntimeError(kernel->status_message);
+  }
+  return result;
+}
+
+std::vector<std::string> GpuExecutable::run_notes() const {
+  if (calls_ == 0) return {};
+  char line[200];
+  std::snprintf(line, sizeof line, "GPU: %.3f ms per call on average over %llu calls (device time, copies included)",
+                gpu_ms_ / static_cast<double>(calls_), static_cast<unsigned long long>(calls_));
+  return {line};
+}
+
+}  // namespace relay::compiler
