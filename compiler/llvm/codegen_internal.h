@@ -47,7 +47,7 @@ class Emitter {
   // Statements (codegen_stmt.cpp)
   void block(const loops::Block& b);
   void stmt(const loops::Stmt& s);
-  void loop(const loops::Stmt& s, llvm::Value* lo, llvm::Value* hi);
+  void loop(const loops::Stmt& s, llvm::Value* lo, llvm::Value* hi, llvm::Value* step = nullptr);
   llvm::Value* element_ptr(int buffer, const loops::Expr& index);
 
   llvm::Value* binary(const loops::ExprNode& e, llvm::Value* a, llvm::Value* b);

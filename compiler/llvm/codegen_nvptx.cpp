@@ -73,24 +73,7 @@ void Emitter::emit_gpu_kernel(const std::string& symbol) {
   llvm::Value* nctaid = special_register(b_, m_, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x, "nctaid");
   llvm::Value* first = b_.CreateAdd(b_.CreateMul(ctaid, ntid), tid, "first");
   llvm::Value* stride = b_.CreateMul(ntid, nctaid, "stride");
-  llvm::Value* extent = expr(s.extent);
-  llvm::BasicBlock* pre = b_.GetInsertBlock();
-  const std::string name = s.var.name + std::to_string(s.var.id);
-  llvm::BasicBlock* header = llvm::BasicBlock::Create(ctx_, name + ".header", fn_);
-  llvm::BasicBlock* body = llvm::BasicBlock::Create(ctx_, name + ".body", fn_);
-  llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx_, name + ".exit", fn_);
-  b_.CreateBr(header);
-  b_.SetInsertPoint(header);
-  llvm::PHINode* i = b_.CreatePHI(b_.getInt64Ty(), 2, name);
-  i->addIncoming(first, pre);
-  b_.CreateCondBr(b_.CreateICmpSLT(i, extent), body, exit);
-  b_.SetInsertPoint(body);
-  vars_[s.var.id] = i;
-  block(s.body);
-  llvm::Value* next = b_.CreateAdd(i, stride, name + ".next", /*HasNUW=*/true, /*HasNSW=*/true);
-  b_.CreateBr(header);
-  i->addIncoming(next, b_.GetInsertBlock());
-  b_.SetInsertPoint(exit);
+  loop(s, first, expr(s.extent), stride);
   b_.CreateRetVoid();
 }
 

@@ -141,8 +141,9 @@ void Emitter::stmt(const Stmt& s) {
   }
 }
 
-// for (i = lo; i < hi; ++i) body, as header/body/latch blocks with a phi.
-void Emitter::loop(const Stmt& s, llvm::Value* lo, llvm::Value* hi) {
+// for (i = lo; i < hi; i += step) body (step 1 when null), as header/body/latch blocks
+// with a phi.
+void Emitter::loop(const Stmt& s, llvm::Value* lo, llvm::Value* hi, llvm::Value* step) {
   llvm::BasicBlock* pre = b_.GetInsertBlock();
   const std::string name = s.var.name + std::to_string(s.var.id);
   llvm::BasicBlock* header = llvm::BasicBlock::Create(ctx_, name + ".header", fn_);
@@ -156,7 +157,7 @@ void Emitter::loop(const Stmt& s, llvm::Value* lo, llvm::Value* hi) {
   b_.SetInsertPoint(body);
   vars_[s.var.id] = i;
   block(s.body);
-  llvm::Value* next = b_.CreateAdd(i, b_.getInt64(1), name + ".next", /*HasNUW=*/true, /*HasNSW=*/true);
+  llvm::Value* next = b_.CreateAdd(i, step ? step : b_.getInt64(1), name + ".next", /*HasNUW=*/true, /*HasNSW=*/true);
   llvm::BranchInst* back = b_.CreateBr(header);
   i->addIncoming(next, b_.GetInsertBlock());
   // Every loop makes progress (no infinite loops in the IR), which lets LLVM delete or

@@ -24,44 +24,6 @@ using relay::loops::ElementwiseProgram;
 namespace {
 
 
-std::map<std::string, double> attrs_of(std::string_view op) {
-  if (op == "clip") return {{"a_min", -2.5}, {"a_max", 7.25}};
-  if (op == "nn.leaky_relu") return {{"alpha", 0.1}};
-  if (op == "fixed_point_multiply") return {{"multiplier", 1518500250}, {"shift", -3}};
-  return {};
-}
-
-// Every lowered operator at every dtype it supports, and every cast; (3, 1) x (1, 4)
-// broadcasting for the binary ones, so the flat loop's index arithmetic is in the PTX.
-std::vector<std::pair<std::string, ElementwiseProgram>> every_elementwise_program() {
-  std::vector<std::pair<std::string, ElementwiseProgram>> out;
-  for (std::string_view op_view : loops::lowered_elementwise_ops()) {
-    const std::string op(op_view);
-    for (DataType t : all_dtypes()) {
-      if (!loops::elementwise_supports(op, t)) continue;
-      if (op == "cast") continue;  // every pair below
-      if (op == "where") {
-        ElementwiseProgram w;
-        w.inputs = {{DataType::bool_(), {3, 4}}, {t, {3, 1}}, {t, {1, 4}}};
-        w.steps = {{"where", {loops::EwOperand::input(0), loops::EwOperand::input(1), loops::EwOperand::input(2)}, {}, t}};
-        w.out_dtype = t;
-        w.out_shape = {3, 4};
-        out.emplace_back("where " + dtype_name(t), w);
-        continue;
-      }
-      const DataType result = kBoolResultOps.count(op) ? DataType::bool_() : t;
-      out.emplace_back(op + " " + dtype_name(t), kBinaryOps.count(op) || op == "cast_like"
-                                                     ? binary_program(op, t, result, {3, 1}, {1, 4}, {3, 4})
-                                                     : unary_program(op, t, result, {67}, attrs_of(op)));
-    }
-  }
-  for (DataType from : all_dtypes())
-    for (DataType to : all_dtypes())
-      if (from != to)
-        out.emplace_back("cast " + dtype_name(from) + " -> " + dtype_name(to), unary_program("cast", from, to, {67}));
-  return out;
-}
-
 loops::ReductionProgram reduction(loops::ReduceOp op, DataType t, const rt::Shape& shape, std::vector<int64_t> axes,
                                   rt::Shape out_shape) {
   loops::ReductionProgram p;
@@ -194,7 +156,7 @@ TEST_CASE("math functions need libdevice; without it the error says where it loo
   }
 }
 
-TEST_CASE("--target names parse", "[gpu][ptx]") {
+TEST_CASE("GPU target names (--target=cuda:sm_90) parse", "[gpu][ptx]") {
   using compiler::gpu::parse_ptx_target;
   CHECK(parse_ptx_target("cuda")->sm == 80);
   CHECK(parse_ptx_target("cuda:sm_90")->sm == 90);

@@ -220,4 +220,45 @@ loops::ElementwiseProgram binary_program(const std::string& op, DataType in, Dat
   return p;
 }
 
+namespace {
+
+std::map<std::string, double> attrs_of(std::string_view op) {
+  if (op == "clip") return {{"a_min", -2.5}, {"a_max", 7.25}};
+  if (op == "nn.leaky_relu") return {{"alpha", 0.1}};
+  if (op == "fixed_point_multiply") return {{"multiplier", 1518500250}, {"shift", -3}};
+  return {};
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, loops::ElementwiseProgram>> every_elementwise_program() {
+  std::vector<std::pair<std::string, loops::ElementwiseProgram>> out;
+  for (std::string_view op_view : loops::lowered_elementwise_ops()) {
+    const std::string op(op_view);
+    for (DataType t : all_dtypes()) {
+      if (!loops::elementwise_supports(op, t)) continue;
+      if (op == "cast") continue;  // every pair below
+      if (op == "where") {
+        loops::ElementwiseProgram w;
+        w.inputs = {{DataType::bool_(), {3, 4}}, {t, {3, 1}}, {t, {1, 4}}};
+        w.steps = {
+            {"where", {loops::EwOperand::input(0), loops::EwOperand::input(1), loops::EwOperand::input(2)}, {}, t}};
+        w.out_dtype = t;
+        w.out_shape = {3, 4};
+        out.emplace_back("where " + dtype_name(t), w);
+        continue;
+      }
+      const DataType result = kBoolResultOps.count(op) ? DataType::bool_() : t;
+      out.emplace_back(op + " " + dtype_name(t), kBinaryOps.count(op) || op == "cast_like"
+                                                     ? binary_program(op, t, result, {3, 1}, {1, 4}, {3, 4})
+                                                     : unary_program(op, t, result, {67}, attrs_of(op)));
+    }
+  }
+  for (DataType from : all_dtypes())
+    for (DataType to : all_dtypes())
+      if (from != to)
+        out.emplace_back("cast " + dtype_name(from) + " -> " + dtype_name(to), unary_program("cast", from, to, {67}));
+  return out;
+}
+
 }  // namespace relay::test

@@ -71,4 +71,10 @@ loops::ElementwiseProgram unary_program(const std::string& op, DataType in, Data
 loops::ElementwiseProgram binary_program(const std::string& op, DataType in, DataType out, const rt::Shape& a,
                                          const rt::Shape& b, const rt::Shape& result);
 
+// Every lowered element-wise operator at every dtype it supports (clip, leaky_relu and
+// fixed_point_multiply with fixed attributes, where with a bool condition), and every
+// cast between two dtypes, labelled "op dtype"; the binary ones broadcast (3, 1) x (1, 4),
+// the others run over 67 elements.
+std::vector<std::pair<std::string, loops::ElementwiseProgram>> every_elementwise_program();
+
 }  // namespace relay::test

@@ -1,0 +1,267 @@
+// relay_gpu_bundle: writes what the GPU check (scripts/gpu-check.sh) runs on a machine
+// with an NVIDIA GPU, which has none of this project's dependencies: PTX modules
+// generated here, each kernel's inputs, and the outputs the interpreter's reference
+// kernels compute from them. gpu_check.cpp reads it (format: tests/gpu/README.md).
+//
+//   relay_gpu_bundle --out DIR [--budget-mib N] [--models a,b,...] [--arch sm_90]
+//
+// Cases: every lowered element-wise operator at every dtype and every cast (random
+// inputs with edge values; a case whose reference fails expects the kernel's status
+// flag instead of an output), then each GPU group of the models in tests/models with the
+// activations of one interpreted run (seeded inputs), as long as the data stays within
+// the budget; and the benchmark: an element-wise chain over 1 GiB beside a device copy.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "compiler/graph/passes.h"
+#include "compiler/graph/run_graph.h"
+#include "compiler/pipeline/gpu_groups.h"
+#include "interpreter/eval/run.h"
+#include "lang/base/source.h"
+#include "tests/compiler_jit/support.h"
+
+using namespace relay;
+
+namespace {
+
+struct Options {
+  std::string out;
+  size_t budget = size_t{48} << 20;
+  std::vector<std::string> models = {"mlp", "dqn", "lstm", "dcgan", "resnet18", "mobilenet", "squeezenet1_1"};
+  compiler::gpu::PtxTarget target{90};
+};
+
+[[noreturn]] void usage(int status) {
+  std::fprintf(status ? stderr : stdout,
+               "usage: relay_gpu_bundle --out DIR [--budget-mib N] [--models a,b,...] [--arch sm_XX]\n");
+  std::exit(status);
+}
+
+std::string word(std::string s) {
+  for (char& c : s)
+    if (c == ' ' || c == '\t' || c == '\n') c = '_';
+  return s;
+}
+
+// The bundle being written: the manifest and one data file that every case points into.
+class Writer {
+ public:
+  explicit Writer(const std::string& dir) : dir_(dir) {
+    std::filesystem::create_directories(dir);
+    data_.open(dir + "/data.bin", std::ios::binary | std::ios::trunc);
+  }
+  size_t bytes() const { return offset_; }
+  int module(const std::string& name, const std::string& ptx) {
+    const std::string file = name + ".ptx";
+    std::ofstream(dir_ + "/" + file, std::ios::binary) << ptx;
+    manifest_ << "module " << name << " " << file << "\n";
+    return modules_++;
+  }
+  void begin_case(const std::string& name, int module, const compiler::gpu::PtxKernelInfo& k, int status) {
+    manifest_ << "case " << word(name) << " " << module << " " << k.entry << " " << k.grid << " " << k.block << " "
+              << status << "\n";
+  }
+  void input(const rt::NDArray& a) { manifest_ << "in " << dtype_name(a.dtype()) << " " << a.nbytes() << " " << put(a) << "\n"; }
+  // An expected output (or, without `a`, an output that is not compared: the status decides).
+  void output(DataType t, size_t bytes, const rt::NDArray* a) {
+    manifest_ << "out " << dtype_name(t) << " " << bytes << " " << (a ? std::to_string(put(*a)) : "-") << "\n";
+  }
+  void end_case() { manifest_ << "end\n"; }
+  void line(const std::string& s) { manifest_ << s << "\n"; }
+  void finish() { std::ofstream(dir_ + "/manifest.txt") << manifest_.str(); }
+
+ private:
+  size_t put(const rt::NDArray& a) {
+    const size_t at = offset_;
+    data_.write(static_cast<const char*>(a.raw()), static_cast<std::streamsize>(a.nbytes()));
+    offset_ += a.nbytes();
+    return at;
+  }
+  std::string dir_;
+  std::ofstream data_;
+  std::ostringstream manifest_;
+  size_t offset_ = 0;
+  int modules_ = 0;
+};
+
+// The operator cases: one module, one case per program.
+void write_operator_cases(Writer& w, const Options& o) {
+  std::vector<std::pair<std::string, loops::ElementwiseProgram>> programs = test::every_elementwise_program();
+  std::vector<loops::LoweredKernel> lowered;
+  std::vector<const loops::Kernel*> kernels;
+  for (auto& [label, p] : programs) {
+    lowered.push_back(loops::lower_elementwise(p, "op", loops::LoopShape::Gpu));
+    if (!lowered.back().ok()) throw std::runtime_error(label + ": " + lowered.back().error);
+  }
+  for (const auto& l : lowered) kernels.push_back(&l.kernel);
+  const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, o.target);
+  const int module = w.module("operators", m.ptx);
+  std::mt19937_64 rng(20261126);
+  for (size_t i = 0; i < programs.size(); ++i) {
+    const loops::ElementwiseProgram& p = programs[i].second;
+    std::vector<rt::NDArray> inputs;
+    for (const loops::EwInput& in : p.inputs) inputs.push_back(test::random_tensor(in.dtype, in.shape, rng));
+    std::string error;
+    std::optional<rt::NDArray> expected = test::run_reference(p, inputs, error);
+    const bool can_fail = lowered[i].status_buffer >= 0;
+    w.begin_case("op " + programs[i].first, module, m.kernels[i], can_fail ? (expected ? 0 : 1) : -1);
+    for (const rt::NDArray& in : inputs) w.input(in);
+    const size_t out_bytes = static_cast<size_t>(rt::shape_size(p.out_shape)) * rt::dtype_bytes(p.out_dtype);
+    w.output(p.out_dtype, out_bytes, expected ? &*expected : nullptr);
+    w.end_case();
+  }
+  std::fprintf(stderr, "operators: %zu cases\n", programs.size());
+}
+
+// A model of tests/models, checked, as a graph at its annotated shapes, with seeded
+// arguments uniform in [-1, 1) (parameters named *var*, batch-norm variances: [0.5, 1.5)).
+struct Model {
+  SourceManager sources;
+  std::unique_ptr<rt::LoadedProgram> program;
+  std::optional<compiler::Graph> graph;
+  std::vector<rt::NDArray> args;
+};
+
+std::unique_ptr<Model> load_model(const std::string& name) {
+  auto m = std::make_unique<Model>();
+  const std::string path = std::string(RELAY_SOURCE_DIR) + "/tests/models/" + name + ".relay";
+  std::string text, error;
+  if (!read_text_file(path, &text, &error)) throw std::runtime_error(error);
+  DiagnosticBag diags;
+  m->program = rt::load_program(m->sources, m->sources.add(path, text), "main", nullptr, diags);
+  if (!m->program || diags.has_errors()) throw std::runtime_error(name + ": does not load");
+  const InferredTypes* types = m->program->types.find(m->program->entry);
+  auto specs = compiler::arg_specs_from_types(*m->program->entry, types, {}, error);
+  if (!specs) throw std::runtime_error(name + ": " + error);
+  compiler::BuildResult built =
+      compiler::build_graph(*m->program->entry, types, m->program->front.module->metadata.get(), *specs);
+  if (!built.ok()) throw std::runtime_error(name + ": not a graph: " + built.reason);
+  m->graph = compiler::optimize(*built.graph);
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (size_t i = 0; i < specs->size(); ++i) {
+    const bool positive = std::string_view(m->program->entry->fn->params[i]->name).find("var") != std::string_view::npos;
+    rt::NDArray a = rt::NDArray::empty((*specs)[i].shape, (*specs)[i].dtype);
+    for (int64_t k = 0; k < a.size(); ++k) a.set_double(k, positive ? 1.0 + 0.5 * u(rng) : u(rng));
+    m->args.push_back(a);
+  }
+  return m;
+}
+
+// Each model's GPU groups with the activations of one interpreted run.
+void write_model_cases(Writer& w, const Options& o) {
+  for (const std::string& name : o.models) {
+    std::unique_ptr<Model> m = load_model(name);
+    const compiler::Graph& g = *m->graph;
+    const compiler::FusionPlan plan = compiler::fuse(g);
+    const compiler::GpuGroups gpu = compiler::plan_gpu_groups(g, plan, o.target);
+    // Every node's value: the reference kernels over the whole graph, one node at a time.
+    const std::vector<rt::NDArray>& args = m->args;
+    std::vector<rt::Value> values(g.size());
+    size_t needed = 0;
+    for (compiler::NodeId id = 0; id < g.size(); ++id) {
+      const compiler::Node& n = g[id];
+      if (n.kind == compiler::NodeKind::Input) values[id] = rt::Value(args[n.index]);
+      else if (n.kind == compiler::NodeKind::Constant) values[id] = rt::Value(n.constant);
+      else values[id] = compiler::eval_node(g, id, values);
+    }
+    for (const auto& p : gpu.plans)
+      if (p) {
+        for (compiler::NodeId in : p->part.inputs) needed += values[in].tensor().nbytes();
+        needed += values[p->part.outputs[0]].tensor().nbytes();
+      }
+    if (w.bytes() + needed > o.budget) {
+      std::fprintf(stderr, "%s: left out (its %.1f MiB would pass the %.0f MiB budget)\n", name.c_str(),
+                   static_cast<double>(needed) / (1 << 20), static_cast<double>(o.budget) / (1 << 20));
+      continue;
+    }
+    const int module = w.module(name, gpu.module.ptx);
+    size_t entry = 0, cases = 0;
+    for (size_t i = 0; i < gpu.plans.size(); ++i) {
+      const auto& p = gpu.plans[i];
+      if (!p) continue;
+      const compiler::gpu::PtxKernelInfo& k = gpu.module.kernels[entry++];
+      w.begin_case(name + " group " + std::to_string(plan.groups[i].id), module, k, p->status_buffer >= 0 ? 0 : -1);
+      for (compiler::NodeId in : p->part.inputs) w.input(values[in].tensor());
+      const rt::NDArray& out = values[p->part.outputs[0]].tensor();
+      w.output(out.dtype(), out.nbytes(), &out);
+      w.end_case();
+      ++cases;
+    }
+    std::fprintf(stderr, "%s: %zu cases (%zu groups on the host), %.1f MiB\n", name.c_str(), cases,
+                 gpu.plans.size() - cases, static_cast<double>(needed) / (1 << 20));
+  }
+}
+
+// The bandwidth benchmark: add, multiply, relu, ... over two 1 GiB float32 inputs.
+void write_benchmarks(Writer& w, const Options& o) {
+  const int64_t n = int64_t{1} << 28;  // 1 GiB of float32
+  const DataType f32 = DataType::float_(32);
+  loops::ElementwiseProgram p;
+  p.inputs = {{f32, {n}}, {f32, {n}}};
+  auto in = loops::EwOperand::input;
+  auto st = loops::EwOperand::step;
+  p.steps = {{"add", {in(0), in(1)}, {}, f32},
+             {"multiply", {st(0), in(1)}, {}, f32},
+             {"maximum", {st(1), in(0)}, {}, f32},
+             {"nn.relu", {st(2)}, {}, f32},
+             {"subtract", {st(3), in(1)}, {}, f32}};
+  p.out_dtype = f32;
+  p.out_shape = {n};
+  const loops::LoweredKernel k = loops::lower_elementwise(p, "chain", loops::LoopShape::Gpu);
+  const loops::Kernel* kernels[] = {&k.kernel};
+  const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, o.target);
+  const int module = w.module("bench_chain", m.ptx);
+  const size_t bytes = static_cast<size_t>(n) * 4;
+  w.line("bench chain_5_ops_1GiB " + std::to_string(module) + " " + m.kernels[0].entry + " " +
+         std::to_string(m.kernels[0].grid) + " " + std::to_string(m.kernels[0].block) + " 2 " + std::to_string(bytes) +
+         " " + std::to_string(bytes) + " " + std::to_string(bytes));
+  w.line("copy " + std::to_string(bytes));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(2);
+      return argv[++i];
+    };
+    if (a == "--out") o.out = value();
+    else if (a == "--budget-mib") o.budget = std::stoull(value()) << 20;
+    else if (a == "--models") {
+      o.models.clear();
+      std::stringstream s(value());
+      for (std::string m; std::getline(s, m, ',');)
+        if (!m.empty()) o.models.push_back(m);
+    } else if (a == "--arch") {
+      auto t = compiler::gpu::parse_ptx_target(value());
+      if (!t) usage(2);
+      o.target = *t;
+    } else if (a == "--help" || a == "-h") usage(0);
+    else usage(2);
+  }
+  if (o.out.empty()) usage(2);
+  try {
+    Writer w(o.out);
+    w.line("# relay GPU check bundle (tests/gpu/README.md); target " + o.target.arch());
+    w.line("arch " + std::to_string(o.target.sm));
+    write_operator_cases(w, o);
+    write_model_cases(w, o);
+    write_benchmarks(w, o);
+    w.finish();
+    std::fprintf(stderr, "bundle: %s (%.1f MiB of data)\n", o.out.c_str(), static_cast<double>(w.bytes()) / (1 << 20));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "relay_gpu_bundle: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
