@@ -49,7 +49,8 @@ using LoweredReduction = LoweredKernel;
 // chunks of this many outputs (a local array, so it stays in cache / on the stack).
 inline constexpr int64_t kReductionRow = 512;
 
-LoweredReduction lower_reduction(const ReductionProgram& p, std::string name);
+// `shape`: the CPU's loops, or the GPU's (a parallel iteration per output; ir.h).
+LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, LoopShape shape = LoopShape::Cpu);
 
 // The ReduceOp of a Relay operator ("sum", "argmax", ...), if it is lowered.
 std::optional<ReduceOp> reduce_op_named(std::string_view op);

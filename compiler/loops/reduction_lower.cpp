@@ -20,6 +20,12 @@
 //       vectorizable for c { out[...c] = finish(acc[c]) } }
 //   A row of independent accumulators: each output still folds in the reference's order,
 //   and the c loop vectorises without reassociating anything.
+//
+//   the GPU shape: one parallel iteration (a thread) per output, the kept dimensions'
+//   positions recovered by division, each output folded serially in the same order:
+//     parallel for o { acc = identity; reduction for r... { ... }; out[...] = finish(acc) }
+//   Neighbouring threads read neighbouring elements when the kept dimensions are the
+//   inner ones (a reduction over the batch or the channels).
 #include <algorithm>
 #include <optional>
 
@@ -51,7 +57,7 @@ std::string reduced_axes(const ReductionProgram& p, size_t rank, std::vector<boo
 
 }  // namespace
 
-LoweredReduction lower_reduction(const ReductionProgram& p, std::string name) {
+LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, LoopShape shape_for) {
   LoweredReduction r;
   auto fail = [&](std::string m) {
     r.error = std::move(m);
@@ -123,7 +129,8 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name) {
   const ew::Nest nest = ew::collapse(shape, operands, &classes);
   std::vector<size_t> kept, red_dims;
   for (size_t d = 0; d < nest.dims.size(); ++d) (nest.classes[d] ? red_dims : kept).push_back(d);
-  const bool row = !kept.empty() && !red_dims.empty() && nest.classes.back() == 0;
+  const bool gpu = shape_for == LoopShape::Gpu;
+  const bool row = !gpu && !kept.empty() && !red_dims.empty() && nest.classes.back() == 0;
 
   // The accumulator row: the last kept dimension in chunks (one chunk per parallel
   // iteration when it is the only kept dimension, so the threads share it).
@@ -149,7 +156,16 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name) {
   Expr row_base = int_imm(0);  // the chunk's first element along the row dimension
   std::optional<Var> chunk_var;
   const size_t plain_kept = row ? kept.size() - 1 : kept.size();  // kept dims looped one by one
-  if (row && plain_kept == 0) {  // the row is the only kept dim: its chunks are parallel
+  if (gpu) {  // every output a parallel iteration
+    int64_t inner = 1;
+    for (size_t j = kept.size(); j-- > 0;) {
+      Expr coordinate = inner == 1 ? var_ref(outer) : binary(BinaryOp::Div, var_ref(outer), int_imm(inner));
+      if (j > 0) coordinate = binary(BinaryOp::Rem, coordinate, int_imm(nest.dims[kept[j]]));
+      pos[kept[j]] = coordinate;
+      inner *= nest.dims[kept[j]];
+    }
+    outer_extent = inner;
+  } else if (row && plain_kept == 0) {  // the row is the only kept dim: its chunks are parallel
     outer_extent = chunks;
     row_base = ew::index_scale(var_ref(outer), chunk);
   } else if (plain_kept > 0) {

@@ -149,13 +149,14 @@ std::optional<NativePlan> lowered_plan(NativePlan::Kind kind, FusedGroup part, l
   return plan;
 }
 
-std::optional<NativePlan> plan_reduction(const Graph& g, const FusedGroup& group, std::string* why) {
+std::optional<NativePlan> plan_reduction(const Graph& g, const FusedGroup& group, std::string* why,
+                                        loops::LoopShape shape) {
   std::vector<NodeId> inputs;
   auto program = reduction_program(g, group, &inputs, why);
   if (!program) return std::nullopt;
   FusedGroup part = group;
   part.inputs = std::move(inputs);
-  return lowered_plan(NativePlan::Kind::Reduction, std::move(part), loops::lower_reduction(*program, kernel_name(g, group)),
+  return lowered_plan(NativePlan::Kind::Reduction, std::move(part), loops::lower_reduction(*program, kernel_name(g, group), shape),
                       program->out_dtype, program->out_shape, loops::status_message(*program), why);
 }
 
@@ -266,7 +267,7 @@ std::optional<loops::ReductionProgram> reduction_program(const Graph& g, const F
 }
 
 std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, std::string* why, loops::LoopShape shape) {
-  if (group.pattern == FusionPattern::Reduction) return plan_reduction(g, group, why);
+  if (group.pattern == FusionPattern::Reduction) return plan_reduction(g, group, why, shape);
   const std::string_view master = g[group.master].op ? g[group.master].op->name : std::string_view{};
   // Injective groups, and pools with their epilogues, are one index-mapping kernel; an
   // element-wise group that the element-wise lowering refuses (a reshape inside it) too.

@@ -53,8 +53,8 @@ struct NativePlan {
   std::vector<int64_t> out_shape;
   std::string status_message;
 };
-// `shape`: the loops for the CPU or the GPU (loops::LoopShape; the element-wise lowering
-// has both, the others build the CPU shape for either).
+// `shape`: the loops for the CPU or the GPU (loops::LoopShape; the element-wise and
+// reduction lowerings have both, the others build the CPU shape for either).
 std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, std::string* why,
                                       loops::LoopShape shape = loops::LoopShape::Cpu);
 

@@ -84,7 +84,8 @@ TEST_CASE("every reduction assembles for sm_80 and sm_90", "[gpu][ptx]") {
       for (auto [axes, out] : {std::pair<std::vector<int64_t>, rt::Shape>{{1}, {4, 5}},
                                std::pair<std::vector<int64_t>, rt::Shape>{{2}, {4, 3}},
                                std::pair<std::vector<int64_t>, rt::Shape>{{}, {}}}) {
-        loops::LoweredKernel r = loops::lower_reduction(reduction(op, t, {4, 3, 5}, axes, out), "r");
+        loops::LoweredKernel r =
+            loops::lower_reduction(reduction(op, t, {4, 3, 5}, axes, out), "r", loops::LoopShape::Gpu);
         INFO(std::string(loops::reduce_op_name(op)) << " " << dtype_name(t) << ": " << r.error);
         REQUIRE(r.ok());
         lowered.push_back(std::move(r));

@@ -89,9 +89,9 @@ struct Compiled {
   compiler::CompiledKernel kernel;
 };
 
-Compiled compile(const ReductionProgram& p) {
+Compiled compile(const ReductionProgram& p, loops::LoopShape shape = loops::LoopShape::Cpu) {
   Compiled c;
-  c.lowered = loops::lower_reduction(p, "red");
+  c.lowered = loops::lower_reduction(p, "red", shape);
   if (!c.lowered.ok()) throw std::runtime_error("not lowered: " + c.lowered.error);
   c.kernel = compiler::Jit::instance().compile(c.lowered.kernel);
   return c;
@@ -131,26 +131,29 @@ std::string bitwise(const NDArray& expected, const NDArray& actual) {
   return "";
 }
 
-// Compiles once, then runs on three random inputs (the second with small values, so
-// sums and products stay finite and ties are common) against the reference.
+// Compiles once per loop shape (the GPU's runs on the CPU JIT too: one parallel iteration
+// per output), then runs on three random inputs (the second with small values, so sums
+// and products stay finite and ties are common) against the reference.
 void check(const ReductionProgram& p, const std::string& label, unsigned threads = 0) {
-  INFO(label);
-  const Compiled c = compile(p);
-  std::mt19937_64 rng(std::hash<std::string>{}(label));
-  for (int trial = 0; trial < 3; ++trial) {
-    INFO("trial " << trial);
-    std::vector<NDArray> inputs;
-    for (const loops::EwInput& in : p.prologue.inputs) inputs.push_back(random_tensor(in.dtype, in.shape, rng, trial == 1));
-    std::string error;
-    const std::optional<NDArray> expected = reference(p, inputs, error);
-    const JitResult actual = run(c, p, inputs, threads);
-    if (!expected) {
-      INFO("the reference failed: " << error);
-      CHECK(actual.failed);
-      continue;
+  for (loops::LoopShape shape : {loops::LoopShape::Cpu, loops::LoopShape::Gpu}) {
+    INFO(label << (shape == loops::LoopShape::Gpu ? " (GPU loop shape)" : ""));
+    const Compiled c = compile(p, shape);
+    std::mt19937_64 rng(std::hash<std::string>{}(label));
+    for (int trial = 0; trial < 3; ++trial) {
+      INFO("trial " << trial);
+      std::vector<NDArray> inputs;
+      for (const loops::EwInput& in : p.prologue.inputs) inputs.push_back(random_tensor(in.dtype, in.shape, rng, trial == 1));
+      std::string error;
+      const std::optional<NDArray> expected = reference(p, inputs, error);
+      const JitResult actual = run(c, p, inputs, threads);
+      if (!expected) {
+        INFO("the reference failed: " << error);
+        CHECK(actual.failed);
+        continue;
+      }
+      CHECK_FALSE(actual.failed);
+      CHECK(bitwise(*expected, actual.out) == "");
     }
-    CHECK_FALSE(actual.failed);
-    CHECK(bitwise(*expected, actual.out) == "");
   }
 }
 
