@@ -91,7 +91,9 @@ struct IndexProgram {
 
 using LoweredIndexProgram = LoweredKernel;
 
-LoweredIndexProgram lower_index_program(const IndexProgram& p, std::string name);
+// `shape`: the CPU's loops (rows in parallel, a row's elements vectorisable), or the GPU's
+// (a parallel iteration per output element; ir.h).
+LoweredIndexProgram lower_index_program(const IndexProgram& p, std::string name, LoopShape shape = LoopShape::Cpu);
 
 // The operators the graph layer turns into index-mapping or pool nodes (each lowered here).
 const std::vector<std::string_view>& lowered_index_ops();

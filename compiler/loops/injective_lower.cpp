@@ -78,7 +78,7 @@ class Lowerer {
   Lowerer(const IndexProgram& p, Kernel& k) : p_(p), k_(k) {}
 
   std::string check();
-  void build(LoweredIndexProgram& r);
+  void build(LoweredIndexProgram& r, LoopShape shape);
 
  private:
   const std::vector<int64_t>& shape_of(IxRef r) const {
@@ -488,7 +488,7 @@ Expr Lowerer::pool(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& id
   return cast(t, binary(BinaryOp::Div, cast(i64(), cast(t, result)), count));
 }
 
-void Lowerer::build(LoweredIndexProgram& r) {
+void Lowerer::build(LoweredIndexProgram& r, LoopShape shape) {
   Kernel& k = k_;
   for (size_t i = 0; i < p_.inputs.size(); ++i)
     add_param(k, "in" + std::to_string(i), p_.inputs[i].dtype, p_.inputs[i].shape, ew::contiguous(p_.inputs[i].shape));
@@ -500,6 +500,34 @@ void Lowerer::build(LoweredIndexProgram& r) {
   flag_ = can_fail_ ? add_local(k, "flag", boolean(), 1) : -1;
 
   const size_t rank = S.size();
+  if (shape == LoopShape::Gpu) {  // one parallel iteration per output element
+    const Var t = new_var(k, "t", i64());
+    Block body;
+    if (flag_ >= 0) {
+      body.push_back(alloc(k.buffer(flag_)));
+      body.push_back(store(k.buffer(flag_), i64c(0), int_imm(0, boolean())));
+    }
+    ew::Emitter em{k, body, {}};
+    const ew::Strides st = ew::contiguous(S);
+    std::vector<Expr> idx(rank);
+    for (size_t d = 0; d < rank; ++d) {
+      if (S[d] == 1) {
+        idx[d] = i64c(0);
+        continue;
+      }
+      Expr q = st[d] == 1 ? var_ref(t) : binary(BinaryOp::Div, var_ref(t), i64c(st[d]));
+      if (d > 0) q = binary(BinaryOp::Rem, q, i64c(S[d]));
+      idx[d] = em.bind(q, "r");
+    }
+    Expr v = value(em, IxRef::node(static_cast<int>(p_.nodes.size() - 1)), idx);
+    body.push_back(store(k.buffer(r.output_buffer), var_ref(t), v));
+    if (flag_ >= 0) {
+      ew::record_failures(body, k, flag_, em.failures);
+      body.push_back(if_then(load(k.buffer(flag_), i64c(0)), {store(k.buffer(r.status_buffer), i64c(0), int_imm(1, DataType::int_(32)))}));
+    }
+    k.body.push_back(for_loop(t, i64c(product(S)), LoopKind::Parallel, std::move(body)));
+    return;
+  }
   const int64_t inner_n = rank == 0 ? 1 : S[rank - 1];
   const int64_t rows = rank == 0 ? 1 : product(S, 0, rank - 1);
   const Var outer = new_var(k, "o", i64()), inner = new_var(k, "i", i64());
@@ -551,13 +579,13 @@ void Lowerer::build(LoweredIndexProgram& r) {
 
 }  // namespace
 
-LoweredIndexProgram lower_index_program(const IndexProgram& p, std::string name) {
+LoweredIndexProgram lower_index_program(const IndexProgram& p, std::string name, LoopShape shape) {
   LoweredIndexProgram r;
   r.kernel.name = std::move(name);
   Lowerer l(p, r.kernel);
   std::string error = l.check();
   if (error.empty()) {
-    l.build(r);
+    l.build(r, shape);
     std::vector<std::string> problems = verify(r.kernel);
     if (!problems.empty()) error = "internal error: the lowered kernel does not verify: " + problems[0];
   }

@@ -100,8 +100,9 @@ enum class LoopKind : uint8_t {
 // The machine a lowering shapes its loops for. Cpu: a parallel loop of a few large
 // iterations, each a vectorisable row that stays in cache. Gpu: one parallel loop with an
 // iteration per output element (a thread each, consecutive threads at consecutive
-// addresses), its indices recovered by division. Lowerings without a Gpu shape build the
-// Cpu one for both; the GPU backend maps any top-level parallel loop onto its threads.
+// addresses), its indices recovered by division (element-wise, reductions: one iteration
+// per output, index-mapping). Lowerings without a Gpu shape (softmax) build the Cpu one
+// for both; the GPU backend maps any top-level parallel loop onto its threads.
 enum class LoopShape : uint8_t { Cpu, Gpu };
 
 enum class StmtKind : uint8_t { For, Let, Store, Alloc, If };

@@ -18,9 +18,9 @@ bool contains(const std::vector<NodeId>& v, NodeId id) { return std::find(v.begi
 
 }  // namespace
 
-StepChoice choose_step(const Graph& g, const FusedGroup& group, unsigned threads) {
+StepChoice choose_step(const Graph& g, const FusedGroup& group, unsigned threads, loops::LoopShape shape) {
   StepChoice c;
-  c.native = plan_native(g, group, &c.native_why);
+  c.native = plan_native(g, group, &c.native_why, shape);
   c.reference_nodes = c.native ? c.native->reference_nodes : group.nodes.size();
   c.library_output = group.master;
   const auto reference_end = group.nodes.begin() + static_cast<long>(c.reference_nodes);
@@ -65,10 +65,12 @@ std::string Executable::step_note(const Graph& g, const Step& step, const std::s
   return {};  // all native: nothing to say
 }
 
-Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool, std::vector<std::string>* notes)
+Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool, std::vector<std::string>* notes,
+                       loops::LoopShape shape)
     : graph_(std::move(graph)), plan_(std::move(plan)), pool_(pool) {
   std::vector<StepChoice> choices;
-  for (const FusedGroup& group : plan_.groups) choices.push_back(choose_step(graph_, group, pool_ ? pool_->threads() : 1));
+  for (const FusedGroup& group : plan_.groups)
+    choices.push_back(choose_step(graph_, group, pool_ ? pool_->threads() : 1, shape));
   library_layouts_ = keep_library_layouts(graph_, plan_, choices);
   std::vector<loops::Kernel> kernels;  // the native parts, compiled together below
   std::vector<size_t> kernel_steps;    // the step of each

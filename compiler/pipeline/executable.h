@@ -28,7 +28,10 @@ class Executable final : public rt::CompiledCall {
  public:
   // Lowers and compiles what it can of `plan`'s groups; `notes` gets one line per group
   // that stays on reference kernels and why. `pool` may be null (one thread).
-  Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool, std::vector<std::string>* notes);
+  // `shape`: the loop shape of the native kernels; the GPU's runs on the CPU as well, which
+  // is how the tests check GPU-shaped kernels on a machine without a GPU.
+  Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool, std::vector<std::string>* notes,
+             loops::LoopShape shape = loops::LoopShape::Cpu);
 
   // Calls may run on several threads at once (each gets its own storage), as long as no
   // two threads copy one value at the same time: values are reference-counted without
@@ -119,7 +122,8 @@ struct StepChoice {
   std::vector<NodeId> library_operands;
 };
 // `threads`: what compiled code runs on (library kernels are made for it).
-StepChoice choose_step(const Graph& g, const FusedGroup& group, unsigned threads);
+StepChoice choose_step(const Graph& g, const FusedGroup& group, unsigned threads,
+                       loops::LoopShape shape = loops::LoopShape::Cpu);
 
 // The memory plan's view of the steps an Executable would run for `plan` (choose_step's
 // choices), without compiling native code: for `relay compile --emit=memory` and tests.

@@ -162,13 +162,14 @@ std::optional<NativePlan> plan_reduction(const Graph& g, const FusedGroup& group
 
 // A group of injective (layout/indexing) operators, or a pool with its element-wise
 // epilogue, as one index-mapping kernel (compiler/loops/injective.h).
-std::optional<NativePlan> plan_index(const Graph& g, const FusedGroup& group, std::string* why) {
+std::optional<NativePlan> plan_index(const Graph& g, const FusedGroup& group, std::string* why,
+                                    loops::LoopShape shape) {
   std::vector<NodeId> inputs;
   auto program = index_program(g, group, &inputs, why);
   if (!program) return std::nullopt;
   FusedGroup part = group;
   part.inputs = std::move(inputs);
-  return lowered_plan(NativePlan::Kind::Index, std::move(part), loops::lower_index_program(*program, kernel_name(g, group)),
+  return lowered_plan(NativePlan::Kind::Index, std::move(part), loops::lower_index_program(*program, kernel_name(g, group), shape),
                       program->nodes.back().dtype, program->nodes.back().shape,
                       "the compiled kernel of group " + std::to_string(group.id) + " failed", why);
 }
@@ -285,7 +286,7 @@ std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, s
   if (group.pattern == FusionPattern::Injective ||
       (group.pattern == FusionPattern::OutElementwiseFusable && is_index_master(master))) {
     std::string index_why;
-    if (auto plan = plan_index(g, group, &index_why)) return plan;
+    if (auto plan = plan_index(g, group, &index_why, shape)) return plan;
     const std::string_view listed = interpreted_reason(master);
     *why = index_why.empty() && !listed.empty() ? std::string(listed) : index_why;
     return std::nullopt;
@@ -294,7 +295,7 @@ std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, s
     std::string ew_why;
     if (auto plan = plan_elementwise(g, group, &ew_why, shape)) return plan;
     std::string index_why;
-    if (auto plan = plan_index(g, group, &index_why)) return plan;
+    if (auto plan = plan_index(g, group, &index_why, shape)) return plan;
     *why = ew_why;
     return std::nullopt;
   }
@@ -332,7 +333,7 @@ std::optional<NativePlan> plan_elementwise(const Graph& g, const FusedGroup& gro
     // An epilogue with a layout operator inside it (a batch norm's scale expanded within
     // the group): one index-mapping kernel after the master's reference kernel.
     std::string index_why;
-    if (auto index = plan_index(g, part, &index_why)) {
+    if (auto index = plan_index(g, part, &index_why, shape)) {
       index->kind = NativePlan::Kind::Epilogue;
       index->reference_nodes = first;
       return index;

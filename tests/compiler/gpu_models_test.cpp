@@ -3,11 +3,17 @@
 // the smaller models for sm_80 too). No GPU is needed; where the machine has no ptxas
 // (it ships with a CUDA toolkit, which the project does not need), the PTX is still
 // generated and its entries checked. What the GPU-shaped kernels compute is checked on
-// the CPU JIT (tests/compiler_jit/ops_test.cpp).
+// the CPU JIT: each operator's in tests/compiler_jit/ops_test.cpp, and here whole models,
+// compiled with the GPU's loop shapes and run on the CPU, must give bit for bit what the
+// CPU's loop shapes give (every lowering folds in the same order in both shapes).
 #ifdef RELAY_HAVE_PIPELINE
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <cstring>
+
 #include "compiler/graph/passes.h"
+#include "compiler/pipeline/executable.h"
 #include "compiler/pipeline/gpu_groups.h"
 #include "tests/compiler/compiler_test_util.h"
 #include "tests/support/ptxas.h"
@@ -44,7 +50,54 @@ void check_model(const char* name, std::initializer_list<int> architectures, siz
   }
 }
 
+// Empty when `a` and `b` are the same bits (tensors, or tuples of them), NaN matching NaN.
+std::string same_bits(const rt::Value& a, const rt::Value& b) {
+  if (a.is_tuple() != b.is_tuple()) return "a tuple against a tensor";
+  if (a.is_tuple()) {
+    const auto &fa = a.tuple().fields, &fb = b.tuple().fields;
+    if (fa.size() != fb.size()) return "tuples of different sizes";
+    for (size_t i = 0; i < fa.size(); ++i)
+      if (std::string d = same_bits(fa[i], fb[i]); !d.empty()) return "field " + std::to_string(i) + ": " + d;
+    return "";
+  }
+  const rt::NDArray &x = a.tensor(), &y = b.tensor();
+  if (x.shape() != y.shape() || x.dtype() != y.dtype()) return "shapes or dtypes differ";
+  const size_t w = rt::dtype_bytes(x.dtype());
+  for (int64_t i = 0; i < x.size(); ++i) {
+    if (std::memcmp(static_cast<const char*>(x.raw()) + i * static_cast<int64_t>(w),
+                    static_cast<const char*>(y.raw()) + i * static_cast<int64_t>(w), w) == 0)
+      continue;
+    if (x.dtype().is_float() && std::isnan(x.get_double(i)) && std::isnan(y.get_double(i))) continue;
+    return "element " + std::to_string(i) + ": " + std::to_string(x.get_double(i)) + " against " +
+           std::to_string(y.get_double(i));
+  }
+  return "";
+}
+
+// The model compiled twice for the CPU, once with each loop shape, on the same arguments.
+void check_gpu_shapes_on_cpu(const char* name) {
+  INFO(name);
+  auto m = t::load_model_file(std::string(RELAY_SOURCE_DIR) + "/tests/models/" + name + ".relay");
+  REQUIRE(m->error.empty());
+  compiler::BuildResult built = t::build_main(*m);
+  REQUIRE(built.ok());
+  const compiler::Graph g = compiler::optimize(*built.graph);
+  const compiler::FusionPlan plan = compiler::fuse(g);
+  compiler::ThreadPool pool(2);
+  compiler::Executable cpu(g, plan, compiler::Jit::instance(), &pool, nullptr, loops::LoopShape::Cpu);
+  compiler::Executable gpu(g, plan, compiler::Jit::instance(), &pool, nullptr, loops::LoopShape::Gpu);
+  CHECK(gpu.native_groups() == cpu.native_groups());
+  const std::vector<rt::NDArray> args = t::random_args(*m, 11);
+  const std::vector<rt::Value> vals(args.begin(), args.end());
+  CHECK(same_bits(gpu.call(vals), cpu.call(vals)) == "");
+}
+
 }  // namespace
+
+TEST_CASE("models compiled with the GPU's loop shapes compute what the CPU's do", "[gpu][models]") {
+  for (const char* name : {"mlp", "dqn", "lstm", "dcgan", "resnet18", "mobilenet", "squeezenet1_1"})
+    check_gpu_shapes_on_cpu(name);
+}
 
 TEST_CASE("the MLP, DQN and LSTM as GPU kernels assemble", "[gpu][models]") {
   check_model("mlp", {80, 90}, 3);
