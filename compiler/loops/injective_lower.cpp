@@ -510,14 +510,16 @@ void Lowerer::build(LoweredIndexProgram& r, LoopShape shape) {
     ew::Emitter em{k, body, {}};
     const ew::Strides st = ew::contiguous(S);
     std::vector<Expr> idx(rank);
+    int64_t before = 1;  // the product of the dimensions before d
     for (size_t d = 0; d < rank; ++d) {
       if (S[d] == 1) {
         idx[d] = i64c(0);
         continue;
       }
       Expr q = st[d] == 1 ? var_ref(t) : binary(BinaryOp::Div, var_ref(t), i64c(st[d]));
-      if (d > 0) q = binary(BinaryOp::Rem, q, i64c(S[d]));
+      if (before > 1) q = binary(BinaryOp::Rem, q, i64c(S[d]));
       idx[d] = em.bind(q, "r");
+      before *= S[d];
     }
     Expr v = value(em, IxRef::node(static_cast<int>(p_.nodes.size() - 1)), idx);
     body.push_back(store(k.buffer(r.output_buffer), var_ref(t), v));

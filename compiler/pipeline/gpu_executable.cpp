@@ -24,8 +24,9 @@ struct GpuExecutable::Kernel {
 
 struct GpuExecutable::Step {
   const FusedGroup* group = nullptr;
-  size_t host_nodes = 0;  // the group's first nodes, run on the host before the kernel
-  std::optional<Kernel> kernel;
+  size_t host_nodes = 0;  // the group's first nodes, run on the host before the kernels
+  std::optional<Kernel> master;  // a matrix product, after the host nodes but its own
+  std::optional<Kernel> kernel;  // the group (or its epilogue, after the master)
 };
 
 // One call's values: each node's host value and/or device copy.
@@ -56,32 +57,44 @@ GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, cuda::Device& gpu, st
   const gpu::PtxTarget target{gpu_.info().sm >= 90 ? 90 : gpu_.info().sm >= 80 ? 80 : std::max(gpu_.info().sm, 70)};
   GpuGroups planned = plan_gpu_groups(graph_, plan_, target);
   if (!planned.module.ptx.empty()) module_ = gpu_.load_ptx(planned.module.ptx);
-  size_t entry = 0;
+  auto kernel_of = [&](const NativePlan& p, int entry) {
+    const gpu::PtxKernelInfo& info = planned.module.kernels[static_cast<size_t>(entry)];
+    Kernel k;
+    k.fn = module_.function(info.entry);
+    k.entry = info.entry;
+    k.grid = info.grid;
+    k.block = info.block;
+    k.inputs = p.part.inputs;
+    k.output = p.part.outputs[0];
+    k.status_buffer = p.status_buffer;
+    k.status_message = p.status_message;
+    return k;
+  };
   for (size_t i = 0; i < plan_.groups.size(); ++i) {
     const FusedGroup& group = plan_.groups[i];
     Step step;
     step.group = &group;
     step.host_nodes = group.nodes.size();
     const std::string master = graph_[group.master].op ? std::string(graph_[group.master].op->name) : "tuple";
-    if (auto& p = planned.plans[i]) {
-      const gpu::PtxKernelInfo& info = planned.module.kernels[entry++];
-      Kernel k;
-      k.fn = module_.function(info.entry);
-      k.entry = info.entry;
-      k.grid = info.grid;
-      k.block = info.block;
-      k.inputs = p->part.inputs;
-      k.output = p->part.outputs[0];
-      k.status_buffer = p->status_buffer;
-      k.status_message = p->status_message;
+    const auto& p = planned.plans[i];
+    if (p) {
       step.host_nodes = p->reference_nodes;
-      step.kernel = std::move(k);
-      if (notes && p->reference_nodes > 0)
-        notes->push_back("group " + std::to_string(group.id) + ": " + master + " on the host's reference kernel, its " +
-                         std::to_string(group.nodes.size() - p->reference_nodes) + "-op epilogue on the GPU");
-    } else if (notes) {
-      notes->push_back("group " + std::to_string(group.id) + " (" + master + ", " + std::to_string(group.nodes.size()) +
-                       " ops) on the host: " + planned.why_not[i]);
+      step.kernel = kernel_of(*p, planned.plan_entry[i]);
+    }
+    if (const auto& m = planned.masters[i]) {
+      // The host runs what precedes the master; the master is the kernel's.
+      const auto at = std::find(group.nodes.begin(), group.nodes.end(), group.master);
+      step.host_nodes = static_cast<size_t>(at - group.nodes.begin());
+      step.master = kernel_of(*m, planned.master_entry[i]);
+    }
+    if (notes) {
+      const std::string id = "group " + std::to_string(group.id);
+      if (!p && !step.master)
+        notes->push_back(id + " (" + master + ", " + std::to_string(group.nodes.size()) + " ops) on the host: " +
+                         planned.why_not[i]);
+      else if (p && p->reference_nodes > 0 && !step.master)
+        notes->push_back(id + ": " + master + " on the host's reference kernel (" + planned.why_not[i] +
+                         "), its " + std::to_string(group.nodes.size() - p->reference_nodes) + "-op epilogue on the GPU");
     }
     steps_.push_back(std::move(step));
   }
@@ -111,7 +124,8 @@ GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, cuda::Device& gpu, st
 GpuExecutable::~GpuExecutable() = default;
 
 size_t GpuExecutable::gpu_groups() const {
-  return static_cast<size_t>(std::count_if(steps_.begin(), steps_.end(), [](const Step& s) { return s.kernel.has_value(); }));
+  return static_cast<size_t>(std::count_if(steps_.begin(), steps_.end(),
+                                           [](const Step& s) { return s.kernel || s.master; }));
 }
 size_t GpuExecutable::host_groups() const { return steps_.size() - gpu_groups(); }
 
@@ -155,19 +169,21 @@ rt::Value GpuExecutable::call(std::span<const rt::Value> args) {
       for (NodeId in : graph_[id].inputs) on_host(st, in);
       st.host[id] = eval_node(graph_, id, st.host);
     }
-    if (const auto& k = step.kernel) {
+    for (const auto* k : {&step.master, &step.kernel}) {
+      if (!*k) continue;
+      const Kernel& kernel = **k;
       std::vector<cuda::CUdeviceptr> params;
-      for (NodeId in : k->inputs) params.push_back(on_device(st, in));
-      auto out = std::make_shared<cuda::Buffer>(gpu_.alloc(tensor_bytes(graph_[k->output])));
+      for (NodeId in : kernel.inputs) params.push_back(on_device(st, in));
+      auto out = std::make_shared<cuda::Buffer>(gpu_.alloc(tensor_bytes(graph_[kernel.output])));
       params.push_back(out->ptr);
-      if (k->status_buffer >= 0) {
+      if (kernel.status_buffer >= 0) {
         auto status = std::make_shared<cuda::Buffer>(gpu_.alloc(sizeof(int32_t)));
         gpu_.fill_zero(*status, sizeof(int32_t));
         params.push_back(status->ptr);
-        st.statuses.emplace_back(&*k, std::move(status));
+        st.statuses.emplace_back(&kernel, std::move(status));
       }
-      gpu_.launch(k->fn, k->grid, k->block, params);
-      st.device[k->output] = std::move(out);
+      gpu_.launch(kernel.fn, kernel.grid, kernel.block, params);
+      st.device[kernel.output] = std::move(out);
     }
     for (NodeId in : step.group->inputs)
       if (last_use_[in] == static_cast<int32_t>(s) && in != graph_.output) {

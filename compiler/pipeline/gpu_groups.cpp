@@ -11,6 +11,13 @@ size_t GpuGroups::planned() const {
   return n;
 }
 
+size_t GpuGroups::whole_on_gpu() const {
+  size_t n = 0;
+  for (size_t i = 0; i < plans.size(); ++i)
+    n += plans[i] && (plans[i]->reference_nodes == 0 || (masters[i] && plans[i]->reference_nodes == 1));
+  return n;
+}
+
 GpuGroups plan_gpu_groups(const Graph& g, const FusionPlan& plan, const gpu::PtxTarget& target) {
   GpuGroups r;
   std::vector<const loops::Kernel*> kernels;
@@ -18,9 +25,22 @@ GpuGroups plan_gpu_groups(const Graph& g, const FusionPlan& plan, const gpu::Ptx
     std::string why;
     r.plans.push_back(plan_native(g, group, &why, loops::LoopShape::Gpu));
     r.why_not.push_back(r.plans.back() ? std::string() : why);
+    // A matrix product's kernel, when the master is one and its epilogue (if any) is
+    // planned: the group then runs on the GPU from its inputs to its output.
+    std::optional<NativePlan> master;
+    const bool epilogue = r.plans.back() && r.plans.back()->kind == NativePlan::Kind::Epilogue;
+    if (epilogue || (!r.plans.back() && group.nodes.size() == 1)) {
+      std::string master_why;
+      master = plan_matrix_master(g, group, &master_why);
+    }
+    r.masters.push_back(std::move(master));
   }
-  for (const auto& p : r.plans)
-    if (p) kernels.push_back(&p->kernel);
+  for (size_t i = 0; i < r.plans.size(); ++i) {
+    r.master_entry.push_back(r.masters[i] ? static_cast<int>(kernels.size()) : -1);
+    if (r.masters[i]) kernels.push_back(&r.masters[i]->kernel);
+    r.plan_entry.push_back(r.plans[i] ? static_cast<int>(kernels.size()) : -1);
+    if (r.plans[i]) kernels.push_back(&r.plans[i]->kernel);
+  }
   if (!kernels.empty()) r.module = gpu::emit_ptx(kernels, target);
   return r;
 }
@@ -44,34 +64,39 @@ std::string emit_gpu_groups(const Graph& g, const FusionPlan& plan, std::string_
                             const gpu::PtxTarget& target) {
   const GpuGroups gpu = plan_gpu_groups(g, plan, target);
   const std::string comment = stage == "llvm" ? "; " : "// ";
-  std::string out = comment + "target " + target.arch() + ": " + std::to_string(gpu.planned()) + " of " +
-                    std::to_string(plan.groups.size()) + " group(s) as GPU kernels" +
+  std::string out = comment + "target " + target.arch() + ": " + std::to_string(gpu.whole_on_gpu()) + " of " +
+                    std::to_string(plan.groups.size()) + " group(s) wholly on the GPU, " +
+                    std::to_string(gpu.module.kernels.size()) + " kernel(s)" +
                     (gpu.module.linked_libdevice ? ", libdevice linked" : "") + "\n";
-  size_t entry = 0;
+  auto launch = [&](int entry) {
+    const gpu::PtxKernelInfo& k = gpu.module.kernels[static_cast<size_t>(entry)];
+    return "entry " + k.entry + ", " +
+           (k.one_thread ? std::string("one thread")
+                         : std::to_string(k.iterations) + " iterations over " + std::to_string(k.grid) + " x " +
+                               std::to_string(k.block) + " threads");
+  };
+  std::vector<const loops::Kernel*> kernels;
   for (size_t i = 0; i < plan.groups.size(); ++i) {
     const FusedGroup& group = plan.groups[i];
     out += comment + group_heading(g, group);
     const auto& p = gpu.plans[i];
-    if (!p) {
+    const auto& master = gpu.masters[i];
+    if (!p && !master) {
       out += ": on the host (" + ascii(gpu.why_not[i]) + ")\n";
       continue;
     }
-    const gpu::PtxKernelInfo& k = gpu.module.kernels[entry++];
-    if (p->kind == NativePlan::Kind::Epilogue) out += ": the master on the host, its epilogue";
-    out += ": entry " + k.entry + ", ";
-    out += k.one_thread ? std::string("one thread") :
-           std::to_string(k.iterations) + " iterations over " + std::to_string(k.grid) + " x " +
-           std::to_string(k.block) + " threads";
+    if (master) out += ": the matrix product " + launch(gpu.master_entry[i]);
+    else if (p->kind == NativePlan::Kind::Epilogue) out += ": the master on the host";
+    if (p) out += std::string(p->kind == NativePlan::Kind::Epilogue ? "; its epilogue " : ": ") + launch(gpu.plan_entry[i]);
     out += "\n";
-    if (stage == "loops") out += loops::print_kernel(p->kernel) + "\n";
+    for (const auto* part : {&master, &p})
+      if (*part) {
+        kernels.push_back(&(*part)->kernel);
+        if (stage == "loops") out += loops::print_kernel((*part)->kernel) + "\n";
+      }
   }
   if (stage == "ptx") out += "\n" + gpu.module.ptx;
-  else if (stage == "llvm") {
-    std::vector<const loops::Kernel*> kernels;
-    for (const auto& p : gpu.plans)
-      if (p) kernels.push_back(&p->kernel);
-    out += "\n" + gpu::emit_gpu_llvm(kernels, target);
-  }
+  else if (stage == "llvm") out += "\n" + gpu::emit_gpu_llvm(kernels, target);
   return out;
 }
 

@@ -21,8 +21,15 @@ struct GpuGroups {
   // (those groups stay on the host's kernels).
   std::vector<std::optional<NativePlan>> plans;
   std::vector<std::string> why_not;
-  gpu::PtxModule module;  // an entry per planned group, in group order
-  size_t planned() const;
+  // Per group: the GPU kernel of its master when the master is a matrix product
+  // (plan_matrix_master); the plan is then its epilogue.
+  std::vector<std::optional<NativePlan>> masters;
+  // Per group, in order, the master's kernel then the plan's: entries of the module.
+  gpu::PtxModule module;
+  size_t planned() const;  // groups with a plan
+  size_t whole_on_gpu() const;  // groups whose every node runs on the GPU
+  // module.kernels' index of group i's master kernel and plan kernel (-1: none).
+  std::vector<int> master_entry, plan_entry;
 };
 
 // Plans every group for the GPU and generates the PTX (throws what gpu::emit_ptx throws).

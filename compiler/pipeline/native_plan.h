@@ -58,6 +58,14 @@ struct NativePlan {
 std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, std::string* why,
                                       loops::LoopShape shape = loops::LoopShape::Cpu);
 
+// The GPU's kernel for a group's master when it is a matrix product (nn.dense, or
+// nn.batch_matmul with transpose_b and not transpose_a, float32): the product as a
+// reduction, sum over k of a[..., m, k] * b[..., n, k], in the GPU loop shape (a thread per
+// output, folding over k). Its part computes the master node alone; the group's
+// element-wise epilogue is plan_native's Epilogue plan. Nullopt with `why` otherwise. (On
+// the CPU the kernel library computes these.)
+std::optional<NativePlan> plan_matrix_master(const Graph& g, const FusedGroup& group, std::string* why);
+
 // `relay compile --emit=loops|llvm|asm`: each group's native kernel at that stage, or the
 // reason it has none.
 std::string emit_groups(const Graph& g, const FusionPlan& plan, std::string_view stage, Jit& jit);

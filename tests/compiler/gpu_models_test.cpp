@@ -13,9 +13,11 @@
 #include <cstring>
 
 #include "compiler/graph/passes.h"
+#include "compiler/graph/run_graph.h"
 #include "compiler/pipeline/executable.h"
 #include "compiler/pipeline/gpu_groups.h"
 #include "tests/compiler/compiler_test_util.h"
+#include "tests/support/product_tolerance.h"
 #include "tests/support/ptxas.h"
 
 using namespace relay;
@@ -39,7 +41,9 @@ void check_model(const char* name, std::initializer_list<int> architectures, siz
     const compiler::GpuGroups gpu = compiler::plan_gpu_groups(g, plan, target);
     REQUIRE(gpu.plans.size() == plan.groups.size());
     CHECK(gpu.planned() >= min_gpu_groups);
-    REQUIRE(gpu.module.kernels.size() == gpu.planned());
+    size_t masters = 0;
+    for (const auto& m : gpu.masters) masters += m.has_value();
+    REQUIRE(gpu.module.kernels.size() == gpu.planned() + masters);
     for (size_t i = 0; i < gpu.plans.size(); ++i)
       if (!gpu.plans[i]) CHECK_FALSE(gpu.why_not[i].empty());  // every host group says why
     for (const auto& k : gpu.module.kernels) {
@@ -92,7 +96,73 @@ void check_gpu_shapes_on_cpu(const char* name) {
   CHECK(same_bits(gpu.call(vals), cpu.call(vals)) == "");
 }
 
+// Every matrix product of the model as the GPU's kernel (plan_matrix_master), run on the CPU
+// JIT on the interpreter's values of its inputs, against the reference kernel: within
+// K roundings of the output's scale (the kernel folds over k in order, BLAS does not).
+size_t check_matrix_masters(t::CompiledModel& m) {
+  compiler::BuildResult built = t::build_main(m);
+  REQUIRE(built.ok());
+  const compiler::Graph g = compiler::optimize(*built.graph);
+  const compiler::FusionPlan plan = compiler::fuse(g);
+  const std::vector<rt::NDArray> args = t::random_args(m, 5);
+  std::vector<rt::Value> values(g.size());
+  for (compiler::NodeId id = 0; id < g.size(); ++id) {
+    const compiler::Node& n = g[id];
+    if (n.kind == compiler::NodeKind::Input) values[id] = rt::Value(args[n.index]);
+    else if (n.kind == compiler::NodeKind::Constant) values[id] = rt::Value(n.constant);
+    else values[id] = compiler::eval_node(g, id, values);
+  }
+  size_t checked = 0;
+  for (const compiler::FusedGroup& group : plan.groups) {
+    std::string why;
+    auto master = compiler::plan_matrix_master(g, group, &why);
+    if (!master) continue;
+    INFO("group " << group.id);
+    const compiler::CompiledKernel k = compiler::Jit::instance().compile(master->kernel);
+    const rt::NDArray& want = values[group.master].tensor();
+    rt::NDArray got = rt::NDArray::empty(want.shape(), want.dtype());
+    std::vector<void*> buffers;
+    for (compiler::NodeId in : master->part.inputs) buffers.push_back(values[in].tensor().raw());
+    buffers.push_back(got.raw());
+    compiler::run_kernel(k, buffers.data(), nullptr);
+    const double tolerance =
+        t::product_tolerance(values[master->part.inputs[0]].tensor(), values[master->part.inputs[1]].tensor(), want,
+                             g[group.master].op->name == std::string_view("nn.batch_matmul"));
+    double scale = 0, worst = 0;
+    for (int64_t i = 0; i < want.size(); ++i) scale = std::max(scale, std::fabs(want.get_double(i)));
+    for (int64_t i = 0; i < want.size(); ++i)
+      worst = std::max(worst, std::fabs(got.get_double(i) - want.get_double(i)) / (std::fabs(want.get_double(i)) + scale * 0x1p-23));
+    INFO("tolerance " << tolerance);
+    CHECK(worst <= tolerance);
+    ++checked;
+  }
+  return checked;
+}
+
 }  // namespace
+
+TEST_CASE("matrix products as GPU kernels compute the reference's products", "[gpu][models]") {
+  for (const char* name : {"mlp", "lstm", "dqn"}) {
+    INFO(name);
+    auto m = t::load_model_file(std::string(RELAY_SOURCE_DIR) + "/tests/models/" + name + ".relay");
+    REQUIRE(m->error.empty());
+    CHECK(check_matrix_masters(*m) >= 1);
+  }
+  // batch_matmul, with a batch broadcast from 1
+  auto bm = t::load_model_text(R"(#[version = "0.0.5"]
+def @main(%a: Tensor[(3, 5, 17), float32], %b: Tensor[(1, 7, 17), float32]) {
+  nn.relu(nn.batch_matmul(%a, %b, transpose_b=True))
+})");
+  REQUIRE(bm->error.empty());
+  CHECK(check_matrix_masters(*bm) == 1);
+  // without transpose_b it is not one of these (the host computes it)
+  auto other = t::load_model_text(R"(#[version = "0.0.5"]
+def @main(%a: Tensor[(3, 5, 17), float32], %b: Tensor[(3, 17, 7), float32]) {
+  nn.batch_matmul(%a, %b)
+})");
+  REQUIRE(other->error.empty());
+  CHECK(check_matrix_masters(*other) == 0);
+}
 
 TEST_CASE("models compiled with the GPU's loop shapes compute what the CPU's do", "[gpu][models]") {
   for (const char* name : {"mlp", "dqn", "lstm", "dcgan", "resnet18", "mobilenet", "squeezenet1_1"})

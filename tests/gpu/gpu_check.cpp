@@ -41,6 +41,7 @@ struct Case {
   uint64_t grid = 1;
   unsigned block = 1;
   int status = -1;  // expected status flag: -1 none, 0 or 1
+  double rtol = 1e-5;  // float32/float64 outputs
   std::vector<Tensor> inputs;
   Tensor output;
 };
@@ -101,7 +102,7 @@ std::string load(const std::string& dir, Bundle& b, std::vector<std::string>& pt
       ptx.push_back(std::move(text));
     } else if (kind == "case") {
       Case c;
-      f >> c.name >> c.module >> c.entry >> c.grid >> c.block >> c.status;
+      f >> c.name >> c.module >> c.entry >> c.grid >> c.block >> c.status >> c.rtol;
       if (!f || c.module < 0 || c.module >= static_cast<int>(ptx.size())) return bad("a malformed case");
       b.cases.push_back(std::move(c));
       open = &b.cases.back();
@@ -176,17 +177,28 @@ size_t element_bytes(const std::string& dtype) {
   return 1;
 }
 
-// "" when `got` matches `want`: floats within a relative 1e-5 (float16/bfloat16: one unit
-// of their precision) or both NaN; everything else bit for bit. Else the first mismatch.
-std::string compare(const std::string& dtype, const char* want, const char* got, size_t bytes, double& worst) {
+// "" when `got` matches `want`, else the first mismatch. Floats: both NaN, the same
+// infinity, or |got - want| <= rtol * (|want| + scale * 2^-23), scale being the largest
+// finite |want| of the tensor (an element near zero after cancellation is held to the
+// tensor's scale); float16/bfloat16 at least one unit of their precision. Everything else
+// bit for bit.
+std::string compare(const std::string& dtype, const char* want, const char* got, size_t bytes, double rtol,
+                    double& worst) {
   const bool is_float = dtype.rfind("float", 0) == 0 || dtype == "bfloat16";
   if (!is_float) {
     for (size_t i = 0; i < bytes; ++i)
       if (want[i] != got[i]) return "byte " + std::to_string(i) + " differs";
     return "";
   }
-  const double rtol = dtype == "float16" ? 1e-3 : dtype == "bfloat16" ? 8e-3 : 1e-5;
+  if (dtype == "float16") rtol = std::max(rtol, 1e-3);
+  if (dtype == "bfloat16") rtol = std::max(rtol, 8e-3);
   const size_t n = bytes / element_bytes(dtype);
+  double scale = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double w = element(dtype, want, i);
+    if (std::isfinite(w)) scale = std::max(scale, std::fabs(w));
+  }
+  const double floor = std::max(scale * std::ldexp(1.0, -23), 1e-30);
   for (size_t i = 0; i < n; ++i) {
     const double w = element(dtype, want, i), g = element(dtype, got, i);
     if (std::isnan(w) || std::isnan(g)) {
@@ -194,7 +206,7 @@ std::string compare(const std::string& dtype, const char* want, const char* got,
       continue;
     }
     if (w == g) continue;
-    const double err = std::fabs(w - g) / std::max(std::fabs(w), 1e-30);
+    const double err = std::fabs(w - g) / (std::fabs(w) + floor);
     worst = std::max(worst, std::isinf(err) ? 1e30 : err);
     if (std::isinf(w) || std::isinf(g) || err > rtol)
       return "element " + std::to_string(i) + ": want " + std::to_string(w) + ", got " + std::to_string(g);
@@ -245,7 +257,7 @@ int run(const Bundle& b, const std::vector<std::string>& ptx, Device& gpu, const
       if (c.status >= 0 && status != c.status)
         problem = "status flag " + std::to_string(status) + ", want " + std::to_string(c.status);
       else if (c.output.offset >= 0 && c.status != 1)
-        problem = compare(c.output.dtype, b.data.data() + c.output.offset, got.data(), c.output.bytes, worst);
+        problem = compare(c.output.dtype, b.data.data() + c.output.offset, got.data(), c.output.bytes, c.rtol, worst);
     } catch (const std::exception& e) {
       problem = e.what();
     }
