@@ -45,6 +45,9 @@ class Emitter {
 
  private:
   // Statements (codegen_stmt.cpp)
+  // The kernel's buffers: parameters from fn_'s leading arguments, locals as allocas at
+  // the insertion point (the entry block).
+  void bind_buffers();
   void block(const loops::Block& b);
   void stmt(const loops::Stmt& s);
   void loop(const loops::Stmt& s, llvm::Value* lo, llvm::Value* hi, llvm::Value* step = nullptr);

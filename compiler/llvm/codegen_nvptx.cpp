@@ -42,13 +42,7 @@ void Emitter::emit_gpu_kernel(const std::string& symbol) {
   }
 
   b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
-  buffers_.assign(k_.buffers.size(), nullptr);
-  for (size_t i = 0; i < nparams; ++i) buffers_[i] = fn_->getArg(static_cast<unsigned>(i));
-  // Local buffers are per thread (PTX local memory; SROA puts small ones in registers).
-  for (size_t i = nparams; i < k_.buffers.size(); ++i) {
-    const Buffer& buf = k_.buffers[i];
-    buffers_[i] = b_.CreateAlloca(memory_type(buf.dtype), b_.getInt64(buf.extent()), buf.name);
-  }
+  bind_buffers();
 
   llvm::Value* tid = special_register(b_, m_, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, "tid");
   llvm::Value* ctaid = special_register(b_, m_, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x, "ctaid");

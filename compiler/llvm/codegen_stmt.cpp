@@ -46,13 +46,7 @@ void Emitter::emit_function(const std::string& symbol, const TargetAttrs& target
   end->setName("end");
 
   b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
-  buffers_.assign(k_.buffers.size(), nullptr);
-  for (size_t i = 0; i < nparams; ++i) buffers_[i] = fn_->getArg(static_cast<unsigned>(i));
-  // Local buffers live in the entry block, so SROA turns small ones into registers.
-  for (size_t i = nparams; i < k_.buffers.size(); ++i) {
-    const Buffer& buf = k_.buffers[i];
-    buffers_[i] = b_.CreateAlloca(memory_type(buf.dtype), b_.getInt64(buf.extent()), buf.name);
-  }
+  bind_buffers();
 
   const bool grid = k_.body.size() == 1 && k_.body[0].kind == StmtKind::For &&
                     k_.body[0].loop_kind == LoopKind::Parallel;
@@ -100,6 +94,18 @@ void Emitter::emit_function(const std::string& symbol, const TargetAttrs& target
   args.push_back(abi->getArg(2));
   b_.CreateCall(fn_, args);
   b_.CreateRetVoid();
+}
+
+void Emitter::bind_buffers() {
+  const size_t nparams = k_.num_params();
+  buffers_.assign(k_.buffers.size(), nullptr);
+  for (size_t i = 0; i < nparams; ++i) buffers_[i] = fn_->getArg(static_cast<unsigned>(i));
+  // Local buffers live in the entry block, so SROA turns small ones into registers (on
+  // the GPU they are per thread).
+  for (size_t i = nparams; i < k_.buffers.size(); ++i) {
+    const Buffer& buf = k_.buffers[i];
+    buffers_[i] = b_.CreateAlloca(memory_type(buf.dtype), b_.getInt64(buf.extent()), buf.name);
+  }
 }
 
 void Emitter::block(const Block& b) {

@@ -25,14 +25,28 @@ namespace t = relay::testing;
 
 namespace {
 
-void check_model(const char* name, std::initializer_list<int> architectures, size_t min_gpu_groups) {
-  INFO(name);
+// A model of tests/models as an optimised, fused graph at its annotated shapes.
+struct FusedModel {
+  std::unique_ptr<t::CompiledModel> model;
+  compiler::Graph graph;
+  compiler::FusionPlan plan;
+};
+
+FusedModel fused_model(const char* name) {
   auto m = t::load_model_file(std::string(RELAY_SOURCE_DIR) + "/tests/models/" + name + ".relay");
   REQUIRE(m->error.empty());
   compiler::BuildResult built = t::build_main(*m);
   REQUIRE(built.ok());
-  const compiler::Graph g = compiler::optimize(*built.graph);
-  const compiler::FusionPlan plan = compiler::fuse(g);
+  compiler::Graph g = compiler::optimize(*built.graph);
+  compiler::FusionPlan plan = compiler::fuse(g);
+  return {std::move(m), std::move(g), std::move(plan)};
+}
+
+void check_model(const char* name, std::initializer_list<int> architectures, size_t min_gpu_groups) {
+  INFO(name);
+  const FusedModel fm = fused_model(name);
+  const compiler::Graph& g = fm.graph;
+  const compiler::FusionPlan& plan = fm.plan;
   const std::string ptxas = t::find_ptxas();
   if (ptxas.empty()) WARN("no ptxas (CUDA toolkit) on this machine: the PTX is generated but not assembled");
   for (int sm : architectures) {
@@ -81,17 +95,12 @@ std::string same_bits(const rt::Value& a, const rt::Value& b) {
 // The model compiled twice for the CPU, once with each loop shape, on the same arguments.
 void check_gpu_shapes_on_cpu(const char* name) {
   INFO(name);
-  auto m = t::load_model_file(std::string(RELAY_SOURCE_DIR) + "/tests/models/" + name + ".relay");
-  REQUIRE(m->error.empty());
-  compiler::BuildResult built = t::build_main(*m);
-  REQUIRE(built.ok());
-  const compiler::Graph g = compiler::optimize(*built.graph);
-  const compiler::FusionPlan plan = compiler::fuse(g);
+  const FusedModel fm = fused_model(name);
   compiler::ThreadPool pool(2);
-  compiler::Executable cpu(g, plan, compiler::Jit::instance(), &pool, nullptr, loops::LoopShape::Cpu);
-  compiler::Executable gpu(g, plan, compiler::Jit::instance(), &pool, nullptr, loops::LoopShape::Gpu);
+  compiler::Executable cpu(fm.graph, fm.plan, compiler::Jit::instance(), &pool, nullptr, loops::LoopShape::Cpu);
+  compiler::Executable gpu(fm.graph, fm.plan, compiler::Jit::instance(), &pool, nullptr, loops::LoopShape::Gpu);
   CHECK(gpu.native_groups() == cpu.native_groups());
-  const std::vector<rt::NDArray> args = t::random_args(*m, 11);
+  const std::vector<rt::NDArray> args = t::random_args(*fm.model, 11);
   const std::vector<rt::Value> vals(args.begin(), args.end());
   CHECK(same_bits(gpu.call(vals), cpu.call(vals)) == "");
 }
