@@ -64,7 +64,16 @@ int Device::count(std::string* why) {
 std::unique_ptr<Device> Device::open(int ordinal, std::string* why) {
   const DriverApi* api = load_driver(why);
   if (!api) return nullptr;
-  const int n = count(why);
+  return open(*api, ordinal, why);
+}
+
+std::unique_ptr<Device> Device::open(const DriverApi& driver, int ordinal, std::string* why) {
+  const DriverApi* api = &driver;
+  int n = 0;
+  if (const CUresult r = api->cuDeviceGetCount(&n); r != kSuccess) {
+    if (why) *why = describe(*api, r, "cuDeviceGetCount");
+    return nullptr;
+  }
   if (ordinal < 0 || ordinal >= n) {
     if (why) *why = "no GPU " + std::to_string(ordinal) + ": the driver sees " + std::to_string(n);
     return nullptr;

@@ -73,6 +73,9 @@ class Device {
  public:
   // GPU `ordinal`; null when there is no driver or no such GPU, with `why` set.
   static std::unique_ptr<Device> open(int ordinal, std::string* why);
+  // The same over a given driver API table (the tests' simulated driver,
+  // tests/compiler/simulated_driver.h); `api` must outlive the device.
+  static std::unique_ptr<Device> open(const DriverApi& api, int ordinal, std::string* why);
   // GPUs the driver sees (0 when there is no driver; `why` says why).
   static int count(std::string* why);
   ~Device();

@@ -1,0 +1,126 @@
+// GpuExecutable's orchestration over the simulated driver (simulated_driver.h): whole
+// models with their groups' kernels "on the GPU" (the CPU JIT's build of the very kernels
+// the PTX holds) and the rest on the host, against the CPU's compiled code on the same
+// arguments; the caching allocator (a second call allocates nothing from the driver, and
+// everything is freed at the end); a kernel's status word raising the reference's error.
+#ifdef RELAY_HAVE_PIPELINE
+#include <catch2/catch.hpp>
+
+#include "compiler/cuda/device.h"
+#include "compiler/graph/passes.h"
+#include "compiler/pipeline/executable.h"
+#include "compiler/pipeline/gpu_executable.h"
+#include "compiler/pipeline/gpu_groups.h"
+#include "tests/compiler/compiler_test_util.h"
+#include "tests/compiler/simulated_driver.h"
+
+using namespace relay;
+namespace t = relay::testing;
+
+namespace {
+
+// Registers the CPU build of every kernel the GPU plan of `g` holds, under its entry.
+void register_kernels(const compiler::Graph& g, const compiler::FusionPlan& plan) {
+  const compiler::GpuGroups gpu = compiler::plan_gpu_groups(g, plan, compiler::gpu::PtxTarget{90});
+  for (size_t i = 0; i < gpu.plans.size(); ++i) {
+    if (gpu.masters[i])
+      t::simulated::state().kernels[gpu.module.kernels[static_cast<size_t>(gpu.master_entry[i])].entry] =
+          compiler::Jit::instance().compile(gpu.masters[i]->kernel);
+    if (gpu.plans[i])
+      t::simulated::state().kernels[gpu.module.kernels[static_cast<size_t>(gpu.plan_entry[i])].entry] =
+          compiler::Jit::instance().compile(gpu.plans[i]->kernel);
+  }
+}
+
+double max_diff(const rt::Value& a, const rt::Value& b) {
+  if (a.is_tuple()) {
+    double worst = 0;
+    for (size_t i = 0; i < a.tuple().fields.size(); ++i)
+      worst = std::max(worst, max_diff(a.tuple().fields[i], b.tuple().fields[i]));
+    return worst;
+  }
+  return t::max_rel_diff(a.tensor(), b.tensor());
+}
+
+void check_model(const char* name, size_t min_gpu_groups) {
+  INFO(name);
+  auto m = t::load_model_file(std::string(RELAY_SOURCE_DIR) + "/tests/models/" + name + ".relay");
+  REQUIRE(m->error.empty());
+  compiler::BuildResult built = t::build_main(*m);
+  REQUIRE(built.ok());
+  const compiler::Graph g = compiler::optimize(*built.graph);
+  const compiler::FusionPlan plan = compiler::fuse(g);
+  register_kernels(g, plan);
+  std::string why;
+  {
+    std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
+    REQUIRE(gpu);
+    CHECK(gpu->info().sm == 90);
+    std::vector<std::string> notes;
+    compiler::GpuExecutable exe(g, plan, *gpu, &notes);
+    REQUIRE_FALSE(notes.empty());
+    INFO(notes[0]);
+    CHECK(notes[0].find("on the GPU (simulated GPU") != std::string::npos);
+    CHECK(exe.gpu_groups() >= min_gpu_groups);
+    CHECK(exe.gpu_groups() + exe.host_groups() == plan.groups.size());
+
+    compiler::ThreadPool pool(2);
+    compiler::Executable cpu(g, plan, compiler::Jit::instance(), &pool, nullptr);
+    const std::vector<rt::NDArray> args = t::random_args(*m, 3);
+    const std::vector<rt::Value> vals(args.begin(), args.end());
+    const rt::Value want = cpu.call(vals);
+    const uint64_t launches = t::simulated::state().launches;
+    const rt::Value got = exe.call(vals);
+    CHECK(t::simulated::state().launches > launches);
+    // Matrix products fold over k in order on the GPU, in BLAS's order on the CPU.
+    CHECK(max_diff(got, want) <= 1e-4);
+    // The second call reuses the cached blocks: nothing more from the driver.
+    const uint64_t allocations = gpu->driver_allocations();
+    CHECK(max_diff(exe.call(vals), got) == 0);
+    CHECK(gpu->driver_allocations() == allocations);
+    CHECK(gpu->cached_blocks() > 0);
+  }
+  CHECK(t::simulated::state().live.empty());  // the device gave every block back
+}
+
+}  // namespace
+
+TEST_CASE("GPU executables of the MLP and DQN compute what the CPU's do (simulated driver)", "[gpu][executable]") {
+  check_model("mlp", 5);
+  check_model("dqn", 3);
+}
+
+TEST_CASE("the GPU executable of ResNet-18 computes what the CPU's does (simulated driver)", "[gpu][executable]") {
+  check_model("resnet18", 30);
+}
+
+TEST_CASE("a GPU kernel's status word raises the reference's error (simulated driver)", "[gpu][executable]") {
+  auto m = t::load_model_text(R"(#[version = "0.0.5"]
+def @main(%a: Tensor[(6), int32], %b: Tensor[(6), int32]) {
+  add(floor_divide(%a, %b), %a)
+})");
+  REQUIRE(m->error.empty());
+  compiler::BuildResult built = t::build_main(*m);
+  REQUIRE(built.ok());
+  const compiler::Graph g = compiler::optimize(*built.graph);
+  const compiler::FusionPlan plan = compiler::fuse(g);
+  register_kernels(g, plan);
+  std::string why;
+  std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
+  REQUIRE(gpu);
+  compiler::GpuExecutable exe(g, plan, *gpu, nullptr);
+  REQUIRE(exe.gpu_groups() == 1);
+  rt::NDArray a = rt::NDArray::empty({6}, DataType::int_(32)), b = rt::NDArray::empty({6}, DataType::int_(32));
+  for (int64_t i = 0; i < 6; ++i) a.set_int(i, 10 * i), b.set_int(i, i + 1);
+  const rt::Value ok = exe.call(std::vector<rt::Value>{rt::Value(a), rt::Value(b)});
+  CHECK(ok.tensor().get_int(5) == 50 / 6 + 50);
+  b.set_int(3, 0);
+  try {
+    exe.call(std::vector<rt::Value>{rt::Value(a), rt::Value(b)});
+    FAIL("a division by zero on the GPU went unnoticed");
+  } catch (const rt::RuntimeError& e) {
+    CHECK(std::string(e.what()).find("floor_divide") != std::string::npos);
+  }
+}
+
+#endif  // RELAY_HAVE_PIPELINE
