@@ -6,6 +6,7 @@
 #include <limits>
 #include <random>
 
+#include "compiler/graph/passes.h"
 #include "lang/base/source.h"
 
 namespace relay::testing {
@@ -39,6 +40,14 @@ compiler::BuildResult build_main(const CompiledModel& m) {
   INFO(error);
   REQUIRE(specs);
   return compiler::build_graph(*m.program->entry, m.types(), m.metadata(), *specs);
+}
+
+FusedGraph fused_main(const CompiledModel& m) {
+  compiler::BuildResult built = build_main(m);
+  REQUIRE(built.ok());
+  compiler::Graph g = compiler::optimize(*built.graph);
+  compiler::FusionPlan plan = compiler::fuse(g);
+  return {std::move(g), std::move(plan)};
 }
 
 std::vector<rt::NDArray> random_args(const CompiledModel& m, uint64_t seed) {

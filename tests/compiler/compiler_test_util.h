@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/graph/fuse.h"
 #include "compiler/graph/graph.h"
 #include "interpreter/eval/run.h"
 #ifdef RELAY_HAVE_PIPELINE
@@ -28,6 +29,13 @@ std::unique_ptr<CompiledModel> load_model_text(const std::string& text);
 
 // @main's graph at its annotated shapes (REQUIREs that the shapes are concrete).
 compiler::BuildResult build_main(const CompiledModel& m);
+
+// @main's graph through the passes and fusion (REQUIREs that it is a graph).
+struct FusedGraph {
+  compiler::Graph graph;
+  compiler::FusionPlan plan;
+};
+FusedGraph fused_main(const CompiledModel& m);
 
 // Seeded uniform values in [-1, 1); parameters named *var* get [0.5, 1.5) so that
 // batch-norm variances are positive.

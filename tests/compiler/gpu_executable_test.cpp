@@ -46,10 +46,9 @@ void check_model(const char* name, size_t min_gpu_groups) {
   INFO(name);
   auto m = t::load_model_file(std::string(RELAY_SOURCE_DIR) + "/tests/models/" + name + ".relay");
   REQUIRE(m->error.empty());
-  compiler::BuildResult built = t::build_main(*m);
-  REQUIRE(built.ok());
-  const compiler::Graph g = compiler::optimize(*built.graph);
-  const compiler::FusionPlan plan = compiler::fuse(g);
+  const t::FusedGraph fused = t::fused_main(*m);
+  const compiler::Graph& g = fused.graph;
+  const compiler::FusionPlan& plan = fused.plan;
   register_kernels(g, plan);
   std::string why;
   {
@@ -100,10 +99,9 @@ def @main(%a: Tensor[(6), int32], %b: Tensor[(6), int32]) {
   add(floor_divide(%a, %b), %a)
 })");
   REQUIRE(m->error.empty());
-  compiler::BuildResult built = t::build_main(*m);
-  REQUIRE(built.ok());
-  const compiler::Graph g = compiler::optimize(*built.graph);
-  const compiler::FusionPlan plan = compiler::fuse(g);
+  const t::FusedGraph fused = t::fused_main(*m);
+  const compiler::Graph& g = fused.graph;
+  const compiler::FusionPlan& plan = fused.plan;
   register_kernels(g, plan);
   std::string why;
   std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);

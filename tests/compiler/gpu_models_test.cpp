@@ -35,11 +35,8 @@ struct FusedModel {
 FusedModel fused_model(const char* name) {
   auto m = t::load_model_file(std::string(RELAY_SOURCE_DIR) + "/tests/models/" + name + ".relay");
   REQUIRE(m->error.empty());
-  compiler::BuildResult built = t::build_main(*m);
-  REQUIRE(built.ok());
-  compiler::Graph g = compiler::optimize(*built.graph);
-  compiler::FusionPlan plan = compiler::fuse(g);
-  return {std::move(m), std::move(g), std::move(plan)};
+  t::FusedGraph fused = t::fused_main(*m);
+  return {std::move(m), std::move(fused.graph), std::move(fused.plan)};
 }
 
 void check_model(const char* name, std::initializer_list<int> architectures, size_t min_gpu_groups) {
@@ -109,10 +106,9 @@ void check_gpu_shapes_on_cpu(const char* name) {
 // JIT on the interpreter's values of its inputs, against the reference kernel: within
 // K roundings of the output's scale (the kernel folds over k in order, BLAS does not).
 size_t check_matrix_masters(t::CompiledModel& m) {
-  compiler::BuildResult built = t::build_main(m);
-  REQUIRE(built.ok());
-  const compiler::Graph g = compiler::optimize(*built.graph);
-  const compiler::FusionPlan plan = compiler::fuse(g);
+  const t::FusedGraph fused = t::fused_main(m);
+  const compiler::Graph& g = fused.graph;
+  const compiler::FusionPlan& plan = fused.plan;
   const std::vector<rt::NDArray> args = t::random_args(m, 5);
   std::vector<rt::Value> values(g.size());
   for (compiler::NodeId id = 0; id < g.size(); ++id) {
