@@ -150,6 +150,14 @@ void OperandLayout::preload(const void* data, bool data_in_chosen_layout, const 
   run_reorder(*preload_, lease.memory, target);
 }
 
+bool OperandLayout::chosen_is_channels_last() const {
+  const dnnl::memory::dims dims = plain_.dims();
+  if (dims.size() != 4) return false;
+  const auto type = plain_.data_type();
+  return plain_ == dnnl::memory::desc(dims, type, dnnl::memory::format_tag::abcd) &&
+         chosen_ == dnnl::memory::desc(dims, type, dnnl::memory::format_tag::acdb);
+}
+
 void OperandLayout::adopt_chosen_layout() {
   user_ = chosen_;
   user_memory_.emplace(chosen_);

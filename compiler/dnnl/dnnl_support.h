@@ -144,6 +144,11 @@ class OperandLayout {
   // stand in the same planned slot.
   bool chosen_fits() const { return chosen_.get_size() == plain_.get_size(); }
   bool reorders() const { return reorder_.has_value(); }
+  bool preload_reorders() const { return preload_.has_value(); }
+  // Whether the plain layout is a dense 4-D `abcd` (NCHW) and the chosen one the same dims
+  // as dense `acdb` (NHWC): the chosen bytes are then the tensor's channels-last copy, which
+  // the compiler's own kernels can read and write (library_kernel.h).
+  bool chosen_is_channels_last() const;
 
  private:
   dnnl::memory::desc user_, chosen_, plain_;  // plain_: the plain layout (user_ until adopted)

@@ -41,6 +41,11 @@ class LibraryKernel {
   virtual double flops() const = 0;
   // The group's epilogue this kernel computes inside the call (all of it), or nullptr.
   virtual const EpilogueChain* fused_epilogue() const { return nullptr; }
+  // Whether `dest` may be the residual's own buffer (when the epilogue adds one): the
+  // memory plan then writes the result over a residual that dies here (issue 14: the
+  // residual add in place) instead of copying the residual into a new buffer first. Asked
+  // after the layout pass, which decides whether a reorder would read and write one buffer.
+  virtual bool can_write_over_residual() const { return false; }
 
   // One layout between library calls (issue 14's layout pass, compiler/pipeline/
   // library_layouts.h): a result that only library kernels read can stay in the layout
@@ -57,6 +62,17 @@ class LibraryKernel {
   // that accepted it read it), and reads its run() input `input` in the layout it wants.
   virtual void keep_result_layout() {}
   virtual void take_input_layout(size_t input) { (void)input; }
+  // Channels-last: whether the layout this kernel would keep its result in (after
+  // keep_result_layout) is the dense NHWC copy of its NCHW result, and likewise for the
+  // layout it would take its run() input `input` in (take_input_layout). Such values can
+  // also pass through the compiler's own kernels, which read and write NHWC bytes through
+  // transposes (native_plan.h: plan_native_channels_last), so the layout reaches across
+  // pools, batch norms and concatenations between convolutions.
+  virtual bool writes_channels_last() const { return false; }
+  virtual bool reads_channels_last(size_t input) const {
+    (void)input;
+    return false;
+  }
 };
 
 // A library kernel for call node `node` of `g` (nn.conv2d, nn.conv2d_transpose, nn.dense,

@@ -117,10 +117,22 @@ class PreparedKernel final : public LibraryKernel, public LayoutAware {
       residual_in_layout_ = true;
     }
   }
+  bool writes_channels_last() const override { return dst_.chosen_is_channels_last(); }
+  bool reads_channels_last(size_t input) const override {
+    if (input == 0) return src_.chosen_is_channels_last();
+    return is_residual(input) && dst_.chosen_is_channels_last();
+  }
   const dnnl::memory::desc* input_layout(size_t input) const override {
     if (input == 0) return &src_.chosen();
     if (is_residual(input)) return &dst_.chosen();  // the residual goes into the destination
     return nullptr;
+  }
+  bool can_write_over_residual() const override {
+    // run() preloads the residual into the destination before the primitive writes it: a
+    // copy skipped when they are one buffer, or a reorder into scratch. Only a reorder from
+    // the plain residual straight into a result kept in the library's layout would read
+    // and write the same bytes.
+    return epilogue_ && epilogue_->has_residual() && !(result_in_layout_ && !residual_in_layout_ && dst_.preload_reorders());
   }
   const EpilogueChain* fused_epilogue() const override { return epilogue_ ? &epilogue_->chain() : nullptr; }
   uint64_t weight_preparations() const override { return weights_.reorders(); }

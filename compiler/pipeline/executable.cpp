@@ -16,6 +16,16 @@ namespace {
 
 bool contains(const std::vector<NodeId>& v, NodeId id) { return std::find(v.begin(), v.end(), id) != v.end(); }
 
+// The residual a library call may write its result over (memory_plan.h), if any: never one
+// the call also reads as its data or weights.
+std::optional<NodeId> residual_to_overwrite(const Graph& g, const FusedGroup& group, const LibraryKernel& library) {
+  const EpilogueChain* chain = library.fused_epilogue();
+  if (!chain || !library.can_write_over_residual()) return std::nullopt;
+  for (const EpilogueStep& st : chain->steps)
+    if (st.kind == EpilogueStep::Kind::Residual && !contains(g[group.master].inputs, st.operand)) return st.operand;
+  return std::nullopt;
+}
+
 }  // namespace
 
 StepChoice choose_step(const Graph& g, const FusedGroup& group, unsigned threads, loops::LoopShape shape) {
@@ -62,6 +72,9 @@ std::string Executable::step_note(const Graph& g, const Step& step, const std::s
   if (step.reference_nodes > 0)
     return id + ": " + master_runs + ", its " + std::to_string(group.nodes.size() - step.reference_nodes) +
            "-op epilogue native";
+  if (step.channels_last)
+    return id + " (" + master + ", " + std::to_string(group.nodes.size()) +
+           " ops): one native kernel on channels-last (NHWC) values, as the library calls around it keep them";
   return {};  // all native: nothing to say
 }
 
@@ -71,7 +84,7 @@ Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool,
   std::vector<StepChoice> choices;
   for (const FusedGroup& group : plan_.groups)
     choices.push_back(choose_step(graph_, group, pool_ ? pool_->threads() : 1, shape));
-  library_layouts_ = keep_library_layouts(graph_, plan_, choices);
+  layouts_ = keep_library_layouts(graph_, plan_, choices);
   std::vector<loops::Kernel> kernels;  // the native parts, compiled together below
   std::vector<size_t> kernel_steps;    // the step of each
   for (const FusedGroup& group : plan_.groups) {
@@ -87,6 +100,7 @@ Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool,
       step.native = std::move(n);
       step.elementwise = native->pointwise;
       step.native_part = std::move(native->part);
+      step.channels_last = choice.channels_last;
     }
     step.library = std::move(choice.library);
     step.inside_library = std::move(choice.inside_library);
@@ -116,18 +130,24 @@ Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool,
       for (NodeId in : graph_[id].inputs) last_use_[in] = std::max(last_use_[in], static_cast<int32_t>(s));
   }
   std::vector<PlanStep> plan_input;
-  for (const Step& s : steps_)
+  for (const Step& s : steps_) {
     plan_input.push_back({s.group, s.reference_nodes, s.native.has_value(), s.elementwise, s.native_part.inputs,
-                          s.inside_library, s.library_output});
+                          s.inside_library, s.library_output, std::nullopt});
+    if (s.library) plan_input.back().library_residual = residual_to_overwrite(graph_, *s.group, *s.library);
+  }
   memory_ = plan_memory(graph_, plan_input);
 }
 
 std::vector<PlanStep> plan_steps(const Graph& g, const FusionPlan& plan) {
+  std::vector<StepChoice> choices;
+  for (const FusedGroup& group : plan.groups) choices.push_back(choose_step(g, group, 1));
+  keep_library_layouts(g, plan, choices);  // (it decides which residuals may be overwritten)
   std::vector<PlanStep> steps;
   for (const FusedGroup& group : plan.groups) {
-    StepChoice c = choose_step(g, group, 1);
+    StepChoice& c = choices[group.id];
     PlanStep s{&group, c.reference_nodes, c.native.has_value(), c.native && c.native->pointwise, {},
-               std::move(c.inside_library), c.library_output};
+               std::move(c.inside_library), c.library_output, std::nullopt};
+    if (c.library) s.library_residual = residual_to_overwrite(g, group, *c.library);
     if (c.native) s.native_inputs = std::move(c.native->part.inputs);
     steps.push_back(std::move(s));
   }

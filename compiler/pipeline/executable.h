@@ -24,6 +24,14 @@
 
 namespace relay::compiler {
 
+// What the layout pass (library_layouts.h) kept out of the plain layout: values handed
+// from library call to library call in the library's layout, and values kept channels-last
+// (NHWC bytes) with a native kernel writing or reading them.
+struct LayoutChoices {
+  size_t library_values = 0;
+  size_t channels_last_values = 0;
+};
+
 class Executable final : public rt::CompiledCall {
  public:
   // Lowers and compiles what it can of `plan`'s groups; `notes` gets one line per group
@@ -49,7 +57,9 @@ class Executable final : public rt::CompiledCall {
   size_t fused_library_groups() const;  // ... with the whole epilogue inside the library call
   // Values handed from one library call to the next in the library's layout
   // (library_layouts.h).
-  size_t library_layout_values() const { return library_layouts_; }
+  size_t library_layout_values() const { return layouts_.library_values; }
+  // Values kept channels-last with native kernels reading or writing them (the same pass).
+  size_t channels_last_values() const { return layouts_.channels_last_values; }
   double compile_ms() const { return compile_ms_; }
   const MemoryPlan& memory_plan() const { return memory_; }
   const Graph& graph() const { return graph_; }
@@ -71,6 +81,7 @@ class Executable final : public rt::CompiledCall {
     FusedGroup native_part;  // the nodes, inputs and output of the native kernel
     std::optional<Native> native;
     bool elementwise = false;  // the native kernel is element-wise (may write in place)
+    bool channels_last = false;  // ... reads or writes channels-last values (StepChoice)
     // The group's master (a convolution or matrix product) through the kernel library
     // (compiler/dnnl) instead of its reference kernel, when the library takes it.
     std::shared_ptr<const LibraryKernel> library;
@@ -98,7 +109,7 @@ class Executable final : public rt::CompiledCall {
   std::vector<int32_t> last_use_;  // per node: the step after which its value is dead
   double compile_ms_ = 0;
   MemoryPlan memory_;
-  size_t library_layouts_ = 0;
+  LayoutChoices layouts_;
   // The arena kept between calls; a call that finds it in use (a re-entered or concurrent
   // call) allocates its own.
   rt::NDArray arena_;
@@ -120,6 +131,8 @@ struct StepChoice {
   std::vector<NodeId> inside_library;  // see Executable::Step
   NodeId library_output = 0;
   std::vector<NodeId> library_operands;
+  // The native plan reads or writes channels-last values (library_layouts.h).
+  bool channels_last = false;
 };
 // `threads`: what compiled code runs on (library kernels are made for it).
 StepChoice choose_step(const Graph& g, const FusedGroup& group, unsigned threads,

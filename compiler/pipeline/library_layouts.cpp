@@ -1,6 +1,8 @@
 #include "compiler/pipeline/library_layouts.h"
 
 #include <algorithm>
+#include <functional>
+#include <stdexcept>
 
 namespace relay::compiler {
 namespace {
@@ -37,38 +39,114 @@ bool library_reads(const Graph& g, const FusedGroup& group, StepChoice& reader, 
   return found;
 }
 
+// The readers of `value` (every user's group), sorted into library inputs and native
+// groups; false when some reader cannot take it channels-last (or, with `channels_last`
+// false, in the producer's layout: then only library readers count).
+struct Readers {
+  std::vector<Reader> library;
+  std::vector<size_t> native;  // groups
+};
+
+bool collect_readers(const Graph& g, const FusionPlan& plan, std::vector<StepChoice>& choices, size_t producer,
+                     NodeId value, const std::vector<NodeId>& users, const std::function<bool(size_t)>& native_reader,
+                     Readers& out) {
+  std::vector<NodeId> seen;
+  for (NodeId user : users) {
+    if (std::find(seen.begin(), seen.end(), user) != seen.end()) continue;  // (one entry per edge)
+    seen.push_back(user);
+    const int32_t group = plan.group_of[user];
+    if (group < 0 || static_cast<size_t>(group) == producer) return false;
+    const size_t gi = static_cast<size_t>(group);
+    if (choices[gi].library) {
+      if (!library_reads(g, plan.groups[gi], choices[gi], value, user, out.library)) return false;
+    } else if (native_reader(gi)) {
+      if (std::find(out.native.begin(), out.native.end(), gi) == out.native.end()) out.native.push_back(gi);
+    } else {
+      return false;
+    }
+  }
+  return !out.library.empty() || !out.native.empty();
+}
+
+bool rank4(const Graph& g, NodeId id) {
+  const auto shape = concrete_shape(g[id].type);
+  return shape && shape->size() == 4;
+}
+
 }  // namespace
 
-size_t keep_library_layouts(const Graph& g, const FusionPlan& plan, std::vector<StepChoice>& choices) {
+LayoutChoices keep_library_layouts(const Graph& g, const FusionPlan& plan, std::vector<StepChoice>& choices) {
   const std::vector<std::vector<NodeId>> users = g.users();
-  size_t kept = 0;
-  for (StepChoice& producer : choices) {
+  LayoutChoices result;
+  std::vector<bool> kept(g.size(), false);
+  auto no_native = [](size_t) { return false; };
+  // Library to library, in whatever layout the library chose.
+  for (size_t p = 0; p < choices.size(); ++p) {
+    StepChoice& producer = choices[p];
     if (!producer.library) continue;
     const NodeId value = producer.library_output;
-    if (value == g.output || users[value].empty()) continue;
-    std::vector<Reader> readers;
-    bool ok = true;
-    std::vector<NodeId> seen;
-    for (NodeId user : users[value]) {
-      if (std::find(seen.begin(), seen.end(), user) != seen.end()) continue;  // (one entry per edge)
-      seen.push_back(user);
-      const int32_t group = plan.group_of[user];
-      if (group < 0 || &choices[static_cast<size_t>(group)] == &producer ||
-          !library_reads(g, plan.groups[static_cast<size_t>(group)], choices[static_cast<size_t>(group)], value, user,
-                         readers)) {
-        ok = false;
-        break;
-      }
-    }
-    ok = ok && !readers.empty() && std::all_of(readers.begin(), readers.end(), [&](const Reader& r) {
-      return producer.library->can_hand_over(*r.kernel, r.input);
-    });
-    if (!ok) continue;
+    if (value == g.output) continue;
+    Readers readers;
+    if (!collect_readers(g, plan, choices, p, value, users[value], no_native, readers)) continue;
+    if (!std::all_of(readers.library.begin(), readers.library.end(),
+                     [&](const Reader& r) { return producer.library->can_hand_over(*r.kernel, r.input); }))
+      continue;
     producer.library->keep_result_layout();
-    for (const Reader& r : readers) r.kernel->take_input_layout(r.input);
-    ++kept;
+    for (const Reader& r : readers.library) r.kernel->take_input_layout(r.input);
+    kept[value] = true;
+    ++result.library_values;
   }
-  return kept;
+
+  // Channels-last through native kernels: a value written as NHWC bytes (by a library call
+  // that chose that layout, or by a native kernel) when every reader takes it so (a library
+  // call that wants it so, or a native kernel, which reads it through a transpose).
+  std::vector<int8_t> capable(choices.size(), -1);  // per group, worked out when first asked
+  auto native_capable = [&](size_t gi) {
+    if (capable[gi] < 0) {
+      const StepChoice& c = choices[gi];
+      capable[gi] = c.native && !c.library && c.reference_nodes == 0 && channels_last_capable(g, plan.groups[gi]);
+    }
+    return capable[gi] == 1;
+  };
+  std::vector<bool> channels_last(g.size(), false);
+  std::vector<size_t> replan;  // native groups that read or write a channels-last value
+  auto touch = [&](size_t gi) {
+    if (std::find(replan.begin(), replan.end(), gi) == replan.end()) replan.push_back(gi);
+  };
+  for (size_t p = 0; p < choices.size(); ++p) {
+    StepChoice& producer = choices[p];
+    NodeId value;
+    if (producer.library) {
+      value = producer.library_output;
+      if (kept[value] || !producer.library->writes_channels_last()) continue;
+    } else if (native_capable(p)) {
+      value = plan.groups[p].outputs[0];
+    } else {
+      continue;
+    }
+    if (value == g.output || !rank4(g, value)) continue;
+    Readers readers;
+    if (!collect_readers(g, plan, choices, p, value, users[value], native_capable, readers)) continue;
+    if (!std::all_of(readers.library.begin(), readers.library.end(),
+                     [](const Reader& r) { return r.kernel->reads_channels_last(r.input); }))
+      continue;
+    channels_last[value] = true;
+    if (producer.library) producer.library->keep_result_layout();
+    else touch(p);
+    for (const Reader& r : readers.library) r.kernel->take_input_layout(r.input);
+    for (size_t gi : readers.native) touch(gi);
+    ++result.channels_last_values;
+  }
+  for (size_t gi : replan) {
+    StepChoice& c = choices[gi];
+    std::string why;
+    auto native = plan_native_channels_last(g, plan.groups[gi], channels_last, &why);
+    // channels_last_capable said the program exists; only the transposes differ.
+    if (!native) throw std::logic_error("group " + std::to_string(gi) + " has no channels-last kernel: " + why);
+    c.native = std::move(native);
+    c.channels_last = true;
+  }
+  return result;
 }
 
 }  // namespace relay::compiler

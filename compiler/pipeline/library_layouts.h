@@ -4,8 +4,15 @@
 // reordered out of that layout and straight back in. Here a value that a library call
 // writes and only library calls read (as their data, or as the residual a fused epilogue
 // adds) stays in the library's layout when every reader wants exactly that layout
-// (LibraryKernel::can_hand_over). A value any other kernel reads, and the function's
-// result, stay plain: native kernels and the interpreter only ever see plain tensors.
+// (LibraryKernel::can_hand_over).
+//
+// Then channels-last through the compiler's own kernels: where the library chose dense NHWC
+// (`acdb`) for a rank-4 NCHW tensor, a native kernel between two library calls (a pool, a
+// batch norm with its ReLU, a concatenation) reads and writes those bytes directly through
+// transposes in its index program (native_plan.h: plan_native_channels_last). A value is
+// kept so when every reader takes it: a library call that wants NHWC there, or a whole-group
+// native kernel that lowers as an index program. The function's result, and anything the
+// interpreter's reference kernels read, stay plain.
 #pragma once
 
 #include <vector>
@@ -15,8 +22,9 @@
 
 namespace relay::compiler {
 
-// Applies the pass to `choices` (one per group of `plan`, in order); returns how many
-// values stay in the library's layout.
-size_t keep_library_layouts(const Graph& g, const FusionPlan& plan, std::vector<StepChoice>& choices);
+// Applies the pass to `choices` (one per group of `plan`, in order): library kernels are
+// told which layouts to keep and take, native plans of groups touching channels-last
+// values are replaced (StepChoice::channels_last).
+LayoutChoices keep_library_layouts(const Graph& g, const FusionPlan& plan, std::vector<StepChoice>& choices);
 
 }  // namespace relay::compiler

@@ -116,17 +116,18 @@ MemoryPlan plan_memory(const Graph& g, std::span<const PlanStep> steps) {
       int32_t slot = -1;
       const PlanStep& st = steps[s];
       const bool native_out = st.native && st.group->outputs[0] == id;
-      if (native_out && st.elementwise) {
-        for (NodeId in : st.native_inputs) {
-          if (plan.slot_of[in] < 0 || plan.live_until[in] != si || !same_tensor_type(g, in, id)) continue;
-          auto it = std::find_if(busy.begin(), busy.end(), [&](const Busy& b) { return b.value == in; });
-          if (it == busy.end()) continue;
-          slot = it->slot;
-          *it = busy.back();
-          busy.pop_back();
-          plan.in_place.emplace_back(id, in);
-          break;
-        }
+      std::vector<NodeId> over;  // inputs whose slot the value may take
+      if (native_out && st.elementwise) over = st.native_inputs;
+      if (!native_out && id == st.library_output && st.library_residual) over = {*st.library_residual};
+      for (NodeId in : over) {
+        if (plan.slot_of[in] < 0 || plan.live_until[in] != si || !same_tensor_type(g, in, id)) continue;
+        auto it = std::find_if(busy.begin(), busy.end(), [&](const Busy& b) { return b.value == in; });
+        if (it == busy.end()) continue;
+        slot = it->slot;
+        *it = busy.back();
+        busy.pop_back();
+        plan.in_place.emplace_back(id, in);
+        break;
       }
       if (slot < 0) {
         size_t best = SIZE_MAX;

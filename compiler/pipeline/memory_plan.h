@@ -20,6 +20,9 @@
 //     an input that dies at that step when both have one shape and dtype. Legal because an
 //     element-wise kernel reads each element of such an input only at the index it writes
 //     (an input read with broadcasting has another shape and never qualifies);
+//   * in place too: a library call whose epilogue adds a residual writes its result over
+//     that residual when it dies at that step (the sum post-op then adds to what the
+//     buffer already holds: no copy);
 //   * else best fit: the smallest free slot of at least the value's size (a slot is free
 //     once the last reader of its value has run, i.e. from the step after);
 //   * else a new slot. Slots are 64-byte aligned and laid out one after another.
@@ -27,6 +30,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -48,6 +52,9 @@ struct PlanStep {
   // epilogue): none gets a value but `library_output`, which the call writes into its slot.
   std::vector<NodeId> inside_library;
   NodeId library_output = 0;
+  // The residual the library call adds (its sum post-op), when the call may write its
+  // result over it (LibraryKernel::can_write_over_residual).
+  std::optional<NodeId> library_residual;
 };
 
 struct MemoryPlan {

@@ -234,6 +234,23 @@ std::optional<NativePlan> plan_index(const Graph& g, const FusedGroup& group, st
 std::optional<NativePlan> plan_elementwise(const Graph& g, const FusedGroup& group, std::string* why,
                                           loops::LoopShape shape);
 
+// A transpose node of `p` reading `from` (of shape `from_shape`) with `perm` (IxKind::
+// Transpose: out[i] = x[j] with j[perm[d]] = i[d]).
+loops::IxNode transpose_node(const loops::IndexProgram& p, loops::IxRef from, const std::vector<int64_t>& from_shape,
+                             std::vector<int64_t> perm) {
+  loops::IxNode t;
+  t.kind = loops::IxKind::Transpose;
+  t.operands = {from};
+  t.dtype = from.is_input ? p.inputs[static_cast<size_t>(from.index)].dtype : p.nodes[static_cast<size_t>(from.index)].dtype;
+  for (int64_t a : perm) t.shape.push_back(from_shape[static_cast<size_t>(a)]);
+  t.perm = std::move(perm);
+  return t;
+}
+
+// (N, H, W, C) -> (N, C, H, W) and back, as IxKind::Transpose perms.
+const std::vector<int64_t> kFromChannelsLast = {0, 3, 1, 2};
+const std::vector<int64_t> kToChannelsLast = {0, 2, 3, 1};
+
 // nn.softmax / nn.log_softmax alone in its group: one kernel (compiler/loops/softmax.h).
 std::optional<NativePlan> plan_softmax(const Graph& g, const FusedGroup& group, std::string* why) {
   const Node& n = g[group.master];
@@ -258,6 +275,65 @@ bool is_index_master(std::string_view op) {
 }
 
 }  // namespace
+
+std::vector<int64_t> channels_last_shape(const std::vector<int64_t>& nchw) {
+  return {nchw[0], nchw[2], nchw[3], nchw[1]};
+}
+
+bool channels_last_capable(const Graph& g, const FusedGroup& group) {
+  if (group.pattern == FusionPattern::Reduction) return false;
+  std::vector<NodeId> inputs;
+  std::string why;
+  return index_program(g, group, &inputs, &why).has_value();
+}
+
+std::optional<NativePlan> plan_native_channels_last(const Graph& g, const FusedGroup& group,
+                                                    const std::vector<bool>& channels_last, std::string* why) {
+  if (group.pattern == FusionPattern::Reduction) {
+    *why = "a reduction";
+    return std::nullopt;
+  }
+  std::vector<NodeId> inputs;
+  auto program = index_program(g, group, &inputs, why);
+  if (!program) return std::nullopt;
+  // The transposes go first, so every node index moves up by their count.
+  loops::IndexProgram p;
+  p.inputs = program->inputs;
+  std::vector<int> transposed(p.inputs.size(), -1);  // per input: its transpose node
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!channels_last[inputs[i]]) continue;
+    if (p.inputs[i].shape.size() != 4) {
+      *why = "a channels-last input of rank " + std::to_string(p.inputs[i].shape.size());
+      return std::nullopt;
+    }
+    p.inputs[i].shape = channels_last_shape(program->inputs[i].shape);
+    transposed[i] = static_cast<int>(p.nodes.size());
+    p.nodes.push_back(transpose_node(p, loops::IxRef::input(static_cast<int>(i)), p.inputs[i].shape, kFromChannelsLast));
+  }
+  const int shift = static_cast<int>(p.nodes.size());
+  for (loops::IxNode n : program->nodes) {
+    for (loops::IxRef& r : n.operands) {
+      if (!r.is_input) r.index += shift;
+      else if (transposed[static_cast<size_t>(r.index)] >= 0) r = loops::IxRef::node(transposed[static_cast<size_t>(r.index)]);
+    }
+    p.nodes.push_back(std::move(n));
+  }
+  if (channels_last[group.outputs[0]]) {
+    const std::vector<int64_t> logical = p.nodes.back().shape;
+    if (logical.size() != 4) {
+      *why = "a channels-last output of rank " + std::to_string(logical.size());
+      return std::nullopt;
+    }
+    p.nodes.push_back(transpose_node(p, loops::IxRef::node(static_cast<int>(p.nodes.size()) - 1), logical, kToChannelsLast));
+  }
+  FusedGroup part = group;
+  part.inputs = std::move(inputs);
+  const DataType dtype = p.nodes.back().dtype;
+  std::vector<int64_t> shape = p.nodes.back().shape;
+  return lowered_plan(NativePlan::Kind::Index, std::move(part),
+                      loops::lower_index_program(p, kernel_name(g, group) + "_nhwc", loops::LoopShape::Cpu), dtype,
+                      std::move(shape), "the compiled kernel of group " + std::to_string(group.id) + " failed", why);
+}
 
 std::optional<loops::ReductionProgram> reduction_program(const Graph& g, const FusedGroup& group,
                                                          std::vector<NodeId>* inputs, std::string* why) {

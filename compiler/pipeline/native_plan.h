@@ -58,6 +58,22 @@ struct NativePlan {
 std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, std::string* why,
                                       loops::LoopShape shape = loops::LoopShape::Cpu);
 
+// Channels-last (the layout pass, library_layouts.h): a tensor of rank 4 may be held as the
+// NHWC bytes of its NCHW value when oneDNN's convolutions chose that layout, so it is not
+// reordered around the compiler's own kernels between them.
+// Whether `group` can run as one native kernel that reads some of its inputs, or writes its
+// output, channels-last: a whole group that is one index-mapping program (element-wise and
+// broadcast operators, pools, concatenation, layout operators; not reductions or softmax).
+bool channels_last_capable(const Graph& g, const FusedGroup& group);
+// That kernel: the group's index program with a transpose from NHWC after each input
+// `channels_last` marks (per node) and one into NHWC before the output when it marks the
+// output. The program is unchanged otherwise, so it computes what the plain kernel does,
+// and the loops follow the output's bytes (channels innermost when it is channels-last).
+std::optional<NativePlan> plan_native_channels_last(const Graph& g, const FusedGroup& group,
+                                                    const std::vector<bool>& channels_last, std::string* why);
+// The physical shape of a channels-last tensor of NCHW shape `nchw`: (N, H, W, C).
+std::vector<int64_t> channels_last_shape(const std::vector<int64_t>& nchw);
+
 // The GPU's kernel for a group's master when it is a matrix product (nn.dense, or
 // nn.batch_matmul with transpose_b and not transpose_a, float32): the product as a
 // reduction, sum over k of a[..., m, k] * b[..., n, k], in the GPU loop shape (a thread per

@@ -38,6 +38,31 @@ const char* kShared =
     "%2 = nn.max_pool2d(%0, pool_size=[3, 3], padding=[1, 1, 1, 1]);\n"
     "add(%1, %2)";
 
+// Native kernels between the convolutions: a pool whose result the next convolution adds
+// back (a residual from a native kernel), a concatenation of a convolution with its own
+// input, a global pool at the end.
+const char* kThroughNative =
+    "%0 = nn.relu(nn.conv2d(%x, %w1, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]));\n"
+    "%1 = nn.max_pool2d(%0, pool_size=[3, 3], padding=[1, 1, 1, 1]);\n"
+    "%2 = nn.relu(add(nn.conv2d(%1, %w2, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]), %1));\n"
+    "%3 = nn.conv2d(%2, %w3, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]);\n"
+    "%4 = concatenate((%3, %2), axis=1);\n"
+    "nn.global_avg_pool2d(%4)";
+
+// Whether oneDNN keeps this program's first convolution's result as NHWC bytes here (its
+// choice depends on the processor: NHWC for brgconv on AVX-512, blocked nChw8c/16c for
+// others).
+bool first_conv_channels_last(const t::CompiledModel& m) {
+  const t::FusedGraph fused = t::fused_main(m);
+  for (NodeId id = 0; id < fused.graph.size(); ++id)
+    if (fused.graph[id].op && fused.graph[id].op->name == std::string_view("nn.conv2d")) {
+      std::string why;
+      auto kernel = make_library_kernel(fused.graph, id, &why);
+      return kernel && kernel->writes_channels_last();
+    }
+  return false;
+}
+
 void check_compiled(const char* body, bool expect_handover) {
   auto m = t::load_model_text(program(body));
   REQUIRE(m->error == "");
@@ -71,6 +96,26 @@ TEST_CASE("a residual block hands its activations over in the library's layout",
 
 TEST_CASE("a value a native kernel also reads stays plain", "[compiler][library]") {
   check_compiled(kShared, false);
+}
+
+TEST_CASE("native kernels between convolutions keep the library's NHWC activations", "[compiler][library]") {
+  auto m = t::load_model_text(program(kThroughNative));
+  REQUIRE(m->error == "");
+  std::vector<rt::NDArray> args = t::random_args(*m, 7);
+  std::vector<rt::Value> vals(args.begin(), args.end());
+  t::CompiledMain compiled = t::compile_for_args(*m, args);
+  std::string notes;
+  for (const std::string& n : compiled.outcome.notes) notes += n + "\n";
+  INFO(notes);
+  const rt::NDArray want = t::interpret(*m, args).tensor();
+  for (int call = 0; call < 3; ++call) CHECK(t::max_rel_diff(compiled.outcome.code->call(vals).tensor(), want) < 1e-4);
+  if (library_kernels_built() && first_conv_channels_last(*m)) {
+    // The pool, the concatenation and the global pool read (and the first two write) NHWC.
+    CHECK(compiled.exe->channels_last_values() >= 4);
+    CHECK(notes.find("one native kernel on channels-last (NHWC) values") != std::string::npos);
+  } else if (!library_kernels_built()) {
+    CHECK(compiled.exe->channels_last_values() == 0);
+  }
 }
 
 #endif

@@ -1,0 +1,165 @@
+// Native kernels on channels-last values (compiler/pipeline/native_plan.h:
+// plan_native_channels_last): every group of the CNN models that can run channels-last is
+// compiled with its rank-4 inputs, its output, or both held as NHWC bytes, run on the
+// interpreter's values of its inputs transposed to NHWC, and its result (transposed back)
+// must equal the reference kernels' bit for bit: the transposes only move where elements
+// are read and written, the program is the plain kernel's.
+#ifdef RELAY_HAVE_PIPELINE
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+
+#include "compiler/graph/run_graph.h"
+#include "compiler/pipeline/native_plan.h"
+#include "tests/compiler/compiler_test_util.h"
+
+using namespace relay;
+using namespace relay::compiler;
+namespace t = relay::testing;
+
+namespace {
+
+bool rank4(const Graph& g, NodeId id) {
+  const auto s = concrete_shape(g[id].type);
+  return s && s->size() == 4;
+}
+
+// NCHW <-> NHWC copies of a rank-4 tensor.
+rt::NDArray to_channels_last(const rt::NDArray& a) {
+  const auto& s = a.shape();
+  rt::NDArray out = rt::NDArray::empty(channels_last_shape(s), a.dtype());
+  const size_t w = rt::dtype_bytes(a.dtype());
+  for (int64_t n = 0; n < s[0]; ++n)
+    for (int64_t c = 0; c < s[1]; ++c)
+      for (int64_t h = 0; h < s[2]; ++h)
+        for (int64_t x = 0; x < s[3]; ++x) {
+          const int64_t from = ((n * s[1] + c) * s[2] + h) * s[3] + x, to = ((n * s[2] + h) * s[3] + x) * s[1] + c;
+          std::memcpy(static_cast<char*>(out.raw()) + static_cast<size_t>(to) * w,
+                      static_cast<const char*>(a.raw()) + static_cast<size_t>(from) * w, w);
+        }
+  return out;
+}
+
+rt::NDArray from_channels_last(const rt::NDArray& a, const std::vector<int64_t>& nchw) {
+  rt::NDArray out = rt::NDArray::empty(nchw, a.dtype());
+  const size_t w = rt::dtype_bytes(a.dtype());
+  const auto& s = nchw;
+  for (int64_t n = 0; n < s[0]; ++n)
+    for (int64_t c = 0; c < s[1]; ++c)
+      for (int64_t h = 0; h < s[2]; ++h)
+        for (int64_t x = 0; x < s[3]; ++x) {
+          const int64_t plain = ((n * s[1] + c) * s[2] + h) * s[3] + x, last = ((n * s[2] + h) * s[3] + x) * s[1] + c;
+          std::memcpy(static_cast<char*>(out.raw()) + static_cast<size_t>(plain) * w,
+                      static_cast<const char*>(a.raw()) + static_cast<size_t>(last) * w, w);
+        }
+  return out;
+}
+
+// Bitwise, any NaN equal to any NaN; the first differing element, or -1.
+int64_t first_difference(const rt::NDArray& a, const rt::NDArray& b) {
+  const size_t w = rt::dtype_bytes(a.dtype());
+  for (int64_t i = 0; i < a.size(); ++i) {
+    if (std::memcmp(static_cast<const char*>(a.raw()) + static_cast<size_t>(i) * w,
+                    static_cast<const char*>(b.raw()) + static_cast<size_t>(i) * w, w) == 0)
+      continue;
+    if (a.dtype().is_float() && std::isnan(a.get_double(i)) && std::isnan(b.get_double(i))) continue;
+    return i;
+  }
+  return -1;
+}
+
+enum class Mark { Inputs, Output, Both };
+
+// Checks each channels-last-capable group of the model with rank-4 values marked each way;
+// returns how many groups were checked.
+size_t check_model(const std::string& name) {
+  auto m = t::load_model_file(std::string(RELAY_SOURCE_DIR) + "/tests/models/" + name + ".relay");
+  REQUIRE(m->error == "");
+  const t::FusedGraph fused = t::fused_main(*m);
+  const Graph& g = fused.graph;
+  const std::vector<rt::NDArray> args = t::random_args(*m, 3);
+  std::vector<rt::Value> values(g.size());
+  for (NodeId id = 0; id < g.size(); ++id) {
+    const Node& n = g[id];
+    if (n.kind == NodeKind::Input) values[id] = rt::Value(args[n.index]);
+    else if (n.kind == NodeKind::Constant) values[id] = rt::Value(n.constant);
+    else values[id] = eval_node(g, id, values);
+  }
+  size_t checked = 0;
+  for (Mark mark : {Mark::Both, Mark::Inputs, Mark::Output}) {
+    for (const FusedGroup& group : fused.plan.groups) {
+      if (!channels_last_capable(g, group)) continue;
+      std::vector<bool> channels_last(g.size(), false);
+      bool any = false;
+      if (mark != Mark::Output)
+        for (NodeId in : group.inputs)
+          if (rank4(g, in)) channels_last[in] = any = true;
+      const NodeId out = group.outputs[0];
+      if (mark != Mark::Inputs && rank4(g, out)) channels_last[out] = any = true;
+      if (!any) continue;
+      const char* marked = mark == Mark::Both ? "both" : mark == Mark::Inputs ? "inputs" : "output";
+      INFO(name << ": group " << group.id << " (" << (g[group.master].op ? g[group.master].op->name : "tuple")
+                << "), channels-last: " << marked);
+      std::string why;
+      auto plan = plan_native_channels_last(g, group, channels_last, &why);
+      INFO(why);
+      REQUIRE(plan);
+      const CompiledKernel k = Jit::instance().compile(plan->kernel);
+      std::vector<rt::NDArray> held;
+      std::vector<void*> buffers;
+      for (NodeId in : plan->part.inputs) {
+        held.push_back(channels_last[in] ? to_channels_last(values[in].tensor()) : values[in].tensor());
+        buffers.push_back(held.back().raw());
+      }
+      const rt::NDArray& want = values[out].tensor();
+      CHECK(plan->out_shape == (channels_last[out] ? channels_last_shape(want.shape()) : want.shape()));
+      rt::NDArray got = rt::NDArray::empty(plan->out_shape, want.dtype());
+      buffers.push_back(got.raw());
+      int32_t status = 0;
+      if (plan->status_buffer >= 0) buffers.push_back(&status);
+      run_kernel(k, buffers.data(), nullptr);
+      CHECK(status == 0);
+      const rt::NDArray plain = channels_last[out] ? from_channels_last(got, want.shape()) : got;
+      const int64_t at = first_difference(plain, want);
+      INFO("first difference at element " << at);
+      CHECK(at == -1);
+      ++checked;
+    }
+  }
+  return checked;
+}
+
+}  // namespace
+
+TEST_CASE("native kernels on channels-last values compute the reference's results", "[compiler][layout]") {
+  // Pools with batch-norm epilogues, batch norms with ReLU, concatenations, global pools.
+  for (const char* name : {"resnet18", "densenet121", "inception_v3", "mobilenet", "squeezenet1_1"})
+    DYNAMIC_SECTION(name) { CHECK(check_model(name) > 0); }
+}
+
+TEST_CASE("a reduction or a group with a reference part has no channels-last kernel", "[compiler][layout]") {
+  auto m = t::load_model_text(R"(#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 4, 6, 6), float32], %w: Tensor[(4, 4, 3, 3), float32]) {
+  %0 = mean(%x, axis=[2, 3], keepdims=True);
+  %1 = nn.conv2d(%x, %w, padding=[1, 1, 1, 1]);
+  add(%1, %0)
+}
+)");
+  REQUIRE(m->error == "");
+  const t::FusedGraph fused = t::fused_main(*m);
+  size_t refused = 0;
+  for (const FusedGroup& group : fused.plan.groups) {
+    const std::string op(fused.graph[group.master].op ? fused.graph[group.master].op->name : "tuple");
+    if (op != "mean" && op != "nn.conv2d") continue;
+    INFO(op);
+    CHECK_FALSE(channels_last_capable(fused.graph, group));
+    std::string why;
+    CHECK_FALSE(plan_native_channels_last(fused.graph, group, std::vector<bool>(fused.graph.size(), true), &why));
+    CHECK_FALSE(why.empty());
+    ++refused;
+  }
+  CHECK(refused == 2);
+}
+
+#endif
