@@ -51,7 +51,8 @@ COMPILED = re.compile(r"compiled in ([\d.]+) ms")
 # per call on average over 11 calls (56.8 GFLOP/s)" (the average includes the warm-up call)
 LIBRARY = re.compile(r"library kernels: \d+ per call, ([\d.]+) GFLOP; ([\d.]+) ms per call")
 PEAK = re.compile(r"fma peak: (\w+), (\d+) threads, ([\d.]+) GFLOP/s per core")
-GROUPS = re.compile(r"(\d+) fused groups: (\d+) native, (\d+) with a native epilogue, (\d+) on reference kernels")
+GROUPS = re.compile(r"(\d+) fused groups: (\d+) native, (\d+) with a native epilogue, (\d+) with the epilogue inside "
+                    r"a library call, (\d+) a library call alone, (\d+) on reference kernels")
 RELAY_OMP_WAIT = None  # the caller's OMP_WAIT_POLICY, which relay's runs keep
 PARAM = re.compile(r"%(\w+): Tensor\[\(([\d, ]*)\), (\w+)\]")
 LSTM_STEPS, LSTM_HIDDEN = 10, 128

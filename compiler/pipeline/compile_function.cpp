@@ -53,10 +53,11 @@ void compile_graph(Graph built, ThreadPool* pool, cuda::Device* gpu, jit::Compil
   auto exe = std::make_unique<Executable>(std::move(g), std::move(plan), Jit::instance(), pool, &out.notes);
   out.notes.insert(out.notes.begin(),
                    std::to_string(exe->native_groups() + exe->epilogue_groups() + exe->fused_library_groups() +
-                                  exe->reference_groups()) +
+                                  exe->library_alone_groups() + exe->reference_groups()) +
                        " fused groups: " + std::to_string(exe->native_groups()) + " native, " +
                        std::to_string(exe->epilogue_groups()) + " with a native epilogue, " +
                        std::to_string(exe->fused_library_groups()) + " with the epilogue inside a library call, " +
+                       std::to_string(exe->library_alone_groups()) + " a library call alone, " +
                        std::to_string(exe->reference_groups()) + " on reference kernels");
   out.code = std::move(exe);
 }

@@ -159,9 +159,21 @@ size_t Executable::native_groups() const {
   for (const Step& s : steps_) n += s.native.has_value() && s.reference_nodes == 0;
   return n;
 }
+// A group that is its master alone, computed by the library: neither native nor on a
+// reference kernel.
+bool Executable::library_alone(const Step& s) {
+  return !s.native && s.library && s.inside_library.empty() && s.group->nodes.size() == 1;
+}
+
 size_t Executable::reference_groups() const {
   size_t n = 0;
-  for (const Step& s : steps_) n += !s.native.has_value() && s.inside_library.empty();
+  for (const Step& s : steps_) n += !s.native.has_value() && s.inside_library.empty() && !library_alone(s);
+  return n;
+}
+
+size_t Executable::library_alone_groups() const {
+  size_t n = 0;
+  for (const Step& s : steps_) n += library_alone(s);
   return n;
 }
 
@@ -172,7 +184,7 @@ size_t Executable::fused_library_groups() const {
 }
 
 size_t Executable::epilogue_groups() const {
-  return steps_.size() - native_groups() - reference_groups() - fused_library_groups();
+  return steps_.size() - native_groups() - reference_groups() - fused_library_groups() - library_alone_groups();
 }
 
 size_t Executable::library_groups() const {

@@ -55,6 +55,7 @@ class Executable final : public rt::CompiledCall {
   size_t epilogue_groups() const;  // reference master operator, native epilogue
   size_t library_groups() const;   // the master operator through the kernel library
   size_t fused_library_groups() const;  // ... with the whole epilogue inside the library call
+  size_t library_alone_groups() const;  // ... a group of the master alone
   // Values handed from one library call to the next in the library's layout
   // (library_layouts.h).
   size_t library_layout_values() const { return layouts_.library_values; }
@@ -65,6 +66,8 @@ class Executable final : public rt::CompiledCall {
   const Graph& graph() const { return graph_; }
 
  private:
+  struct Step;
+  static bool library_alone(const Step& s);
   struct Native {
     CompiledKernel kernel;
     int output_buffer = -1, status_buffer = -1;
