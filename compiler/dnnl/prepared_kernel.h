@@ -32,18 +32,19 @@ class PreparedKernel final : public LibraryKernel, public LayoutAware {
  public:
   // `user_*`: the plain layouts of the tensors as Relay holds them. `epilogue`: what the
   // primitive was made to compute after the product (its attributes, and a bias when it
-  // has one); `channels_innermost`: the user weights hold output channels last (HWIO).
+  // has one); `channel_run`: how the user weights' elements follow output channels
+  // (PreparedWeights: 0 channels outermost, 1 innermost (HWIO), kh * kw for IOHW).
   PreparedKernel(const typename Primitive::primitive_desc& pd, const dnnl::memory::desc& user_src,
                  const dnnl::memory::desc& user_weights, const dnnl::memory::desc& user_dst,
                  std::vector<int64_t> out_shape, double flops, std::optional<FusedEpilogue> epilogue = std::nullopt,
-                 int64_t output_channels = 0, bool channels_innermost = false)
+                 int64_t output_channels = 0, int64_t channel_run = 0)
       : primitive_(pd),
         impl_(pd.impl_info_str()),
         src_(user_src, pd.src_desc(), OperandLayout::Direction::Input),
         dst_(user_dst, pd.dst_desc(),
              epilogue && epilogue->has_residual() ? OperandLayout::Direction::PreloadedOutput
                                                   : OperandLayout::Direction::Output),
-        weights_(user_weights, pd.weights_desc(), channels_innermost),
+        weights_(user_weights, pd.weights_desc(), channel_run),
         scratchpad_(pd.scratchpad_desc()),
         out_shape_(std::move(out_shape)),
         flops_(flops),

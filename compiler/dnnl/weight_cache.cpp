@@ -6,21 +6,19 @@
 namespace relay::compiler::dnnl_impl {
 
 PreparedWeights::PreparedWeights(const dnnl::memory::desc& user, const dnnl::memory::desc& chosen,
-                                 bool channels_innermost)
-    : user_(user), chosen_(chosen), channels_innermost_(channels_innermost), user_memory_(user) {}
+                                 int64_t channel_run)
+    : user_(user), chosen_(chosen), channel_run_(channel_run), user_memory_(user) {}
 
 namespace {
 
-// A copy of the plain weights with output channel o multiplied by scale[o].
-std::vector<float> scaled_copy(const float* w, size_t count, std::span<const float> scale, bool innermost) {
+// A copy of the plain weights with output channel o multiplied by scale[o]; element i
+// belongs to channel (i / run) % channels (run 0: count / channels, channels outermost).
+std::vector<float> scaled_copy(const float* w, size_t count, std::span<const float> scale, size_t run) {
   std::vector<float> out(count);
-  const size_t channels = scale.size(), per_channel = count / channels;
-  if (innermost) {
-    for (size_t i = 0; i < count; ++i) out[i] = w[i] * scale[i % channels];
-  } else {
-    for (size_t o = 0; o < channels; ++o)
-      for (size_t i = o * per_channel; i < (o + 1) * per_channel; ++i) out[i] = w[i] * scale[o];
-  }
+  const size_t channels = scale.size();
+  if (run == 0) run = count / channels;
+  for (size_t start = 0, c = 0; start < count; start += run, c = c + 1 == channels ? 0 : c + 1)
+    for (size_t i = start; i < start + run && i < count; ++i) out[i] = w[i] * scale[c];
   return out;
 }
 
@@ -41,7 +39,7 @@ dnnl::memory PreparedWeights::get(const rt::NDArray& weights, std::span<const fl
     const void* source = weights.raw();
     if (!scale.empty()) {
       scaled = scaled_copy(static_cast<const float*>(weights.raw()), user_.get_size() / sizeof(float), scale,
-                           channels_innermost_);
+                           static_cast<size_t>(channel_run_));
       source = scaled.data();
     }
     // A fresh memory rather than overwriting the old one: a concurrent call may still be

@@ -22,9 +22,10 @@ namespace relay::compiler::dnnl_impl {
 
 class PreparedWeights {
  public:
-  // `channels_innermost`: the user layout has the output channels as its last axis (HWIO)
-  // rather than its first (OIHW, OI, GOIHW), for scaling.
-  PreparedWeights(const dnnl::memory::desc& user, const dnnl::memory::desc& chosen, bool channels_innermost = false);
+  // `channel_run`: how many consecutive elements of the user layout belong to one output
+  // channel before the next channel's begin, for scaling: 0 for output channels outermost
+  // (OIHW, OI: all of a channel's elements), 1 for innermost (HWIO), kh * kw for IOHW.
+  PreparedWeights(const dnnl::memory::desc& user, const dnnl::memory::desc& chosen, int64_t channel_run = 0);
   // `weights` (plain, described by `user`), each output channel multiplied by `scale`
   // (one value per output channel) when it is not empty, in the chosen layout: the tensor's own buffer when the layouts
   // agree and nothing scales, else the cached result, made on the first call with this
@@ -36,7 +37,7 @@ class PreparedWeights {
 
  private:
   dnnl::memory::desc user_, chosen_;
-  bool channels_innermost_;
+  int64_t channel_run_;
   UserMemory user_memory_;
   mutable std::mutex mutex_;
   mutable uint64_t serial_ = 0;  // the tensor `cached_` was made from; 0: none
