@@ -136,6 +136,16 @@ Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool,
     if (s.library) plan_input.back().library_residual = residual_to_overwrite(graph_, *s.group, *s.library);
   }
   memory_ = plan_memory(graph_, plan_input);
+  // The kept arena's views are made once, except for what a library call reads as
+  // weights: its prepared-weight cache knows a tensor by its serial, and a view kept
+  // between calls keeps its serial while its contents change.
+  arena_views_.resize(graph_.size());
+  fresh_view_.assign(graph_.size(), false);
+  for (const Step& s : steps_)
+    if (s.library) {
+      const std::vector<NodeId>& in = graph_[s.group->master].inputs;
+      for (size_t k = 1; k < in.size(); ++k) fresh_view_[in[k]] = true;
+    }
 }
 
 std::vector<PlanStep> plan_steps(const Graph& g, const FusionPlan& plan) {
@@ -208,18 +218,25 @@ std::vector<std::string> Executable::run_notes() const {
   return {line};
 }
 
-rt::NDArray Executable::planned(NodeId id, const rt::NDArray& arena) const {
-  if (!arena.defined() || memory_.slot_of[id] < 0) return {};
+rt::NDArray Executable::planned(NodeId id, const CallArena& arena) const {
+  if (!arena.storage.defined() || memory_.slot_of[id] < 0) return {};
   const Node& n = graph_[id];
-  return rt::NDArray::view(arena, memory_.offset_of(id), *concrete_shape(n.type), static_cast<const TensorTy*>(n.type)->dtype);
+  auto make = [&] {
+    return rt::NDArray::view(arena.storage, memory_.offset_of(id), *concrete_shape(n.type),
+                             static_cast<const TensorTy*>(n.type)->dtype);
+  };
+  if (!arena.kept || fresh_view_[id]) return make();
+  rt::NDArray& view = arena_views_[id];
+  if (!view.defined()) view = make();
+  return view;
 }
 
-void Executable::run_native(const Step& s, std::vector<rt::Value>& values, const rt::NDArray& arena) const {
+void Executable::run_native(const Step& s, std::vector<rt::Value>& values, const CallArena& arena) const {
   const Native& n = *s.native;
   // One view per kernel parameter (the C ABI shared with reference kernels): inputs, the
-  // output, the status flag.
-  std::vector<RelayTensorView> views;
-  views.reserve(s.native_part.inputs.size() + 2);
+  // output, the status flag. (Per thread and kept: a kernel never re-enters this.)
+  thread_local std::vector<RelayTensorView> views;
+  views.clear();
   for (NodeId in : s.native_part.inputs) views.push_back(rt::view_of(values[in].tensor()));
   // The plan's slot (possibly an input's, written in place), else a fresh array.
   rt::NDArray out = planned(s.group->outputs[0], arena);
@@ -232,21 +249,23 @@ void Executable::run_native(const Step& s, std::vector<rt::Value>& values, const
   values[s.group->outputs[0]] = rt::Value(out);
 }
 
-void Executable::run_reference(const Step& s, std::vector<rt::Value>& values, const rt::NDArray& arena) const {
+void Executable::run_reference(const Step& s, std::vector<rt::Value>& values, const CallArena& arena) const {
   for (size_t k = 0; k < s.reference_nodes; ++k) {
     const NodeId id = s.group->nodes[k];
     if (s.library && id == s.library_output) {
       // The master through the library (and with it its epilogue, when the library
-      // computes that too: the operands follow the master's inputs).
-      std::vector<rt::NDArray> inputs;
+      // computes that too: the operands follow the master's inputs). (The inputs' list is
+      // per thread and kept; a library call never re-enters this.)
+      thread_local std::vector<rt::NDArray> inputs;
+      inputs.clear();
       const Node& master = graph_[s.group->master];
-      inputs.reserve(master.inputs.size() + s.library_operands.size());
       for (NodeId in : master.inputs) inputs.push_back(values[in].tensor());
       for (NodeId in : s.library_operands) inputs.push_back(values[in].tensor());
       const auto t0 = std::chrono::steady_clock::now();
       values[id] = rt::Value(s.library->run(inputs, planned(id, arena), pool_ ? pool_->threads() : 1));
       library_ns_ += static_cast<uint64_t>(
           std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+      inputs.clear();  // (holds no tensor between calls)
       continue;
     }
     if (contains(s.inside_library, id)) continue;  // computed inside the library call
@@ -258,29 +277,38 @@ void Executable::run_reference(const Step& s, std::vector<rt::Value>& values, co
 
 rt::Value Executable::call(std::span<const rt::Value> args) {
   // The arena: kept between calls, unless another call (re-entered from a mixed-mode
-  // region, or on another thread) holds it; then this call allocates its own.
-  rt::NDArray arena;
-  bool holds_arena = false;
-  if (memory_.arena_bytes > 0) {
-    holds_arena = !arena_busy_.exchange(true, std::memory_order_acquire);
-    if (holds_arena) {
-      if (!arena_.defined()) arena_ = rt::NDArray::empty({static_cast<int64_t>(memory_.arena_bytes)}, DataType::uint_(8));
-      arena = arena_;
-    } else {
-      arena = rt::NDArray::empty({static_cast<int64_t>(memory_.arena_bytes)}, DataType::uint_(8));
-    }
-  }
+  // region, or on another thread) holds it; then this call allocates its own. The call
+  // holding the kept arena also uses the kept values' list and slot views.
+  CallArena arena;
+  const bool holds_arena = !arena_busy_.exchange(true, std::memory_order_acquire);
   struct Release {
     std::atomic<bool>* busy;
     ~Release() {
       if (busy) busy->store(false, std::memory_order_release);
     }
   } release{holds_arena ? &arena_busy_ : nullptr};
+  if (memory_.arena_bytes > 0) {
+    if (holds_arena) {
+      if (!arena_.defined()) arena_ = rt::NDArray::empty({static_cast<int64_t>(memory_.arena_bytes)}, DataType::uint_(8));
+      arena.storage = arena_;
+      arena.kept = true;
+    } else {
+      arena.storage = rt::NDArray::empty({static_cast<int64_t>(memory_.arena_bytes)}, DataType::uint_(8));
+    }
+  }
   ++calls_;
-  std::vector<rt::Value> values(graph_.size());
+  std::vector<rt::Value> own;
+  std::vector<rt::Value>& values = holds_arena ? kept_values_ : own;
+  values.assign(graph_.size(), rt::Value());
   for (size_t i = 0; i < graph_.params.size() && i < args.size(); ++i) values[graph_.params[i]] = args[i];
   for (NodeId id = 0; id < graph_.size(); ++id)
     if (graph_[id].kind == NodeKind::Constant) values[id] = rt::Value(graph_[id].constant);
+  struct Clear {  // the kept list holds no value between calls (nor after a kernel throws)
+    std::vector<rt::Value>& values;
+    ~Clear() {
+      for (rt::Value& v : values) v = rt::Value();
+    }
+  } clear{values};
   for (size_t s = 0; s < steps_.size(); ++s) {
     run_reference(steps_[s], values, arena);  // all of the group, or what precedes its native part
     if (steps_[s].native) run_native(steps_[s], values, arena);

@@ -99,11 +99,16 @@ class Executable final : public rt::CompiledCall {
   // or "" for an all-native one.
   static std::string step_note(const Graph& g, const Step& step, const std::string& native_why,
                                const std::string& library_why);
-  // `arena`: this call's storage for the memory plan's slots (undefined when it has none).
-  void run_native(const Step& s, std::vector<rt::Value>& values, const rt::NDArray& arena) const;
-  void run_reference(const Step& s, std::vector<rt::Value>& values, const rt::NDArray& arena) const;
+  // This call's storage for the memory plan's slots (undefined when it has none), and
+  // whether it is the arena kept between calls (whose slot views are kept too).
+  struct CallArena {
+    rt::NDArray storage;
+    bool kept = false;
+  };
+  void run_native(const Step& s, std::vector<rt::Value>& values, const CallArena& arena) const;
+  void run_reference(const Step& s, std::vector<rt::Value>& values, const CallArena& arena) const;
   // Node `id`'s planned storage in `arena`, or an undefined array when it has none.
-  rt::NDArray planned(NodeId id, const rt::NDArray& arena) const;
+  rt::NDArray planned(NodeId id, const CallArena& arena) const;
 
   Graph graph_;
   FusionPlan plan_;
@@ -117,6 +122,12 @@ class Executable final : public rt::CompiledCall {
   // call) allocates its own.
   rt::NDArray arena_;
   std::atomic<bool> arena_busy_{false};
+  // What the call holding arena_ uses besides (no allocation per call in the steady
+  // state): its values' list, and each slot's view, made on first use (fresh_view_: made
+  // every call instead).
+  std::vector<rt::Value> kept_values_;
+  mutable std::vector<rt::NDArray> arena_views_;
+  std::vector<bool> fresh_view_;
   // Time in library kernels over all calls, and the calls, for run_notes().
   mutable std::atomic<uint64_t> library_ns_{0};
   std::atomic<uint64_t> calls_{0};

@@ -118,4 +118,29 @@ TEST_CASE("native kernels between convolutions keep the library's NHWC activatio
   }
 }
 
+// The kept arena's slot views are made once (executable.h), but a weight computed inside
+// the function lands in a slot too: the prepared-weight cache knows a tensor by its serial,
+// so such a weight must come as a new tensor on every call, or the second call would reuse
+// the first call's prepared weights.
+TEST_CASE("a weight computed inside the function is prepared again for each call", "[compiler][library]") {
+  auto m = t::load_model_text(R"(#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 16, 8, 8), float32], %w: Tensor[(16, 16, 3, 3), float32], %s: Tensor[(16, 1, 1, 1), float32]) {
+  %0 = multiply(%w, %s);
+  nn.conv2d(%x, %0, padding=[1, 1, 1, 1], channels=16, kernel_size=[3, 3])
+}
+)");
+  REQUIRE(m->error == "");
+  std::vector<rt::NDArray> args = t::random_args(*m, 9);
+  t::CompiledMain compiled = t::compile_for_args(*m, args);
+  for (double scale : {1.0, -2.0, 0.5}) {
+    INFO("scale " << scale);
+    rt::NDArray s = rt::NDArray::empty({16, 1, 1, 1}, DataType::float_(32));
+    for (int64_t i = 0; i < 16; ++i) s.set_double(i, scale * static_cast<double>(i + 1));
+    args[2] = s;
+    std::vector<rt::Value> vals(args.begin(), args.end());
+    const rt::NDArray want = t::interpret(*m, args).tensor();
+    CHECK(t::max_rel_diff(compiled.outcome.code->call(vals).tensor(), want) < 1e-4);
+  }
+}
+
 #endif
