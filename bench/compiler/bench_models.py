@@ -11,7 +11,8 @@ variances in [0.5, 1.5); weights scaled by sqrt(3 / fan_in)) are written as .npy
 given to every peer:
 
 * relay: `relay run M --arg NAME=FILE ... --jit=eager --threads T --bench N --jit-report`
-  (OMP_NUM_THREADS=OPENBLAS_NUM_THREADS=T), min / median of N runs after a warm-up; the
+  (OMP_NUM_THREADS=OPENBLAS_NUM_THREADS=T), min / median of N runs after a warm-up (N is
+  --runs, times RUNS_SCALE for the microsecond models, for every peer alike); the
   compile time and the library kernels' time come from the report; the time to first
   result is a fresh `relay run --jit=eager` process's wall time (load, check, compile, run);
 * PyTorch eager (torch_peer.py: the Relay text translated op by op, torch_ops.py's table)
@@ -56,6 +57,9 @@ GROUPS = re.compile(r"(\d+) fused groups: (\d+) native, (\d+) with a native epil
 RELAY_OMP_WAIT = None  # the caller's OMP_WAIT_POLICY, which relay's runs keep
 PARAM = re.compile(r"%(\w+): Tensor\[\(([\d, ]*)\), (\w+)\]")
 LSTM_STEPS, LSTM_HIDDEN = 10, 128
+# Models that take microseconds run this many times --runs, for relay and for the peers:
+# ten runs of the MLP last 0.1 ms, too short to see past the first calls' cache misses.
+RUNS_SCALE = {"mlp": 200, "lstm": 20}
 
 
 def model_text(name):
@@ -250,17 +254,18 @@ def main():
                 args += ["--arg", "%s=%s" % (p, os.path.join(directory, p + ".npy"))]
             peers = torch_peers(name, text, arrays)
             reference = relay_run(a.relay, model, args, "off", 1, 0, os.path.join(tmp, "off.npy"))["result"]
+            runs = a.runs * RUNS_SCALE.get(name, 1)
             for threads in (int(t) for t in a.threads.split(",")):
-                r = relay_run(a.relay, model, args, "eager", threads, a.runs, os.path.join(tmp, "eager.npy"))
+                r = relay_run(a.relay, model, args, "eager", threads, runs, os.path.join(tmp, "eager.npy"))
                 first = first_result(a.relay, model, args, "eager", threads)
                 if isinstance(peers, str):
                     eager = ofi = peers
                     flops = {}
                 else:
                     forward, run, params, flops = peers
-                    eager = time_torch(forward, threads, a.runs)
+                    eager = time_torch(forward, threads, runs)
                     opt = optimized(run, params, threads)
-                    ofi = time_torch(opt, threads, a.runs) if callable(opt) else opt
+                    ofi = time_torch(opt, threads, runs) if callable(opt) else opt
                 row = {"relay": r["min"], "first_ms": first,
                        "eager": eager["min"] if isinstance(eager, dict) else None,
                        "ofi": ofi["min"] if isinstance(ofi, dict) else None}

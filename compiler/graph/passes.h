@@ -30,7 +30,12 @@ Graph fold_constants(const Graph& g, int64_t max_elements = int64_t{1} << 22);
 // Projections of the rewritten tuples are forwarded; run eliminate_dead_code after.
 Graph simplify_inference(const Graph& g);
 
-// simplify_inference, fold_constants, eliminate_common_subexpressions,
+// Each field of a `split` that is read on its own (a projection of the split's tuple)
+// becomes a `strided_slice` of the split's input, which fuses into its reader; run
+// eliminate_dead_code after (the split goes when nothing else reads the tuple).
+Graph slice_split_fields(const Graph& g);
+
+// simplify_inference, slice_split_fields, fold_constants, eliminate_common_subexpressions,
 // eliminate_dead_code.
 Graph optimize(const Graph& g);
 

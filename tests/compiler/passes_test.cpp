@@ -164,3 +164,41 @@ def @main(%x: Tensor[(1, 2, 2, 2), float32]) {
   rt::Value args[] = {random_tensor({1, 2, 2, 2}, 9)};
   CHECK(relay::testing::max_rel_diff(run_graph(s, args).tensor(), run_graph(g, args).tensor()) < 1e-6);
 }
+
+TEST_CASE("a split's fields read on their own become slices of its input", "[compiler][passes]") {
+  // Equal sections, and points: [0, 2), [2, 5), [5, 8) of an axis of 8.
+  Graph g = graph_of(R"(
+def @main(%x: Tensor[(3, 8), float32]) {
+  %0 = split(%x, indices_or_sections=4, axis=1);
+  %1 = split(%x, indices_or_sections=[2, 5], axis=-1);
+  %2 = add(sigmoid(%0.0), tanh(%0.3));
+  %3 = multiply(%2, %1.0);
+  (%3, %1.1, %1.2, %0.1)
+}
+)");
+  Graph s = eliminate_dead_code(slice_split_fields(g));
+  CHECK(s.count_op("split") == 0);
+  CHECK(s.count_op("strided_slice") == 6);
+  rt::Value args[] = {random_tensor({3, 8}, 3)};
+  rt::Value got = run_graph(s, args);
+  rt::Value want = run_graph(g, args);
+  REQUIRE(got.is_tuple());
+  for (size_t k = 0; k < 4; ++k) {
+    INFO("field " << k);
+    const rt::NDArray a = got.tuple().fields[k].tensor(), b = want.tuple().fields[k].tensor();
+    CHECK(a.shape() == b.shape());
+    CHECK(relay::testing::max_rel_diff(a, b) == 0);
+  }
+}
+
+TEST_CASE("a split whose tuple is read whole stays", "[compiler][passes]") {
+  Graph g = graph_of(R"(
+def @main(%x: Tensor[(4, 6), float32]) {
+  %0 = split(%x, indices_or_sections=2);
+  (%0, sigmoid(%0.1))
+}
+)");
+  Graph s = eliminate_dead_code(slice_split_fields(g));
+  CHECK(s.count_op("split") == 1);
+  CHECK(s.count_op("strided_slice") == 1);
+}
