@@ -28,7 +28,10 @@ operator, not dropped. Convolution GFLOP/s: FLOPs counted by the translation (2 
 OH * OW * C/groups * KH * KW, and dense) over the library kernels' time when the report
 gives it, else over the whole model's time (a lower bound, marked >=).
 
-    /usr/bin/python3 bench/compiler/bench_models.py build/release/relay [--runs N] [--models a,b] [--threads 1,2]
+    /usr/bin/python3 bench/compiler/bench_models.py build/release/relay [--runs N] [--rounds R] [--models a,b] [--threads 1,2]
+
+Each row is the best of R rounds (3 by default) that alternate relay, eager and ofi, each round
+N runs of each.
 
 A benchmark, never a test: it exits 0 whatever the numbers, 1 only when a run fails.
 """
@@ -180,6 +183,11 @@ def time_torch(forward, threads, runs):
     return {"min": ms[0], "median": ms[len(ms) // 2], "result": result}
 
 
+def best_round(results):
+    """The round with the lowest minimum (its median and result with it)."""
+    return min(results, key=lambda x: x["min"])
+
+
 def rel_diff(a, b):
     return float(np.max(np.abs(a.astype(np.float64) - b) / (1 + np.abs(b.astype(np.float64)))))
 
@@ -222,6 +230,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("relay")
     ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--rounds", type=int, default=3, help="alternations of relay, eager and ofi; each peer's best")
     ap.add_argument("--models", default="mlp,lstm,resnet18,resnet18_b8,mobilenet,inception_v3,densenet121,dcgan")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--torch-omp-wait", default="passive", choices=["passive", "active"],
@@ -256,16 +265,27 @@ def main():
             reference = relay_run(a.relay, model, args, "off", 1, 0, os.path.join(tmp, "off.npy"))["result"]
             runs = a.runs * RUNS_SCALE.get(name, 1)
             for threads in (int(t) for t in a.threads.split(",")):
-                r = relay_run(a.relay, model, args, "eager", threads, runs, os.path.join(tmp, "eager.npy"))
-                first = first_result(a.relay, model, args, "eager", threads)
-                if isinstance(peers, str):
-                    eager = ofi = peers
-                    flops = {}
-                else:
+                # Rounds alternate the peers, so that a slow spell of a shared host (minutes
+                # long, and up to 1.5x) falls on all of them rather than on one.
+                rounds = {"relay": [], "eager": [], "ofi": []}
+                eager = ofi = peers if isinstance(peers, str) else None
+                flops = {}
+                if not isinstance(peers, str):
                     forward, run, params, flops = peers
-                    eager = time_torch(forward, threads, runs)
                     opt = optimized(run, params, threads)
-                    ofi = time_torch(opt, threads, runs) if callable(opt) else opt
+                    if not callable(opt):
+                        ofi = opt
+                for _ in range(a.rounds):
+                    rounds["relay"].append(relay_run(a.relay, model, args, "eager", threads, runs,
+                                                     os.path.join(tmp, "eager.npy")))
+                    if not isinstance(peers, str):
+                        rounds["eager"].append(time_torch(forward, threads, runs))
+                        if callable(opt):
+                            rounds["ofi"].append(time_torch(opt, threads, runs))
+                r = best_round(rounds["relay"])
+                eager = best_round(rounds["eager"]) if rounds["eager"] else eager
+                ofi = best_round(rounds["ofi"]) if rounds["ofi"] else ofi
+                first = first_result(a.relay, model, args, "eager", threads)
                 row = {"relay": r["min"], "first_ms": first,
                        "eager": eager["min"] if isinstance(eager, dict) else None,
                        "ofi": ofi["min"] if isinstance(ofi, dict) else None}
