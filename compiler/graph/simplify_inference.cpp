@@ -4,6 +4,7 @@
 // is also the order the reference kernel computes in (interpreter/kernels/nn_norm.cpp),
 // so results agree to rounding.
 #include "compiler/graph/passes.h"
+#include "compiler/graph/rebuild.h"
 
 namespace relay::compiler {
 
@@ -51,28 +52,19 @@ NodeId bias_add(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
 }  // namespace
 
 Graph simplify_inference(const Graph& g) {
-  GraphBuilder b(g.arena);
-  std::vector<NodeId> map(g.size(), 0);
-  for (NodeId i = 0; i < g.size(); ++i) {
-    const Node& n = g.nodes[i];
-    std::vector<NodeId> in;
-    for (NodeId x : n.inputs) in.push_back(map[x]);
-    if (n.kind == NodeKind::GetItem && b.node(in[0]).kind == NodeKind::Tuple) {
-      map[i] = b.node(in[0]).inputs[n.index];
-    } else if (n.kind == NodeKind::Call && n.op->name == "nn.batch_norm") {
-      map[i] = batch_norm(b, n, in);
-    } else if (n.kind == NodeKind::Call && n.op->name == "nn.bias_add") {
-      map[i] = bias_add(b, n, in);
-    } else if (n.kind == NodeKind::Call && n.op->name == "nn.dropout") {
+  return rebuild(g, [](GraphBuilder& b, const Node& n, std::vector<NodeId> in) {
+    if (n.kind == NodeKind::GetItem && b.node(in[0]).kind == NodeKind::Tuple) return b.node(in[0]).inputs[n.index];
+    if (n.kind == NodeKind::Call && n.op->name == "nn.batch_norm") return batch_norm(b, n, in);
+    if (n.kind == NodeKind::Call && n.op->name == "nn.bias_add") return bias_add(b, n, in);
+    if (n.kind == NodeKind::Call && n.op->name == "nn.dropout") {
       // The result is the input; the mask stays a projection of the original call, which
       // dead-code elimination drops unless something reads it.
-      NodeId kept = b.copy(n, in);
-      map[i] = b.tuple({in[0], b.get_item(kept, 1, n.span)}, n.span);
-    } else {
-      map[i] = b.copy(n, std::move(in));
+      const NodeId data = in[0];
+      const NodeId kept = b.copy(n, std::move(in));
+      return b.tuple({data, b.get_item(kept, 1, n.span)}, n.span);
     }
-  }
-  return b.finish(map[g.output], g.name);
+    return b.copy(n, std::move(in));
+  });
 }
 
 Graph optimize(const Graph& g) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "compiler/graph/passes.h"
+#include "compiler/graph/rebuild.h"
 
 namespace relay::compiler {
 
@@ -39,37 +40,27 @@ bool field_range(const CallAttrs& attrs, int64_t dim, uint32_t index, int64_t& l
 }  // namespace
 
 Graph slice_split_fields(const Graph& g) {
-  GraphBuilder b(g.arena);
-  std::vector<NodeId> map(g.size(), 0);
-  for (NodeId i = 0; i < g.size(); ++i) {
-    const Node& n = g.nodes[i];
-    std::vector<NodeId> in;
-    for (NodeId x : n.inputs) in.push_back(map[x]);
-    if (n.kind == NodeKind::GetItem) {
-      const Node& t = b.node(in[0]);
-      const auto shape = t.kind == NodeKind::Call && t.op && t.op->name == "split" ? concrete_shape(b.type_of(t.inputs[0]))
-                                                                                  : std::nullopt;
-      if (shape) {
-        int64_t axis = t.attrs.get_int("axis", 0);
-        const int64_t rank = static_cast<int64_t>(shape->size());
-        if (axis < 0) axis += rank;
-        int64_t lo = 0, hi = 0;
-        if (axis >= 0 && axis < rank && field_range(t.attrs, (*shape)[static_cast<size_t>(axis)], n.index, lo, hi)) {
-          const int64_t one = 1;
-          map[i] = b.call("strided_slice",
-                          {{"begin", attr_ints(std::span<const int64_t>(&lo, 1))},
-                           {"end", attr_ints(std::span<const int64_t>(&hi, 1))},
-                           {"strides", attr_ints(std::span<const int64_t>(&one, 1))},
-                           {"axes", attr_ints(std::span<const int64_t>(&axis, 1))},
-                           {"slice_mode", attr_string("end")}},
-                          {t.inputs[0]}, n.span);
-          continue;
-        }
-      }
-    }
-    map[i] = b.copy(n, std::move(in));
-  }
-  return b.finish(map[g.output], g.name);
+  return rebuild(g, [](GraphBuilder& b, const Node& n, std::vector<NodeId> in) {
+    if (n.kind != NodeKind::GetItem) return b.copy(n, std::move(in));
+    const Node& t = b.node(in[0]);
+    const auto shape =
+        t.kind == NodeKind::Call && t.op && t.op->name == "split" ? concrete_shape(b.type_of(t.inputs[0])) : std::nullopt;
+    if (!shape) return b.copy(n, std::move(in));
+    int64_t axis = t.attrs.get_int("axis", 0);
+    const int64_t rank = static_cast<int64_t>(shape->size());
+    if (axis < 0) axis += rank;
+    int64_t lo = 0, hi = 0;
+    if (axis < 0 || axis >= rank || !field_range(t.attrs, (*shape)[static_cast<size_t>(axis)], n.index, lo, hi))
+      return b.copy(n, std::move(in));
+    const int64_t one = 1;
+    return b.call("strided_slice",
+                  {{"begin", attr_ints(std::span<const int64_t>(&lo, 1))},
+                   {"end", attr_ints(std::span<const int64_t>(&hi, 1))},
+                   {"strides", attr_ints(std::span<const int64_t>(&one, 1))},
+                   {"axes", attr_ints(std::span<const int64_t>(&axis, 1))},
+                   {"slice_mode", attr_string("end")}},
+                  {t.inputs[0]}, n.span);
+  });
 }
 
 }  // namespace relay::compiler

@@ -25,33 +25,20 @@ bool rank4(const Graph& g, NodeId id) {
   return s && s->size() == 4;
 }
 
-// NCHW <-> NHWC copies of a rank-4 tensor.
-rt::NDArray to_channels_last(const rt::NDArray& a) {
-  const auto& s = a.shape();
-  rt::NDArray out = rt::NDArray::empty(channels_last_shape(s), a.dtype());
-  const size_t w = rt::dtype_bytes(a.dtype());
-  for (int64_t n = 0; n < s[0]; ++n)
-    for (int64_t c = 0; c < s[1]; ++c)
-      for (int64_t h = 0; h < s[2]; ++h)
-        for (int64_t x = 0; x < s[3]; ++x) {
-          const int64_t from = ((n * s[1] + c) * s[2] + h) * s[3] + x, to = ((n * s[2] + h) * s[3] + x) * s[1] + c;
-          std::memcpy(static_cast<char*>(out.raw()) + static_cast<size_t>(to) * w,
-                      static_cast<const char*>(a.raw()) + static_cast<size_t>(from) * w, w);
-        }
-  return out;
-}
-
-rt::NDArray from_channels_last(const rt::NDArray& a, const std::vector<int64_t>& nchw) {
-  rt::NDArray out = rt::NDArray::empty(nchw, a.dtype());
-  const size_t w = rt::dtype_bytes(a.dtype());
+// A copy of rank-4 tensor `a` of logical (NCHW) shape `nchw` with its elements moved from
+// NCHW order to NHWC order (`to_last`), or back.
+rt::NDArray relayout(const rt::NDArray& a, const std::vector<int64_t>& nchw, bool to_last) {
   const auto& s = nchw;
+  rt::NDArray out = rt::NDArray::empty(to_last ? channels_last_shape(s) : s, a.dtype());
+  const size_t w = rt::dtype_bytes(a.dtype());
   for (int64_t n = 0; n < s[0]; ++n)
     for (int64_t c = 0; c < s[1]; ++c)
       for (int64_t h = 0; h < s[2]; ++h)
         for (int64_t x = 0; x < s[3]; ++x) {
           const int64_t plain = ((n * s[1] + c) * s[2] + h) * s[3] + x, last = ((n * s[2] + h) * s[3] + x) * s[1] + c;
-          std::memcpy(static_cast<char*>(out.raw()) + static_cast<size_t>(plain) * w,
-                      static_cast<const char*>(a.raw()) + static_cast<size_t>(last) * w, w);
+          const int64_t from = to_last ? plain : last, to = to_last ? last : plain;
+          std::memcpy(static_cast<char*>(out.raw()) + static_cast<size_t>(to) * w,
+                      static_cast<const char*>(a.raw()) + static_cast<size_t>(from) * w, w);
         }
   return out;
 }
@@ -109,7 +96,8 @@ size_t check_model(const std::string& name) {
       std::vector<rt::NDArray> held;
       std::vector<void*> buffers;
       for (NodeId in : plan->part.inputs) {
-        held.push_back(channels_last[in] ? to_channels_last(values[in].tensor()) : values[in].tensor());
+        const rt::NDArray& v = values[in].tensor();
+        held.push_back(channels_last[in] ? relayout(v, v.shape(), true) : v);
         buffers.push_back(held.back().raw());
       }
       const rt::NDArray& want = values[out].tensor();
@@ -120,7 +108,7 @@ size_t check_model(const std::string& name) {
       if (plan->status_buffer >= 0) buffers.push_back(&status);
       run_kernel(k, buffers.data(), nullptr);
       CHECK(status == 0);
-      const rt::NDArray plain = channels_last[out] ? from_channels_last(got, want.shape()) : got;
+      const rt::NDArray plain = channels_last[out] ? relayout(got, want.shape(), false) : got;
       const int64_t at = first_difference(plain, want);
       INFO("first difference at element " << at);
       CHECK(at == -1);
