@@ -23,6 +23,10 @@ struct SoftmaxProgram {
   std::vector<int64_t> shape;
   int64_t axis = -1;  // negative from the end
   bool log = false;
+  // Softmax with the reference's formula for an axis that is not innermost, exp(x - m) /
+  // sum, even where this program's axis is innermost: a channels-last tensor's channel axis
+  // is innermost in its bytes but not in the NCHW tensor the reference computes on.
+  bool divide = false;
 };
 
 using LoweredSoftmax = LoweredKernel;  // buffers [in, out]: output_buffer 1, no status

@@ -63,10 +63,16 @@ LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name) {
     const Var i = new_var(k, "i", i64()), e = new_var(k, "e", t);
     Block fold{let(e, call(MathFn::Exp, {binary(BinaryOp::Sub, load(I, at(var_ref(i), j0)), var_ref(m))}))};
     fold.push_back(store(S, c(0), binary(BinaryOp::Add, load(S, c(0)), var_ref(e))));
-    if (!p.log) fold.push_back(store(O, at(var_ref(i), j0), var_ref(e)));
+    if (!p.log && !p.divide) fold.push_back(store(O, at(var_ref(i), j0), var_ref(e)));
     row.push_back(for_loop(i, c(n), LoopKind::Reduction, std::move(fold)));
     const Var i2 = new_var(k, "i", i64());
-    if (!p.log) {
+    if (p.divide && !p.log) {
+      const Expr x = load(I, at(var_ref(i2), j0));
+      row.push_back(for_loop(i2, c(n), LoopKind::Vectorizable,
+                             {store(O, at(var_ref(i2), j0),
+                                    binary(BinaryOp::Div, call(MathFn::Exp, {binary(BinaryOp::Sub, x, var_ref(m))}),
+                                           load(S, c(0))))}));
+    } else if (!p.log) {
       const Var inv = new_var(k, "inv", t);
       row.push_back(let(inv, binary(BinaryOp::Div, const_of(1, t), load(S, c(0)))));
       row.push_back(for_loop(i2, c(n), LoopKind::Vectorizable,

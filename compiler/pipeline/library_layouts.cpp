@@ -108,7 +108,29 @@ LayoutChoices keep_library_layouts(const Graph& g, const FusionPlan& plan, std::
     }
     return capable[gi] == 1;
   };
+  // A softmax alone runs channels-last only with its input and its output both so: it takes
+  // a channels-last input when its own output can then be kept so too.
+  auto softmax_capable = [&](size_t gi) {
+    const StepChoice& c = choices[gi];
+    return c.native && !c.library && c.reference_nodes == 0 && channels_last_softmax(g, plan.groups[gi]);
+  };
   std::vector<bool> channels_last(g.size(), false);
+  // Whether every reader of `value` (written by group `producer`) takes it channels-last;
+  // `readers` gets them. A softmax reader counts only at depth 0, if its own output passes
+  // this test one level down (where a further softmax does not count).
+  std::function<bool(size_t, NodeId, int, Readers&)> all_take = [&](size_t producer, NodeId value, int depth,
+                                                                    Readers& readers) {
+    if (value == g.output || !rank4(g, value)) return false;
+    auto native_reader = [&](size_t gi) {
+      if (native_capable(gi)) return true;
+      if (depth > 0 || !softmax_capable(gi)) return false;
+      Readers next;
+      return all_take(gi, plan.groups[gi].outputs[0], depth + 1, next);
+    };
+    if (!collect_readers(g, plan, choices, producer, value, users[value], native_reader, readers)) return false;
+    return std::all_of(readers.library.begin(), readers.library.end(),
+                       [](const Reader& r) { return r.kernel->reads_channels_last(r.input); });
+  };
   std::vector<size_t> replan;  // native groups that read or write a channels-last value
   auto touch = [&](size_t gi) {
     if (std::find(replan.begin(), replan.end(), gi) == replan.end()) replan.push_back(gi);
@@ -119,17 +141,14 @@ LayoutChoices keep_library_layouts(const Graph& g, const FusionPlan& plan, std::
     if (producer.library) {
       value = producer.library_output;
       if (kept[value] || !producer.library->writes_channels_last()) continue;
-    } else if (native_capable(p)) {
+    } else if (native_capable(p) ||
+               (softmax_capable(p) && channels_last[g[plan.groups[p].master].inputs[0]])) {
       value = plan.groups[p].outputs[0];
     } else {
       continue;
     }
-    if (value == g.output || !rank4(g, value)) continue;
     Readers readers;
-    if (!collect_readers(g, plan, choices, p, value, users[value], native_capable, readers)) continue;
-    if (!std::all_of(readers.library.begin(), readers.library.end(),
-                     [](const Reader& r) { return r.kernel->reads_channels_last(r.input); }))
-      continue;
+    if (!all_take(p, value, 0, readers)) continue;
     channels_last[value] = true;
     if (producer.library) producer.library->keep_result_layout();
     else touch(p);
@@ -141,7 +160,8 @@ LayoutChoices keep_library_layouts(const Graph& g, const FusionPlan& plan, std::
     StepChoice& c = choices[gi];
     std::string why;
     auto native = plan_native_channels_last(g, plan.groups[gi], channels_last, &why);
-    // channels_last_capable said the program exists; only the transposes differ.
+    // channels_last_capable said the program exists, and only the transposes differ; a
+    // softmax was taken with its output (all_take).
     if (!native) throw std::logic_error("group " + std::to_string(gi) + " has no channels-last kernel: " + why);
     c.native = std::move(native);
     c.channels_last = true;

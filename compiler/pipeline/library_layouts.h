@@ -11,8 +11,9 @@
 // batch norm with its ReLU, a concatenation) reads and writes those bytes directly through
 // transposes in its index program (native_plan.h: plan_native_channels_last). A value is
 // kept so when every reader takes it: a library call that wants NHWC there, or a whole-group
-// native kernel that lowers as an index program. The function's result, and anything the
-// interpreter's reference kernels read, stay plain.
+// native kernel that lowers as an index program, or a softmax alone whose own result is kept
+// so too. The function's result, and anything the interpreter's reference kernels read,
+// stay plain.
 #pragma once
 
 #include <vector>

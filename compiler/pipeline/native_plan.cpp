@@ -287,8 +287,50 @@ bool channels_last_capable(const Graph& g, const FusedGroup& group) {
   return index_program(g, group, &inputs, &why).has_value();
 }
 
+bool channels_last_softmax(const Graph& g, const FusedGroup& group) {
+  const Node& n = g[group.master];
+  const auto& ops = loops::lowered_softmax_ops();
+  if (group.nodes.size() != 1 || !n.op || n.inputs.size() != 1 ||
+      std::find(ops.begin(), ops.end(), n.op->name) == ops.end())
+    return false;
+  const auto shape = concrete_shape(n.type);
+  if (!shape || shape->size() != 4) return false;
+  // Not along W: the reference takes its innermost-axis formula there (e * (1 / sum)),
+  // and W is not innermost in NHWC bytes, where the lowering takes the other one.
+  int64_t axis = n.attrs.get_int("axis", -1);
+  if (axis < 0) axis += 4;
+  return axis >= 0 && axis < 3;
+}
+
+namespace {
+
+// A channels-last softmax's kernel (both its input and its output NHWC).
+std::optional<NativePlan> plan_softmax_channels_last(const Graph& g, const FusedGroup& group,
+                                                     const std::vector<bool>& channels_last, std::string* why) {
+  const Node& n = g[group.master];
+  if (!channels_last[n.inputs[0]] || !channels_last[group.master]) {
+    *why = "a softmax with only one of its input and output channels-last";
+    return std::nullopt;
+  }
+  int64_t axis = n.attrs.get_int("axis", -1);
+  if (axis < 0) axis += 4;  // (0, 1 or 2: channels_last_softmax)
+  loops::SoftmaxProgram p;
+  p.dtype = dtype_of(n.type);
+  p.shape = channels_last_shape(shape_of(n.type));
+  p.axis = std::vector<int64_t>{0, 3, 1, 2}[static_cast<size_t>(axis)];  // N, C, H, W in (N, H, W, C)
+  p.log = std::string_view(n.op->name) == "nn.log_softmax";
+  p.divide = true;  // the reference's formula for an axis that is not innermost (it is not W)
+  FusedGroup part = group;
+  part.inputs = {n.inputs[0]};
+  return lowered_plan(NativePlan::Kind::Index, std::move(part), loops::lower_softmax(p, kernel_name(g, group) + "_nhwc"),
+                      p.dtype, p.shape, "", why);
+}
+
+}  // namespace
+
 std::optional<NativePlan> plan_native_channels_last(const Graph& g, const FusedGroup& group,
                                                     const std::vector<bool>& channels_last, std::string* why) {
+  if (channels_last_softmax(g, group)) return plan_softmax_channels_last(g, group, channels_last, why);
   if (group.pattern == FusionPattern::Reduction) {
     *why = "a reduction";
     return std::nullopt;

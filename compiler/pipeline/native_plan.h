@@ -65,10 +65,16 @@ std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, s
 // output, channels-last: a whole group that is one index-mapping program (element-wise and
 // broadcast operators, pools, concatenation, layout operators; not reductions or softmax).
 bool channels_last_capable(const Graph& g, const FusedGroup& group);
+// Whether `group` is a softmax alone over a rank-4 tensor, along N, C or H: it runs
+// channels-last only with its input and its output both so (the softmax over the NHWC
+// bytes, its axis moved).
+bool channels_last_softmax(const Graph& g, const FusedGroup& group);
 // That kernel: the group's index program with a transpose from NHWC after each input
 // `channels_last` marks (per node) and one into NHWC before the output when it marks the
 // output. The program is unchanged otherwise, so it computes what the plain kernel does,
 // and the loops follow the output's bytes (channels innermost when it is channels-last).
+// For a softmax (channels_last_softmax): the softmax of the NHWC bytes along the moved
+// axis, in the reference's order and formula, so again bit for bit the plain result.
 std::optional<NativePlan> plan_native_channels_last(const Graph& g, const FusedGroup& group,
                                                     const std::vector<bool>& channels_last, std::string* why);
 // The physical shape of a channels-last tensor of NCHW shape `nchw`: (N, H, W, C).

@@ -40,13 +40,13 @@ const char* kShared =
     "add(%1, %2)";
 
 // Native kernels between the convolutions: a pool whose result the next convolution adds
-// back (a residual from a native kernel), a concatenation of a convolution with its own
-// input, a global pool at the end.
+// back (a residual from a native kernel), a softmax over the channels, a concatenation of
+// a convolution with its own input, a global pool at the end.
 const char* kThroughNative =
     "%0 = nn.relu(nn.conv2d(%x, %w1, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]));\n"
     "%1 = nn.max_pool2d(%0, pool_size=[3, 3], padding=[1, 1, 1, 1]);\n"
     "%2 = nn.relu(add(nn.conv2d(%1, %w2, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]), %1));\n"
-    "%3 = nn.conv2d(%2, %w3, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]);\n"
+    "%3 = nn.conv2d(nn.softmax(%2, axis=1), %w3, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]);\n"
     "%4 = concatenate((%3, %2), axis=1);\n"
     "nn.global_avg_pool2d(%4)";
 
@@ -118,9 +118,11 @@ TEST_CASE("native kernels between convolutions keep the library's NHWC activatio
   const Checked c = compile_and_check(kThroughNative, 7);
   INFO(c.notes);
   if (library_kernels_built() && first_conv_channels_last(*c.model)) {
-    // The pool, the concatenation and the global pool read (and the first two write) NHWC.
-    CHECK(c.compiled.exe->channels_last_values() >= 4);
-    CHECK(c.notes.find("one native kernel on channels-last (NHWC) values") != std::string::npos);
+    // The pool, the softmax, the concatenation and the global pool read (and the first three
+    // write) NHWC.
+    CHECK(c.compiled.exe->channels_last_values() >= 5);
+    CHECK(c.notes.find("(nn.max_pool2d, 1 ops): one native kernel on channels-last (NHWC) values") != std::string::npos);
+    CHECK(c.notes.find("(nn.softmax, 1 ops): one native kernel on channels-last (NHWC) values") != std::string::npos);
   } else if (!library_kernels_built()) {
     CHECK(c.compiled.exe->channels_last_values() == 0);
   }
