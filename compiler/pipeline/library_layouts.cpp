@@ -39,14 +39,16 @@ bool library_reads(const Graph& g, const FusedGroup& group, StepChoice& reader, 
   return found;
 }
 
-// The readers of `value` (every user's group), sorted into library inputs and native
-// groups; false when some reader cannot take it channels-last (or, with `channels_last`
-// false, in the producer's layout: then only library readers count).
+// The readers of a value (every user's group), sorted into library inputs and native
+// groups.
 struct Readers {
   std::vector<Reader> library;
   std::vector<size_t> native;  // groups
 };
 
+// Collects the readers of `value` (written by group `producer`) into `out`; false when
+// one is neither a library input (library_reads) nor a native group `native_reader` takes,
+// or when there are none.
 bool collect_readers(const Graph& g, const FusionPlan& plan, std::vector<StepChoice>& choices, size_t producer,
                      NodeId value, const std::vector<NodeId>& users, const std::function<bool(size_t)>& native_reader,
                      Readers& out) {
@@ -73,14 +75,12 @@ bool rank4(const Graph& g, NodeId id) {
   return shape && shape->size() == 4;
 }
 
-}  // namespace
-
-LayoutChoices keep_library_layouts(const Graph& g, const FusionPlan& plan, std::vector<StepChoice>& choices) {
-  const std::vector<std::vector<NodeId>> users = g.users();
-  LayoutChoices result;
-  std::vector<bool> kept(g.size(), false);
+// Library to library, in whatever layout the library chose: marks the values kept so in
+// `kept`; returns how many.
+size_t hand_over_between_libraries(const Graph& g, const FusionPlan& plan, std::vector<StepChoice>& choices,
+                                   const std::vector<std::vector<NodeId>>& users, std::vector<bool>& kept) {
+  size_t kept_values = 0;
   auto no_native = [](size_t) { return false; };
-  // Library to library, in whatever layout the library chose.
   for (size_t p = 0; p < choices.size(); ++p) {
     StepChoice& producer = choices[p];
     if (!producer.library) continue;
@@ -94,26 +94,31 @@ LayoutChoices keep_library_layouts(const Graph& g, const FusionPlan& plan, std::
     producer.library->keep_result_layout();
     for (const Reader& r : readers.library) r.kernel->take_input_layout(r.input);
     kept[value] = true;
-    ++result.library_values;
+    ++kept_values;
   }
+  return kept_values;
+}
 
-  // Channels-last through native kernels: a value written as NHWC bytes (by a library call
-  // that chose that layout, or by a native kernel) when every reader takes it so (a library
-  // call that wants it so, or a native kernel, which reads it through a transpose).
+// Channels-last through native kernels (library_layouts.h), for the values the first pass
+// did not keep; returns how many.
+size_t keep_channels_last(const Graph& g, const FusionPlan& plan, std::vector<StepChoice>& choices,
+                          const std::vector<std::vector<NodeId>>& users, const std::vector<bool>& kept) {
+  // A value written as NHWC bytes (by a library call that chose that layout, or by a native
+  // kernel) when every reader takes it so (a library call that wants it so, or a native
+  // kernel, which reads it through a transpose).
+  size_t kept_values = 0;
+  auto whole_native = [&](size_t gi) {
+    const StepChoice& c = choices[gi];
+    return c.native && !c.library && c.reference_nodes == 0;
+  };
   std::vector<int8_t> capable(choices.size(), -1);  // per group, worked out when first asked
   auto native_capable = [&](size_t gi) {
-    if (capable[gi] < 0) {
-      const StepChoice& c = choices[gi];
-      capable[gi] = c.native && !c.library && c.reference_nodes == 0 && channels_last_capable(g, plan.groups[gi]);
-    }
+    if (capable[gi] < 0) capable[gi] = whole_native(gi) && channels_last_capable(g, plan.groups[gi]);
     return capable[gi] == 1;
   };
   // A softmax alone runs channels-last only with its input and its output both so: it takes
   // a channels-last input when its own output can then be kept so too.
-  auto softmax_capable = [&](size_t gi) {
-    const StepChoice& c = choices[gi];
-    return c.native && !c.library && c.reference_nodes == 0 && channels_last_softmax(g, plan.groups[gi]);
-  };
+  auto softmax_capable = [&](size_t gi) { return whole_native(gi) && channels_last_softmax(g, plan.groups[gi]); };
   std::vector<bool> channels_last(g.size(), false);
   // Whether every reader of `value` (written by group `producer`) takes it channels-last;
   // `readers` gets them. A softmax reader counts only at depth 0, if its own output passes
@@ -154,7 +159,7 @@ LayoutChoices keep_library_layouts(const Graph& g, const FusionPlan& plan, std::
     else touch(p);
     for (const Reader& r : readers.library) r.kernel->take_input_layout(r.input);
     for (size_t gi : readers.native) touch(gi);
-    ++result.channels_last_values;
+    ++kept_values;
   }
   for (size_t gi : replan) {
     StepChoice& c = choices[gi];
@@ -166,6 +171,17 @@ LayoutChoices keep_library_layouts(const Graph& g, const FusionPlan& plan, std::
     c.native = std::move(native);
     c.channels_last = true;
   }
+  return kept_values;
+}
+
+}  // namespace
+
+LayoutChoices keep_library_layouts(const Graph& g, const FusionPlan& plan, std::vector<StepChoice>& choices) {
+  const std::vector<std::vector<NodeId>> users = g.users();
+  std::vector<bool> kept(g.size(), false);
+  LayoutChoices result;
+  result.library_values = hand_over_between_libraries(g, plan, choices, users, kept);
+  result.channels_last_values = keep_channels_last(g, plan, choices, users, kept);
   return result;
 }
 
