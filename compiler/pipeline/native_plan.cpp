@@ -317,7 +317,7 @@ std::optional<NativePlan> plan_softmax_channels_last(const Graph& g, const Fused
   loops::SoftmaxProgram p;
   p.dtype = dtype_of(n.type);
   p.shape = channels_last_shape(shape_of(n.type));
-  p.axis = std::vector<int64_t>{0, 3, 1, 2}[static_cast<size_t>(axis)];  // N, C, H, W in (N, H, W, C)
+  p.axis = kFromChannelsLast[static_cast<size_t>(axis)];  // where N, C, H, W sit in (N, H, W, C)
   p.log = std::string_view(n.op->name) == "nn.log_softmax";
   p.divide = true;  // the reference's formula for an axis that is not innermost (it is not W)
   FusedGroup part = group;
