@@ -91,7 +91,7 @@ std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, c
   };
   // The group's epilogue inside the call when oneDNN keeps a fast implementation with it;
   // else the plain convolution, and the epilogue stays a native kernel.
-  if (auto epilogue = fusable_epilogue(g, group, nchw ? 1 : 3, O, 4))
+  if (auto epilogue = fusable_epilogue(g, group, nchw ? 1 : 3, {.channels = O, .rank = 4}))
     if (auto pd = fast_primitive_with(*epilogue, primitive))
       return std::make_unique<PreparedKernel<dnnl::convolution_forward>>(*pd, user_src, user_weights, user_dst, y,
                                                                          flops, std::move(epilogue), O, nhwc ? 1 : 0);

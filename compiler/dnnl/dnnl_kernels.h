@@ -21,7 +21,8 @@ std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, c
 std::unique_ptr<LibraryKernel> make_conv2d_transpose_kernel(const Graph& g, NodeId node, std::string* why);
 std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, const FusedGroup* group,
                                                  std::string* why);
-std::unique_ptr<LibraryKernel> make_batch_matmul_kernel(const Graph& g, NodeId node, std::string* why);
+std::unique_ptr<LibraryKernel> make_batch_matmul_kernel(const Graph& g, NodeId node, const FusedGroup* group,
+                                                        std::string* why);
 
 // A 2-D window's attributes in oneDNN's terms: strides, dilation counted from 0, padding
 // before and after (TVM's 1-, 2- and 4-value forms). False when they are not 2-D.

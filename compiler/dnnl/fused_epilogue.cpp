@@ -23,16 +23,22 @@ dnnl::algorithm binary_algorithm(Kind kind) {
                                : dnnl::algorithm::binary_sub;
 }
 
+// The dense row-major layout of `rank` (2 to 4) dimensions.
+dnnl::memory::format_tag plain_tag(size_t rank) {
+  using tag = dnnl::memory::format_tag;
+  return rank == 2 ? tag::ab : rank == 3 ? tag::abc : tag::abcd;
+}
+
 }  // namespace
 
-std::optional<FusedEpilogue> FusedEpilogue::make(const EpilogueChain& chain, int64_t channels, size_t dst_rank) {
-  if (dst_rank != 2 && dst_rank != 4) return std::nullopt;
+std::optional<FusedEpilogue> FusedEpilogue::make(const EpilogueChain& chain, const Target& target) {
+  if (target.rank < 2 || target.rank > 4 || target.channel_dim >= target.rank) return std::nullopt;
   FusedEpilogue e;
   e.chain_ = chain;
-  e.channels_ = channels;
+  e.target_ = target;
   dnnl::post_ops post_ops;
   size_t operand = 0;
-  bool folding = true;  // still in the leading affine steps
+  bool folding = target.fold_affine;  // still in the leading affine steps
   for (const EpilogueStep& s : chain.steps) {
     const size_t op_index = has_operand(s.kind) ? operand++ : 0;
     const bool affine = s.kind == Kind::Scale || s.kind == Kind::Shift || s.kind == Kind::Unshift;
@@ -45,7 +51,7 @@ std::optional<FusedEpilogue> FusedEpilogue::make(const EpilogueChain& chain, int
     const int index = post_ops.len();
     switch (s.kind) {
       case Kind::Residual:
-        if (index != 0) return std::nullopt;  // oneDNN takes the sum first only
+        // dst = (the post-ops so far) + dst's preloaded residual, wherever it comes.
         post_ops.append_sum(1.0f);
         e.residual_ = op_index;
         e.post_op_names_.push_back("sum");
@@ -53,11 +59,10 @@ std::optional<FusedEpilogue> FusedEpilogue::make(const EpilogueChain& chain, int
       case Kind::Scale:
       case Kind::Shift:
       case Kind::Unshift: {
-        // One value per channel (oneDNN's axis 1) or one value, broadcast over the rest.
-        dnnl::memory::dims dims(dst_rank, 1);
-        if (s.per_channel) dims[1] = channels;
-        const dnnl::memory::desc desc = plain(dims, dst_rank == 2 ? dnnl::memory::format_tag::ab
-                                                                  : dnnl::memory::format_tag::abcd);
+        // One value per channel or one value, broadcast over the rest.
+        dnnl::memory::dims dims(target.rank, 1);
+        if (s.per_channel) dims[target.channel_dim] = target.channels;
+        const dnnl::memory::desc desc = plain(dims, plain_tag(target.rank));
         if (e.binaries_.size() == kMaxBinaries) return std::nullopt;
         post_ops.append_binary(binary_algorithm(s.kind), desc);
         e.binaries_.push_back({index, op_index, std::make_shared<UserMemory>(desc)});
@@ -78,11 +83,12 @@ void FusedEpilogue::fold(std::span<const rt::NDArray> operands, std::vector<floa
                          std::vector<float>& bias) const {
   scale.clear();
   bias.clear();
-  if (scales_weights_) scale.assign(static_cast<size_t>(channels_), 1.0f);
-  if (has_bias_) bias.assign(static_cast<size_t>(channels_), 0.0f);
+  const auto channels = static_cast<size_t>(target_.channels);
+  if (scales_weights_) scale.assign(channels, 1.0f);
+  if (has_bias_) bias.assign(channels, 0.0f);
   for (const Folded& f : folded_) {
     const float* v = static_cast<const float*>(operands[f.operand].raw());
-    for (size_t c = 0; c < static_cast<size_t>(channels_); ++c) {
+    for (size_t c = 0; c < channels; ++c) {
       const float x = f.per_channel ? v[c] : v[0];
       switch (f.kind) {
         case Kind::Scale:
@@ -123,11 +129,11 @@ std::string FusedEpilogue::describe() const {
 }
 
 std::optional<FusedEpilogue> fusable_epilogue(const Graph& g, const FusedGroup* group, size_t channel_axis,
-                                              int64_t channels, size_t dst_rank) {
+                                              const FusedEpilogue::Target& target) {
   if (!group || group->nodes.size() < 2) return std::nullopt;
   auto chain = match_epilogue_chain(g, *group, channel_axis);
   if (!chain || chain->steps.empty()) return std::nullopt;
-  return FusedEpilogue::make(*chain, channels, dst_rank);
+  return FusedEpilogue::make(*chain, target);
 }
 
 }  // namespace relay::compiler::dnnl_impl

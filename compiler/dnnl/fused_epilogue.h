@@ -1,10 +1,13 @@
 // How one oneDNN call computes a matched epilogue chain (compiler/graph/epilogue.h)
-// (private to compiler/dnnl). The leading affine steps (a batch norm's scale and shift, a
-// bias) fold into a scale per output channel, applied to the weights when they are
-// prepared, and the primitive's bias; the other steps become post-ops in order. A residual
-// add is oneDNN's `sum` post-op (the residual is put into the destination first), which
-// must come first: with a sum after other post-ops oneDNN 2.6 offers only its reference
-// convolution.
+// (private to compiler/dnnl). For a primitive with prepared weights (convolution, inner
+// product) the leading affine steps (a batch norm's scale and shift, a bias) fold into a
+// scale per output channel, applied to the weights when they are prepared, and the
+// primitive's bias; the other steps become post-ops in order. For a matmul of two
+// activations nothing can be folded, so every step is a post-op (a per-channel step a
+// binary post-op over a {1, .., N} operand). A residual add is oneDNN's `sum` post-op (the
+// residual is put into the destination first) wherever it comes in the chain. Where oneDNN
+// offers only its reference implementation for a chain (some implementations take the
+// sum first only), fast_primitive_with refuses it and the epilogue stays native.
 #pragma once
 
 #include <memory>
@@ -23,10 +26,16 @@ namespace relay::compiler::dnnl_impl {
 
 class FusedEpilogue {
  public:
-  // The chain for a result of `dst_rank` dimensions (2 or 4) whose `channels` are
-  // oneDNN's axis 1; nullopt when a step has no form here (a residual add after another
-  // post-op).
-  static std::optional<FusedEpilogue> make(const EpilogueChain& chain, int64_t channels, size_t dst_rank);
+  // Where the chain's result lives in oneDNN's terms.
+  struct Target {
+    int64_t channels = 0;      // the per-channel steps' length
+    size_t rank = 0;           // the destination's dimensions (2, 3 or 4)
+    size_t channel_dim = 1;    // the channels' axis among oneDNN's (logical) dimensions
+    bool fold_affine = true;   // leading scale and shift steps go into the weights and bias
+  };
+  // The chain for `target`; nullopt when a step has no form here (over kMaxBinaries
+  // binary post-ops).
+  static std::optional<FusedEpilogue> make(const EpilogueChain& chain, const Target& target);
 
   const EpilogueChain& chain() const { return chain_; }
   // The primitive's attributes: the post-ops, and the caller's scratchpad.
@@ -62,7 +71,7 @@ class FusedEpilogue {
     std::shared_ptr<UserMemory> memory;  // over the operand's buffer (shared: the struct moves)
   };
   EpilogueChain chain_;
-  int64_t channels_ = 0;
+  Target target_;
   std::vector<Folded> folded_;
   std::vector<Binary> binaries_;
   std::optional<size_t> residual_;
@@ -71,11 +80,11 @@ class FusedEpilogue {
   bool scales_weights_ = false, has_bias_ = false;
 };
 
-// The epilogue of `group` (may be null) after its master, whose result has `channels` on
-// Relay's axis `channel_axis` and `dst_rank` dimensions, when it is a chain (graph/
-// epilogue.h) with at least one step that FusedEpilogue takes; else nullopt.
+// The epilogue of `group` (may be null) after its master, whose result has its channels
+// on Relay's axis `channel_axis`, when it is a chain (graph/epilogue.h) with at least one
+// step that FusedEpilogue takes for `target`; else nullopt.
 std::optional<FusedEpilogue> fusable_epilogue(const Graph& g, const FusedGroup* group, size_t channel_axis,
-                                              int64_t channels, size_t dst_rank);
+                                              const FusedEpilogue::Target& target);
 
 // `make(attr, with_bias)`'s primitive descriptor for `epilogue`, when oneDNN makes it with a
 // fast implementation; nullopt when it offers only its reference one or none (the caller

@@ -27,7 +27,7 @@ std::unique_ptr<LibraryKernel> make_kernel(const Graph& g, NodeId node, const Fu
     if (op == "nn.conv2d") return dnnl_impl::make_conv2d_kernel(g, node, group, why);
     if (op == "nn.conv2d_transpose") return dnnl_impl::make_conv2d_transpose_kernel(g, node, why);
     if (op == "nn.dense") return dnnl_impl::make_dense_kernel(g, node, group, why);
-    if (op == "nn.batch_matmul") return dnnl_impl::make_batch_matmul_kernel(g, node, why);
+    if (op == "nn.batch_matmul") return dnnl_impl::make_batch_matmul_kernel(g, node, group, why);
     // Not a library operator (a pool, softmax, ...): no reason, so the report does not
     // mention a library the operator was never meant for.
   } catch (const dnnl::error& e) {

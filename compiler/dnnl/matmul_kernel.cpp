@@ -1,7 +1,11 @@
 // nn.dense through oneDNN's inner product (weights (units, K) prepared once in the layout
 // it picks) and nn.batch_matmul through its matmul primitive (both operands are usually
 // activations there, so they are described in place, transposes as strides); float32.
+// Either takes its group's element-wise epilogue into the call (fused_epilogue.h).
+#include <array>
+#include <cstring>
 #include <memory>
+#include <optional>
 
 #include "compiler/dnnl/dnnl_kernels.h"
 #include "compiler/dnnl/dnnl_support.h"
@@ -16,8 +20,9 @@ using tag = memory::format_tag;
 
 class BatchMatmulKernel final : public LibraryKernel {
  public:
+  // `epilogue`: the group's chain, all of it post-ops (nothing folds into an activation).
   BatchMatmulKernel(const dnnl::matmul::primitive_desc& pd, memory::desc a, memory::desc b, memory::desc c,
-                    std::vector<int64_t> out_shape, double flops)
+                    std::vector<int64_t> out_shape, double flops, std::optional<FusedEpilogue> epilogue)
       : primitive_(pd),
         impl_(pd.impl_info_str()),
         a_(a),
@@ -25,7 +30,8 @@ class BatchMatmulKernel final : public LibraryKernel {
         c_(c),
         scratchpad_(pd.scratchpad_desc()),
         out_shape_(std::move(out_shape)),
-        flops_(flops) {}
+        flops_(flops),
+        epilogue_(std::move(epilogue)) {}
 
   rt::NDArray run(std::span<const rt::NDArray> inputs, const rt::NDArray& dest, unsigned threads) const override {
     use_threads(threads);
@@ -36,6 +42,15 @@ class BatchMatmulKernel final : public LibraryKernel {
     args.add(DNNL_ARG_SRC, a.memory);
     args.add(DNNL_ARG_WEIGHTS, b.memory);
     args.add(DNNL_ARG_DST, c.memory);
+    std::array<UserMemory::Lease, FusedEpilogue::kMaxBinaries> binary_leases;
+    if (epilogue_) {
+      const std::span<const rt::NDArray> operands = inputs.subspan(2);
+      epilogue_->add_post_op_args(operands, args, binary_leases);
+      // The sum post-op adds what the destination holds: the residual, unless the memory
+      // plan already made the destination the residual's own buffer.
+      if (const rt::NDArray* residual = epilogue_->residual(operands); residual && residual->raw() != out.raw())
+        std::memcpy(out.raw(), residual->raw(), out.nbytes());
+    }
     ScratchMemory::Lease pad_lease;
     scratchpad_.add_to(args, pad_lease);
     args.execute(primitive_);
@@ -43,8 +58,14 @@ class BatchMatmulKernel final : public LibraryKernel {
     return out;
   }
 
-  std::string describe() const override { return "oneDNN " + impl_; }
+  std::string describe() const override {
+    return "oneDNN " + impl_ + (epilogue_ ? " with its epilogue (" + epilogue_->describe() + ")" : "");
+  }
   double flops() const override { return flops_; }
+  const EpilogueChain* fused_epilogue() const override { return epilogue_ ? &epilogue_->chain() : nullptr; }
+  // The destination is plain and the residual is preloaded by a copy, skipped when they
+  // are one buffer.
+  bool can_write_over_residual() const override { return epilogue_ && epilogue_->has_residual(); }
 
  private:
   dnnl::matmul primitive_;
@@ -53,6 +74,7 @@ class BatchMatmulKernel final : public LibraryKernel {
   Scratchpad scratchpad_;
   std::vector<int64_t> out_shape_;
   double flops_;
+  std::optional<FusedEpilogue> epilogue_;
 };
 
 }  // namespace
@@ -82,7 +104,7 @@ std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, co
   };
   using Kernel = PreparedKernel<dnnl::inner_product_forward>;
   // The bias add and activation after a dense layer inside the call (as for convolutions).
-  if (auto epilogue = fusable_epilogue(g, group, 1, N, 2))
+  if (auto epilogue = fusable_epilogue(g, group, 1, {.channels = N, .rank = 2}))
     if (auto pd = fast_primitive_with(*epilogue, primitive))
       return std::make_unique<Kernel>(*pd, plain(src_dims, tag::nc), plain(weight_dims, tag::oi),
                                       plain(dst_dims, tag::nc), shapes->output, flops, std::move(epilogue), N);
@@ -95,7 +117,8 @@ std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, co
                                   shapes->output, flops);
 }
 
-std::unique_ptr<LibraryKernel> make_batch_matmul_kernel(const Graph& g, NodeId node, std::string* why) {
+std::unique_ptr<LibraryKernel> make_batch_matmul_kernel(const Graph& g, NodeId node, const FusedGroup* group,
+                                                        std::string* why) {
   auto shapes = float32_shapes(g, node, why);
   if (!shapes) return nullptr;
   const CallAttrs& attrs = g[node].attrs;
@@ -119,12 +142,21 @@ std::unique_ptr<LibraryKernel> make_batch_matmul_kernel(const Graph& g, NodeId n
   const memory::desc b(memory::dims{y[0], K, N}, memory::data_type::f32,
                        tb ? memory::dims{N * K, 1, K} : memory::dims{N * K, N, 1});
   const memory::desc c = plain(memory::dims{z[0], M, N}, tag::abc);
-  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), caller_scratchpad(), engine());
+  const double flops = 2.0 * static_cast<double>(z[0] * M * N) * static_cast<double>(K);
+  auto primitive = [&](const dnnl::primitive_attr& attr, bool) {
+    return dnnl::matmul::primitive_desc(dnnl::matmul::desc(a, b, c), attr, engine());
+  };
+  // A bias along N, scales, activations and a residual (a transformer's projection):
+  // every step a post-op, since both operands are activations and nothing is prepared.
+  if (auto epilogue = fusable_epilogue(g, group, 2, {.channels = N, .rank = 3, .channel_dim = 2, .fold_affine = false}))
+    if (auto pd = fast_primitive_with(*epilogue, primitive))
+      return std::make_unique<BatchMatmulKernel>(*pd, a, b, c, z, flops, std::move(epilogue));
+  auto pd = primitive(caller_scratchpad(), false);
   if (is_reference_impl(pd.impl_info_str())) {
     if (why) *why = "oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ")";
     return nullptr;
   }
-  return std::make_unique<BatchMatmulKernel>(pd, a, b, c, z, 2.0 * static_cast<double>(z[0] * M * N) * static_cast<double>(K));
+  return std::make_unique<BatchMatmulKernel>(pd, a, b, c, z, flops, std::nullopt);
 }
 
 }  // namespace relay::compiler::dnnl_impl

@@ -1,10 +1,10 @@
 // A convolution's or dense layer's element-wise epilogue computed inside the kernel
 // library's call (compiler/graph/epilogue.h, compiler/dnnl/fused_epilogue.h): for each
 // chain the library takes (batch-norm scale folded into the weights, bias, relu, clip,
-// sigmoid, tanh, a residual add as the sum post-op, per-channel steps after it, NHWC,
-// depthwise, dense), compiled code computes what the interpreter does, call after call;
-// new batch-norm values (a new folded scale) give new weights, not the cached ones; and a
-// chain the library does not take (a residual add after relu) stays a native epilogue with
+// sigmoid, tanh, a residual add as the sum post-op before or after other steps, NHWC,
+// depthwise, dense, batch_matmul with every step a post-op), compiled code computes what
+// the interpreter does, call after call; new batch-norm values (a new folded scale) give new weights, not the cached ones; and a
+// chain the library does not take (an exp after relu) stays a native epilogue with
 // the same answer. Without oneDNN every group keeps its native epilogue.
 #ifdef RELAY_HAVE_PIPELINE
 #include <catch2/catch.hpp>
@@ -82,11 +82,30 @@ const Case kCases[] = {
      "%4 = add(%3, %b2);\n"
      "nn.softmax(%4)",
      2, "bias, post-ops relu", true},
-    {"residual add after relu (not taken)", kConvParams,
+    {"batch_matmul with a bias, a residual and relu",
+     "%x: Tensor[(2, 5, 32), float32], %y: Tensor[(2, 24, 32), float32], %b: Tensor[(24), float32], "
+     "%r: Tensor[(2, 5, 24), float32]",
+     "%0 = nn.batch_matmul(%x, %y, transpose_b=True);\n"
+     "%1 = add(%0, %b);\n"
+     "%2 = add(%1, %r);\n"
+     "nn.relu(%2)",
+     1, "post-ops shift + sum + relu", true},
+    {"batch_matmul scaled, on a broadcast batch, then tanh",
+     "%x: Tensor[(3, 7, 16), float32], %y: Tensor[(1, 16, 9), float32]",
+     "%0 = nn.batch_matmul(%x, %y, transpose_b=False);\n"
+     "%1 = multiply(%0, 0.125f);\n"
+     "tanh(%1)",
+     1, "post-ops scale + tanh", false},
+    {"residual add after relu", kConvParams,
      "%0 = nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=16, kernel_size=[3, 3]);\n"
      "%1 = nn.relu(%0);\n"
      "%2 = add(%1, %r);\n"
      "multiply(%2, 2f)",
+     1, "post-ops relu + sum + scale", false},
+    {"exp after relu (not a step: not taken)", kConvParams,
+     "%0 = nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=16, kernel_size=[3, 3]);\n"
+     "%1 = nn.relu(%0);\n"
+     "exp(%1)",
      0, "", false},
 };
 
