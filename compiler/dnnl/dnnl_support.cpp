@@ -150,12 +150,16 @@ void OperandLayout::preload(const void* data, bool data_in_chosen_layout, const 
   run_reorder(*preload_, lease.memory, target);
 }
 
-bool OperandLayout::chosen_is_channels_last() const {
+ActivationLayout OperandLayout::chosen_activation_layout() const {
+  using tag = dnnl::memory::format_tag;
   const dnnl::memory::dims dims = plain_.dims();
-  if (dims.size() != 4) return false;
+  if (dims.size() != 4) return ActivationLayout::plain();
   const auto type = plain_.data_type();
-  return plain_ == dnnl::memory::desc(dims, type, dnnl::memory::format_tag::abcd) &&
-         chosen_ == dnnl::memory::desc(dims, type, dnnl::memory::format_tag::acdb);
+  if (plain_ != dnnl::memory::desc(dims, type, tag::abcd)) return ActivationLayout::plain();
+  if (chosen_ == dnnl::memory::desc(dims, type, tag::acdb)) return ActivationLayout::channels_last();
+  for (const auto& [blocked, block] : {std::pair{tag::aBcd16b, 16}, std::pair{tag::aBcd8b, 8}})
+    if (dims[1] % block == 0 && chosen_ == dnnl::memory::desc(dims, type, blocked)) return ActivationLayout::blocked(block);
+  return ActivationLayout::plain();
 }
 
 void OperandLayout::adopt_chosen_layout() {

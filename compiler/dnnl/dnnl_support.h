@@ -11,6 +11,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "compiler/dnnl/library_kernel.h"
+#include "compiler/graph/activation_layout.h"
 
 namespace relay::compiler::dnnl_impl {
 
@@ -145,10 +146,11 @@ class OperandLayout {
   bool chosen_fits() const { return chosen_.get_size() == plain_.get_size(); }
   bool reorders() const { return reorder_.has_value(); }
   bool preload_reorders() const { return preload_.has_value(); }
-  // Whether the plain layout is a dense 4-D `abcd` (NCHW) and the chosen one the same dims
-  // as dense `acdb` (NHWC): the chosen bytes are then the tensor's channels-last copy, which
-  // the compiler's own kernels can read and write (library_kernel.h).
-  bool chosen_is_channels_last() const;
+  // When the plain layout is a dense 4-D `abcd` (NCHW): the layout of the chosen one as
+  // the compiler's own kernels can read and write it (library_kernel.h): dense `acdb`
+  // (NHWC), or `aBcd16b` / `aBcd8b` (nChw16c, nChw8c) over whole blocks of channels.
+  // Plain for anything else (including the plain layout itself).
+  ActivationLayout chosen_activation_layout() const;
 
  private:
   dnnl::memory::desc user_, chosen_, plain_;  // plain_: the plain layout (user_ until adopted)

@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 
+#include "compiler/graph/activation_layout.h"
 #include "compiler/graph/epilogue.h"
 #include "compiler/graph/graph.h"
 #include "interpreter/runtime/ndarray.h"
@@ -62,16 +63,17 @@ class LibraryKernel {
   // that accepted it read it), and reads its run() input `input` in the layout it wants.
   virtual void keep_result_layout() {}
   virtual void take_input_layout(size_t input) { (void)input; }
-  // Channels-last: whether the layout this kernel would keep its result in (after
-  // keep_result_layout) is the dense NHWC copy of its NCHW result, and likewise for the
-  // layout it would take its run() input `input` in (take_input_layout). Such values can
-  // also pass through the compiler's own kernels, which read and write NHWC bytes through
-  // transposes (native_plan.h: plan_native_channels_last), so the layout reaches across
-  // pools, batch norms and concatenations between convolutions.
-  virtual bool writes_channels_last() const { return false; }
-  virtual bool reads_channels_last(size_t input) const {
+  // Through the compiler's own kernels: the layout this kernel would keep its result in
+  // (after keep_result_layout), and the one it would take its run() input `input` in
+  // (take_input_layout), as compiler/graph/activation_layout.h describes them; Plain when
+  // it is neither NHWC nor a whole-block nChw<b>c copy of the NCHW tensor. Such values can
+  // also pass through native kernels, which read and write those bytes through layout
+  // nodes (native_plan.h: plan_native_held), so the layout reaches across pools, batch
+  // norms and concatenations between convolutions.
+  virtual ActivationLayout written_layout() const { return ActivationLayout::plain(); }
+  virtual ActivationLayout read_layout(size_t input) const {
     (void)input;
-    return false;
+    return ActivationLayout::plain();
   }
 };
 

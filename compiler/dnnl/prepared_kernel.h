@@ -118,10 +118,10 @@ class PreparedKernel final : public LibraryKernel, public LayoutAware {
       residual_in_layout_ = true;
     }
   }
-  bool writes_channels_last() const override { return dst_.chosen_is_channels_last(); }
-  bool reads_channels_last(size_t input) const override {
-    if (input == 0) return src_.chosen_is_channels_last();
-    return is_residual(input) && dst_.chosen_is_channels_last();
+  ActivationLayout written_layout() const override { return dst_.chosen_activation_layout(); }
+  ActivationLayout read_layout(size_t input) const override {
+    if (input == 0) return src_.chosen_activation_layout();
+    return is_residual(input) ? dst_.chosen_activation_layout() : ActivationLayout::plain();
   }
   const dnnl::memory::desc* input_layout(size_t input) const override {
     if (input == 0) return &src_.chosen();

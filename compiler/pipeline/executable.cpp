@@ -71,10 +71,10 @@ std::string Executable::step_note(const Graph& g, const Step& step, const std::s
   }
   if (step.reference_nodes > 0)
     return id + ": " + master_runs + ", its " + std::to_string(group.nodes.size() - step.reference_nodes) +
-           "-op epilogue native";
-  if (step.channels_last)
-    return id + " (" + master + ", " + std::to_string(group.nodes.size()) +
-           " ops): one native kernel on channels-last (NHWC) values, as the library calls around it keep them";
+           "-op epilogue native" + (step.held_layout.is_plain() ? "" : " on " + step.held_layout.name() + " values");
+  if (!step.held_layout.is_plain())
+    return id + " (" + master + ", " + std::to_string(group.nodes.size()) + " ops): one native kernel on " +
+           step.held_layout.name() + " values, as the library calls around it keep them";
   return {};  // all native: nothing to say
 }
 
@@ -100,7 +100,7 @@ Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool,
       step.native = std::move(n);
       step.elementwise = native->pointwise;
       step.native_part = std::move(native->part);
-      step.channels_last = choice.channels_last;
+      step.held_layout = choice.held_layout;
     }
     step.library = std::move(choice.library);
     step.inside_library = std::move(choice.inside_library);

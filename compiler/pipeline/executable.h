@@ -25,11 +25,13 @@
 namespace relay::compiler {
 
 // What the layout pass (library_layouts.h) kept out of the plain layout: values handed
-// from library call to library call in the library's layout, and values kept channels-last
-// (NHWC bytes) with a native kernel writing or reading them.
+// from library call to library call in the library's layout, and values held in the
+// network's pinned layout (NHWC or nChw<b>c bytes) with a native kernel writing or reading
+// them.
 struct LayoutChoices {
   size_t library_values = 0;
-  size_t channels_last_values = 0;
+  ActivationLayout held_layout;
+  size_t held_values = 0;
 };
 
 class Executable final : public rt::CompiledCall {
@@ -59,8 +61,10 @@ class Executable final : public rt::CompiledCall {
   // Values handed from one library call to the next in the library's layout
   // (library_layouts.h).
   size_t library_layout_values() const { return layouts_.library_values; }
-  // Values kept channels-last with native kernels reading or writing them (the same pass).
-  size_t channels_last_values() const { return layouts_.channels_last_values; }
+  // Values held in the pinned layout with native kernels reading or writing them (the same
+  // pass), and that layout.
+  size_t held_values() const { return layouts_.held_values; }
+  const ActivationLayout& held_layout() const { return layouts_.held_layout; }
   double compile_ms() const { return compile_ms_; }
   const MemoryPlan& memory_plan() const { return memory_; }
   const Graph& graph() const { return graph_; }
@@ -84,7 +88,7 @@ class Executable final : public rt::CompiledCall {
     FusedGroup native_part;  // the nodes, inputs and output of the native kernel
     std::optional<Native> native;
     bool elementwise = false;  // the native kernel is element-wise (may write in place)
-    bool channels_last = false;  // ... reads or writes channels-last values (StepChoice)
+    ActivationLayout held_layout;  // ... reads or writes values held so (StepChoice)
     // The group's master (a convolution or matrix product) through the kernel library
     // (compiler/dnnl) instead of its reference kernel, when the library takes it.
     std::shared_ptr<const LibraryKernel> library;
@@ -145,8 +149,9 @@ struct StepChoice {
   std::vector<NodeId> inside_library;  // see Executable::Step
   NodeId library_output = 0;
   std::vector<NodeId> library_operands;
-  // The native plan reads or writes channels-last values (library_layouts.h).
-  bool channels_last = false;
+  // The layout of the held values the native plan reads or writes (library_layouts.h);
+  // plain when none.
+  ActivationLayout held_layout;
 };
 // `threads`: what compiled code runs on (library kernels are made for it).
 StepChoice choose_step(const Graph& g, const FusedGroup& group, unsigned threads,

@@ -6,14 +6,17 @@
 // adds) stays in the library's layout when every reader wants exactly that layout
 // (LibraryKernel::can_hand_over).
 //
-// Then channels-last through the compiler's own kernels: where the library chose dense NHWC
-// (`acdb`) for a rank-4 NCHW tensor, a native kernel between two library calls (a pool, a
-// batch norm with its ReLU, a concatenation) reads and writes those bytes directly through
-// transposes in its index program (native_plan.h: plan_native_channels_last). A value is
-// kept so when every reader takes it: a library call that wants NHWC there, or a whole-group
-// native kernel that lowers as an index program, or a softmax alone whose own result is kept
-// so too. The function's result, and anything the interpreter's reference kernels read,
-// stay plain.
+// Then the same layout through the compiler's own kernels. The layout the first library
+// call writes (oneDNN's dense NHWC, `acdb`, on AVX-512; its blocked nChw16c or nChw8c
+// elsewhere, and for its transposed convolutions) is pinned for the network
+// (compiler/graph/activation_layout.h), and a native kernel between two library calls (a
+// pool, a batch norm with its ReLU, a concatenation) reads and writes those bytes directly
+// through layout nodes in its index program (native_plan.h: plan_native_held). A value is
+// kept so when every reader takes it: a library call that wants that layout there, or a
+// whole-group native kernel that lowers as an index program, or (NHWC only) a softmax
+// alone whose own result is kept so too. The function's result, anything the
+// interpreter's reference kernels read, and a blocked tensor whose channels do not fill
+// whole blocks stay plain.
 #pragma once
 
 #include <vector>
@@ -24,8 +27,8 @@
 namespace relay::compiler {
 
 // Applies the pass to `choices` (one per group of `plan`, in order): library kernels are
-// told which layouts to keep and take, native plans of groups touching channels-last
-// values are replaced (StepChoice::channels_last).
+// told which layouts to keep and take, native plans of groups touching held values are
+// replaced (StepChoice::held_layout).
 LayoutChoices keep_library_layouts(const Graph& g, const FusionPlan& plan, std::vector<StepChoice>& choices);
 
 }  // namespace relay::compiler

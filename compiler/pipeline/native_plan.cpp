@@ -234,22 +234,23 @@ std::optional<NativePlan> plan_index(const Graph& g, const FusedGroup& group, st
 std::optional<NativePlan> plan_elementwise(const Graph& g, const FusedGroup& group, std::string* why,
                                           loops::LoopShape shape);
 
-// A transpose node of `p` reading `from` (of shape `from_shape`) with `perm` (IxKind::
-// Transpose: out[i] = x[j] with j[perm[d]] = i[d]).
-loops::IxNode transpose_node(const loops::IndexProgram& p, loops::IxRef from, const std::vector<int64_t>& from_shape,
-                             std::vector<int64_t> perm) {
+// A layout node of `p` reading `from` (of shape `from_shape`, in layout `src`) as layout
+// `dst` (IxKind::Layout), whose shape is `shape`: how a native kernel reads a held value
+// as NCHW, or writes its NCHW result as held bytes.
+loops::IxNode layout_node(const loops::IndexProgram& p, loops::IxRef from, const ActivationLayout& src,
+                          const ActivationLayout& dst, std::vector<int64_t> shape) {
   loops::IxNode t;
-  t.kind = loops::IxKind::Transpose;
+  t.kind = loops::IxKind::Layout;
   t.operands = {from};
   t.dtype = from.is_input ? p.inputs[static_cast<size_t>(from.index)].dtype : p.nodes[static_cast<size_t>(from.index)].dtype;
-  for (int64_t a : perm) t.shape.push_back(from_shape[static_cast<size_t>(a)]);
-  t.perm = std::move(perm);
+  t.shape = std::move(shape);
+  t.src_layout = src.tvm_name();
+  t.dst_layout = dst.tvm_name();
   return t;
 }
 
-// (N, H, W, C) -> (N, C, H, W) and back, as IxKind::Transpose perms.
-const std::vector<int64_t> kFromChannelsLast = {0, 3, 1, 2};
-const std::vector<int64_t> kToChannelsLast = {0, 2, 3, 1};
+// Where Relay's axes N, C, H, W sit in NHWC bytes.
+constexpr int64_t kChannelsLastAxis[4] = {0, 3, 1, 2};
 
 // nn.softmax / nn.log_softmax alone in its group: one kernel (compiler/loops/softmax.h).
 std::optional<NativePlan> plan_softmax(const Graph& g, const FusedGroup& group, std::string* why) {
@@ -276,11 +277,7 @@ bool is_index_master(std::string_view op) {
 
 }  // namespace
 
-std::vector<int64_t> channels_last_shape(const std::vector<int64_t>& nchw) {
-  return {nchw[0], nchw[2], nchw[3], nchw[1]};
-}
-
-bool channels_last_capable(const Graph& g, const FusedGroup& group) {
+bool held_layout_capable(const Graph& g, const FusedGroup& group) {
   if (group.pattern == FusionPattern::Reduction) return false;
   std::vector<NodeId> inputs;
   std::string why;
@@ -306,9 +303,9 @@ namespace {
 
 // A channels-last softmax's kernel (both its input and its output NHWC).
 std::optional<NativePlan> plan_softmax_channels_last(const Graph& g, const FusedGroup& group,
-                                                     const std::vector<bool>& channels_last, std::string* why) {
+                                                     const std::vector<bool>& held, std::string* why) {
   const Node& n = g[group.master];
-  if (!channels_last[n.inputs[0]] || !channels_last[group.master]) {
+  if (!held[n.inputs[0]] || !held[group.master]) {
     *why = "a softmax with only one of its input and output channels-last";
     return std::nullopt;
   }
@@ -316,8 +313,8 @@ std::optional<NativePlan> plan_softmax_channels_last(const Graph& g, const Fused
   if (axis < 0) axis += 4;  // (0, 1 or 2: channels_last_softmax)
   loops::SoftmaxProgram p;
   p.dtype = dtype_of(n.type);
-  p.shape = channels_last_shape(shape_of(n.type));
-  p.axis = kFromChannelsLast[static_cast<size_t>(axis)];  // where N, C, H, W sit in (N, H, W, C)
+  p.shape = ActivationLayout::channels_last().physical_shape(shape_of(n.type));
+  p.axis = kChannelsLastAxis[axis];
   p.log = std::string_view(n.op->name) == "nn.log_softmax";
   p.divide = true;  // the reference's formula for an axis that is not innermost (it is not W)
   FusedGroup part = group;
@@ -328,9 +325,13 @@ std::optional<NativePlan> plan_softmax_channels_last(const Graph& g, const Fused
 
 }  // namespace
 
-std::optional<NativePlan> plan_native_channels_last(const Graph& g, const FusedGroup& group,
-                                                    const std::vector<bool>& channels_last, std::string* why) {
-  if (channels_last_softmax(g, group)) return plan_softmax_channels_last(g, group, channels_last, why);
+std::optional<NativePlan> plan_native_held(const Graph& g, const FusedGroup& group, const std::vector<bool>& held,
+                                           const ActivationLayout& layout, std::string* why) {
+  if (channels_last_softmax(g, group)) {
+    if (layout == ActivationLayout::channels_last()) return plan_softmax_channels_last(g, group, held, why);
+    *why = "a softmax on " + layout.name() + " values";
+    return std::nullopt;
+  }
   if (group.pattern == FusionPattern::Reduction) {
     *why = "a reduction";
     return std::nullopt;
@@ -338,43 +339,48 @@ std::optional<NativePlan> plan_native_channels_last(const Graph& g, const FusedG
   std::vector<NodeId> inputs;
   auto program = index_program(g, group, &inputs, why);
   if (!program) return std::nullopt;
-  // The transposes go first, so every node index moves up by their count.
+  const ActivationLayout plain = ActivationLayout::plain();
+  // The held inputs' layout nodes go first, so every node index moves up by their count.
   loops::IndexProgram p;
   p.inputs = program->inputs;
-  std::vector<int> transposed(p.inputs.size(), -1);  // per input: its transpose node
+  std::vector<int> as_nchw(p.inputs.size(), -1);  // per input: its layout node
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!channels_last[inputs[i]]) continue;
-    if (p.inputs[i].shape.size() != 4) {
-      *why = "a channels-last input of rank " + std::to_string(p.inputs[i].shape.size());
+    if (!held[inputs[i]]) continue;
+    const std::vector<int64_t> nchw = program->inputs[i].shape;
+    if (!layout.holds(nchw)) {
+      *why = "an input that is not a rank-4 tensor " + layout.name() + " holds";
       return std::nullopt;
     }
-    p.inputs[i].shape = channels_last_shape(program->inputs[i].shape);
-    transposed[i] = static_cast<int>(p.nodes.size());
-    p.nodes.push_back(transpose_node(p, loops::IxRef::input(static_cast<int>(i)), p.inputs[i].shape, kFromChannelsLast));
+    p.inputs[i].shape = layout.physical_shape(nchw);
+    as_nchw[i] = static_cast<int>(p.nodes.size());
+    p.nodes.push_back(layout_node(p, loops::IxRef::input(static_cast<int>(i)), layout, plain, nchw));
   }
   const int shift = static_cast<int>(p.nodes.size());
   for (loops::IxNode n : program->nodes) {
     for (loops::IxRef& r : n.operands) {
       if (!r.is_input) r.index += shift;
-      else if (transposed[static_cast<size_t>(r.index)] >= 0) r = loops::IxRef::node(transposed[static_cast<size_t>(r.index)]);
+      else if (as_nchw[static_cast<size_t>(r.index)] >= 0) r = loops::IxRef::node(as_nchw[static_cast<size_t>(r.index)]);
     }
     p.nodes.push_back(std::move(n));
   }
-  if (channels_last[group.outputs[0]]) {
-    const std::vector<int64_t> logical = p.nodes.back().shape;
-    if (logical.size() != 4) {
-      *why = "a channels-last output of rank " + std::to_string(logical.size());
+  if (held[group.outputs[0]]) {
+    const std::vector<int64_t> nchw = p.nodes.back().shape;
+    if (!layout.holds(nchw)) {
+      *why = "an output that is not a rank-4 tensor " + layout.name() + " holds";
       return std::nullopt;
     }
-    p.nodes.push_back(transpose_node(p, loops::IxRef::node(static_cast<int>(p.nodes.size()) - 1), logical, kToChannelsLast));
+    p.nodes.push_back(layout_node(p, loops::IxRef::node(static_cast<int>(p.nodes.size()) - 1), plain, layout,
+                                  layout.physical_shape(nchw)));
   }
   FusedGroup part = group;
   part.inputs = std::move(inputs);
   const DataType dtype = p.nodes.back().dtype;
   std::vector<int64_t> shape = p.nodes.back().shape;
   return lowered_plan(NativePlan::Kind::Index, std::move(part),
-                      loops::lower_index_program(p, kernel_name(g, group) + "_nhwc", loops::LoopShape::Cpu), dtype,
-                      std::move(shape), "the compiled kernel of group " + std::to_string(group.id) + " failed", why);
+                      loops::lower_index_program(p, kernel_name(g, group) + "_" + layout.tvm_name(),
+                                                 loops::LoopShape::Cpu),
+                      dtype, std::move(shape), "the compiled kernel of group " + std::to_string(group.id) + " failed",
+                      why);
 }
 
 std::optional<loops::ReductionProgram> reduction_program(const Graph& g, const FusedGroup& group,

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "compiler/graph/activation_layout.h"
 #include "compiler/graph/fuse.h"
 #include "compiler/graph/graph.h"
 #include "compiler/llvm/jit.h"
@@ -58,27 +59,28 @@ struct NativePlan {
 std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, std::string* why,
                                       loops::LoopShape shape = loops::LoopShape::Cpu);
 
-// Channels-last (the layout pass, library_layouts.h): a tensor of rank 4 may be held as the
-// NHWC bytes of its NCHW value when oneDNN's convolutions chose that layout, so it is not
-// reordered around the compiler's own kernels between them.
+// Held layouts (the layout pass, library_layouts.h): a tensor of rank 4 may be held as
+// the NHWC or nChw<b>c bytes of its NCHW value (compiler/graph/activation_layout.h) when
+// oneDNN's convolutions chose that layout, so it is not reordered around the compiler's
+// own kernels between them.
 // Whether `group` can run as one native kernel that reads some of its inputs, or writes its
-// output, channels-last: a whole group that is one index-mapping program (element-wise and
-// broadcast operators, pools, concatenation, layout operators; not reductions or softmax).
-bool channels_last_capable(const Graph& g, const FusedGroup& group);
-// Whether `group` is a softmax alone over a rank-4 tensor, along N, C or H: it runs
-// channels-last only with its input and its output both so (the softmax over the NHWC
-// bytes, its axis moved).
+// output, in such a layout: a whole group that is one index-mapping program (element-wise
+// and broadcast operators, pools, concatenation, layout operators; not reductions or
+// softmax).
+bool held_layout_capable(const Graph& g, const FusedGroup& group);
+// Whether `group` is a softmax alone over a rank-4 tensor, along N, C or H: it runs on
+// channels-last values only with its input and its output both so (the softmax over the
+// NHWC bytes, its axis moved), and on no other held layout.
 bool channels_last_softmax(const Graph& g, const FusedGroup& group);
-// That kernel: the group's index program with a transpose from NHWC after each input
-// `channels_last` marks (per node) and one into NHWC before the output when it marks the
-// output. The program is unchanged otherwise, so it computes what the plain kernel does,
-// and the loops follow the output's bytes (channels innermost when it is channels-last).
-// For a softmax (channels_last_softmax): the softmax of the NHWC bytes along the moved
-// axis, in the reference's order and formula, so again bit for bit the plain result.
-std::optional<NativePlan> plan_native_channels_last(const Graph& g, const FusedGroup& group,
-                                                    const std::vector<bool>& channels_last, std::string* why);
-// The physical shape of a channels-last tensor of NCHW shape `nchw`: (N, H, W, C).
-std::vector<int64_t> channels_last_shape(const std::vector<int64_t>& nchw);
+// That kernel for values held in `layout`: the group's index program with a layout node
+// from `layout` to NCHW after each input `held` marks (per node), and one from NCHW into
+// `layout` before the output when it marks the output. The program is unchanged otherwise,
+// so it computes what the plain kernel does, and the loops follow the output's bytes
+// (channels innermost when it is held). For a softmax (channels_last_softmax): the softmax
+// of the NHWC bytes along the moved axis, in the reference's order and formula, so again
+// bit for bit the plain result.
+std::optional<NativePlan> plan_native_held(const Graph& g, const FusedGroup& group, const std::vector<bool>& held,
+                                           const ActivationLayout& layout, std::string* why);
 
 // The GPU's kernel for a group's master when it is a matrix product (nn.dense, or
 // nn.batch_matmul with transpose_b and not transpose_a, float32): the product as a
