@@ -226,6 +226,15 @@ size_t keep_held_layout(const Graph& g, const FusionPlan& plan, std::vector<Step
       native->kind = NativePlan::Kind::Epilogue;
       native->reference_nodes = c.native->reference_nodes;
     }
+    // An element-wise kernel reads each input of its output's shape at the element it
+    // writes; with the layout nodes that is still the same byte when the input is held as
+    // the output is, so the memory plan may still write the output over such an input.
+    const NodeId out = native->part.outputs[0];
+    const auto out_shape = concrete_shape(g[out].type);
+    native->pointwise = c.native->pointwise &&
+                        std::all_of(native->part.inputs.begin(), native->part.inputs.end(), [&](NodeId in) {
+                          return concrete_shape(g[in].type) != out_shape || held[in] == held[out];
+                        });
     c.native = std::move(native);
     c.held_layout = layout;
   }
