@@ -31,7 +31,8 @@ gives it, else over the whole model's time (a lower bound, marked >=).
     /usr/bin/python3 bench/compiler/bench_models.py build/release/relay [--runs N] [--rounds R] [--models a,b] [--threads 1,2]
 
 Each row is the best of R rounds (3 by default) that alternate relay, eager and ofi, each round
-N runs of each.
+N runs of each. Every peer at T threads is pinned to the same T cores (the last ones this
+process may use).
 
 A benchmark, never a test: it exits 0 whatever the numbers, 1 only when a run fails.
 """
@@ -107,6 +108,14 @@ def make_inputs(params, directory):
     return arrays
 
 
+def cores_for(threads):
+    """The cores every peer at `threads` threads runs on: the last `threads` this process may
+    use. Pinning relay and PyTorch to the same ones keeps the scheduler from moving a
+    one-thread run between cores mid-measurement, and puts both peers on the same core."""
+    allowed = sorted(os.sched_getaffinity(0))
+    return set(allowed[-threads:]) if threads <= len(allowed) else set(allowed)
+
+
 def relay_run(relay, model, args, jit, threads, runs, out, extra_env=None):
     env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
     if RELAY_OMP_WAIT is None:  # relay runs with the wait policy the bench was started with
@@ -117,7 +126,8 @@ def relay_run(relay, model, args, jit, threads, runs, out, extra_env=None):
     cmd = [relay, "run", model, "--jit=" + jit, "--threads", str(threads), "--jit-report", "--out", out] + args
     if runs:
         cmd += ["--bench", str(runs)]
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    cores = cores_for(threads)
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, preexec_fn=lambda: os.sched_setaffinity(0, cores))
     if p.returncode != 0:
         sys.exit("failed: %s\n%s" % (" ".join(cmd[:8]), p.stderr[-2000:]))
     m = BENCH.search(p.stderr)
@@ -172,13 +182,18 @@ def optimized(run, params, threads):
 def time_torch(forward, threads, runs):
     import torch
     torch.set_num_threads(threads)
-    with torch.no_grad():
-        result = forward().numpy()
-        ms = []
-        for _ in range(runs):
-            t = time.perf_counter()
-            forward()
-            ms.append((time.perf_counter() - t) * 1e3)
+    allowed = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, cores_for(threads))  # (this thread: the one-thread peers' only one)
+    try:
+        with torch.no_grad():
+            result = forward().numpy()
+            ms = []
+            for _ in range(runs):
+                t = time.perf_counter()
+                forward()
+                ms.append((time.perf_counter() - t) * 1e3)
+    finally:
+        os.sched_setaffinity(0, allowed)
     ms.sort()
     return {"min": ms[0], "median": ms[len(ms) // 2], "result": result}
 
