@@ -26,6 +26,16 @@ std::optional<NodeId> residual_to_overwrite(const Graph& g, const FusedGroup& gr
   return std::nullopt;
 }
 
+// What the memory plan needs to know of a group's step (memory_plan.h), from its choice
+// after the layout pass.
+PlanStep plan_step_of(const Graph& g, const FusedGroup& group, const StepChoice& c) {
+  PlanStep s{&group, c.reference_nodes, c.native.has_value(), c.native && c.native->pointwise, {},
+             c.inside_library, c.library_output, std::nullopt};
+  if (c.library) s.library_residual = residual_to_overwrite(g, group, *c.library);
+  if (c.native) s.native_inputs = c.native->part.inputs;
+  return s;
+}
+
 }  // namespace
 
 StepChoice choose_step(const Graph& g, const FusedGroup& group, unsigned threads, loops::LoopShape shape) {
@@ -85,6 +95,8 @@ Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool,
   for (const FusedGroup& group : plan_.groups)
     choices.push_back(choose_step(graph_, group, pool_ ? pool_->threads() : 1, shape));
   layouts_ = keep_library_layouts(graph_, plan_, choices);
+  std::vector<PlanStep> plan_input;
+  for (const FusedGroup& group : plan_.groups) plan_input.push_back(plan_step_of(graph_, group, choices[group.id]));
   std::vector<loops::Kernel> kernels;  // the native parts, compiled together below
   std::vector<size_t> kernel_steps;    // the step of each
   for (const FusedGroup& group : plan_.groups) {
@@ -129,12 +141,6 @@ Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool,
     for (NodeId id : steps_[s].group->nodes)
       for (NodeId in : graph_[id].inputs) last_use_[in] = std::max(last_use_[in], static_cast<int32_t>(s));
   }
-  std::vector<PlanStep> plan_input;
-  for (const Step& s : steps_) {
-    plan_input.push_back({s.group, s.reference_nodes, s.native.has_value(), s.elementwise, s.native_part.inputs,
-                          s.inside_library, s.library_output, std::nullopt});
-    if (s.library) plan_input.back().library_residual = residual_to_overwrite(graph_, *s.group, *s.library);
-  }
   memory_ = plan_memory(graph_, plan_input);
   // The kept arena's views are made once, except for what a library call reads as
   // weights: its prepared-weight cache knows a tensor by its serial, and a view kept
@@ -153,14 +159,7 @@ std::vector<PlanStep> plan_steps(const Graph& g, const FusionPlan& plan) {
   for (const FusedGroup& group : plan.groups) choices.push_back(choose_step(g, group, 1));
   keep_library_layouts(g, plan, choices);  // (it decides which residuals may be overwritten)
   std::vector<PlanStep> steps;
-  for (const FusedGroup& group : plan.groups) {
-    StepChoice& c = choices[group.id];
-    PlanStep s{&group, c.reference_nodes, c.native.has_value(), c.native && c.native->pointwise, {},
-               std::move(c.inside_library), c.library_output, std::nullopt};
-    if (c.library) s.library_residual = residual_to_overwrite(g, group, *c.library);
-    if (c.native) s.native_inputs = std::move(c.native->part.inputs);
-    steps.push_back(std::move(s));
-  }
+  for (const FusedGroup& group : plan.groups) steps.push_back(plan_step_of(g, group, choices[group.id]));
   return steps;
 }
 
