@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <climits>
 #include <filesystem>
+#include <memory>
 #include <thread>
 
 #include "compiler/graph/passes.h"
@@ -98,6 +99,21 @@ size_t check_plan(const Planned& p, size_t& library_in_place) {
   return placed.size();
 }
 
+// A program's plan, with its invariants checked (check_plan).
+struct CheckedPlan {
+  std::unique_ptr<t::CompiledModel> model;  // (the graph's types live in it)
+  Planned p;
+  size_t library_in_place = 0;
+};
+CheckedPlan plan_and_check(const char* text) {
+  CheckedPlan c;
+  c.model = t::load_model_text(text);
+  REQUIRE(c.model->error == "");
+  c.p = plan_model(*c.model);
+  check_plan(c.p, c.library_in_place);
+  return c;
+}
+
 }  // namespace
 
 TEST_CASE("the memory plan of every model never overlaps live values", "[compiler][memory]") {
@@ -179,23 +195,17 @@ def @main(%x: Tensor[(2, 16, 32), float32], %w1: Tensor[(2, 48, 32), float32], %
 }  // namespace
 
 TEST_CASE("a batch_matmul writes its result over the residual its epilogue adds", "[compiler][memory]") {
-  auto m = t::load_model_text(kMatmulResidualBlock);
-  REQUIRE(m->error == "");
-  Planned p = plan_model(*m);
-  size_t library_in_place = 0;
-  check_plan(p, library_in_place);
+  const CheckedPlan c = plan_and_check(kMatmulResidualBlock);
+  const Planned& p = c.p;
   INFO(print_memory_plan(p.g, p.plan));
   // tanh's value, read by the first product as its data, dies at the second (not one of
   // its inputs): the second call's destination is its slot.
-  CHECK(library_in_place == (library_kernels_built() ? 1u : 0u));
+  CHECK(c.library_in_place == (library_kernels_built() ? 1u : 0u));
 }
 
 TEST_CASE("a convolution chain reuses two slots and writes its activations in place", "[compiler][memory]") {
-  auto m = t::load_model_text(kConvChain);
-  REQUIRE(m->error == "");
-  Planned p = plan_model(*m);
-  size_t library_in_place = 0;
-  check_plan(p, library_in_place);
+  const CheckedPlan c = plan_and_check(kConvChain);
+  const Planned& p = c.p;
   INFO(print_memory_plan(p.g, p.plan));
   const size_t act = 8 * 16 * 16 * 4;
   // Each leaky_relu writes over its convolution's output; the third convolution reuses the
@@ -210,11 +220,8 @@ TEST_CASE("a convolution chain reuses two slots and writes its activations in pl
 }
 
 TEST_CASE("a convolution whose relu runs inside the library call plans one value per layer", "[compiler][memory]") {
-  auto m = t::load_model_text(kConvReluChain);
-  REQUIRE(m->error == "");
-  Planned p = plan_model(*m);
-  size_t library_in_place = 0;
-  check_plan(p, library_in_place);
+  const CheckedPlan c = plan_and_check(kConvReluChain);
+  const Planned& p = c.p;
   INFO(print_memory_plan(p.g, p.plan));
   const size_t act = 8 * 16 * 16 * 4;
   if (library_kernels_built()) {
