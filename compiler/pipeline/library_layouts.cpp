@@ -46,10 +46,13 @@ struct Readers {
   std::vector<size_t> native;  // groups
 };
 
-// Whether `user` is a node of the native epilogue after a library call (StepChoice: a
-// library master whose epilogue oneDNN did not take).
+// Whether the group runs a library call with its epilogue native after it (one oneDNN does
+// not take, as a transposed convolution's batch norm).
+bool has_native_epilogue(const StepChoice& c) { return c.library && c.native && c.reference_nodes > 0; }
+
+// Whether `user` is a node of that native epilogue.
 bool in_native_epilogue(const StepChoice& c, NodeId user) {
-  return c.library && c.native && c.reference_nodes > 0 &&
+  return has_native_epilogue(c) &&
          std::find(c.native->part.nodes.begin(), c.native->part.nodes.end(), user) != c.native->part.nodes.end();
 }
 
@@ -134,12 +137,8 @@ size_t keep_held_layout(const Graph& g, const FusionPlan& plan, std::vector<Step
     const StepChoice& c = choices[gi];
     return c.native && !c.library && c.reference_nodes == 0;
   };
-  // A library call with its epilogue native after it (one oneDNN does not take, as a
-  // transposed convolution's batch norm): the epilogue is re-planned like a whole group.
-  auto native_epilogue = [&](size_t gi) {
-    const StepChoice& c = choices[gi];
-    return c.library && c.native && c.reference_nodes > 0;
-  };
+  // A library call's native epilogue is re-planned like a whole group.
+  auto native_epilogue = [&](size_t gi) { return has_native_epilogue(choices[gi]); };
   std::vector<int8_t> capable(choices.size(), -1);  // per group, worked out when first asked
   auto native_capable = [&](size_t gi) {
     if (capable[gi] < 0)
@@ -182,7 +181,7 @@ size_t keep_held_layout(const Graph& g, const FusionPlan& plan, std::vector<Step
     StepChoice& producer = choices[p];
     const FusedGroup& group = plan.groups[p];
     NodeId value;
-    if (producer.library && native_epilogue(p)) {
+    if (native_epilogue(p)) {
       if (!native_capable(p)) continue;
       // The library's result, which only its own native epilogue reads (fusion keeps it
       // inside the group), then the epilogue's result like any native kernel's.
@@ -208,7 +207,7 @@ size_t keep_held_layout(const Graph& g, const FusionPlan& plan, std::vector<Step
     Readers readers;
     if (!all_take(p, value, 0, readers)) continue;
     held[value] = true;
-    if (producer.library && !native_epilogue(p)) producer.library->keep_result_layout();
+    if (producer.library && !native_epilogue(p)) producer.library->keep_result_layout();  // (its own result)
     else touch(p);
     for (const Reader& r : readers.library) r.kernel->take_input_layout(r.input);
     for (size_t gi : readers.native) touch(gi);
