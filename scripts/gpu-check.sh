@@ -4,13 +4,23 @@
 #
 #   scripts/gpu-check.sh prepare       here: builds relay_gpu_bundle (release build) and
 #                                      writes build/gpu-check/bundle: PTX for sm_90, every
-#                                      kernel's inputs and the interpreter's outputs
+#                                      kernel's inputs and the interpreter's outputs; and
+#                                      build/gpu-check/relay.tar.xz: the relay binary with
+#                                      every shared library it loads (glibc's loader too)
+#                                      and libdevice, so it runs on a machine that has none
+#                                      of this project's dependencies
 #   scripts/gpu-check.sh run [ARGS]    on the GPU machine, from the repository root (the
 #                                      bundle carried along): builds relay_gpu_check from
 #                                      compiler/cuda and tests/gpu/gpu_check.cpp with the
 #                                      machine's C++17 compiler and runs every case and the
-#                                      bandwidth benchmark; the report is also written to
-#                                      $OUT/gpu-check.txt when $OUT is set
+#                                      bandwidth benchmark; then unpacks relay and runs
+#                                      bench/gpu/bench_gpu.py: `relay run --device=cuda` on
+#                                      the models and matrix products against PyTorch on the
+#                                      same GPU (results compared, times side by side). The
+#                                      reports are also written to $OUT (gpu-check.txt,
+#                                      bench-gpu.txt) when $OUT is set. RELAY_GPU_CASES
+#                                      picks bench_gpu.py's cases, RELAY_GPU_COMPILE=0 leaves
+#                                      torch.compile out
 #
 # With the device tool: run `prepare` here, then run `scripts/gpu-check.sh run` there with
 # carry ["build/gpu-check"] (tests/gpu/README.md). Exit status: 0 all passed, 1 a case
@@ -29,6 +39,26 @@ case "${1:-}" in
     rm -rf build/gpu-check
     "$build/tests/relay_gpu_bundle" --out "$bundle" "$@"
     "$build/tests/relay_gpu_check" "$bundle" --verify
+    # relay itself for that machine: LLVM linked statically and no oneDNN (the GPU runs the
+    # convolutions), so that it and every library it loads (the loader included: the GPU
+    # machine's glibc may be older or newer), stripped and compressed, fit the carry limit
+    pack_build="${RELAY_GPU_PACK_BUILD_DIR:-build/gpu-pack}"
+    cmake -S . -B "$pack_build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DRELAY_TESTS=OFF -DRELAY_DNNL=OFF \
+      -DRELAY_LLVM_STATIC=ON > /dev/null
+    cmake --build "$pack_build" --target relay
+    pack=build/gpu-check/relay
+    mkdir -p "$pack/bin" "$pack/lib"
+    cp "$pack_build/relay" "$pack/bin/relay"
+    strip "$pack/bin/relay"
+    ldd "$pack_build/relay" | awk '/=> \//{print $3} /^[[:space:]]*\/.*ld-linux/{print $1}' | while read -r lib; do
+      cp -L "$lib" "$pack/lib/"
+    done
+    for bc in /usr/local/cuda/nvvm/libdevice/libdevice.10.bc /usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc; do
+      if [ -f "$bc" ]; then cp "$bc" "$pack/lib/"; break; fi
+    done
+    tar -C build/gpu-check -cf - relay | xz -T2 -6 > build/gpu-check/relay.tar.xz
+    rm -rf "$pack"
+    echo "gpu-check: relay and its libraries in build/gpu-check/relay.tar.xz ($(du -sh build/gpu-check/relay.tar.xz | cut -f1))"
     echo "gpu-check: the bundle is in $bundle ($(du -sh "$bundle" | cut -f1)); carry build/gpu-check to the GPU machine"
     ;;
   run)
@@ -49,6 +79,30 @@ case "${1:-}" in
       "$exe" "$bundle" "$@" | tee "$OUT/gpu-check.txt" || status=${PIPESTATUS[0]}
     else
       "$exe" "$bundle" "$@" || status=$?
+    fi
+    [ "$status" = 77 ] && exit 77
+    if [ -f build/gpu-check/relay.tar.xz ]; then
+      dir="$(mktemp -d)"
+      # (Python's tarfile: the GPU machine's image may lack the xz tool)
+      python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' build/gpu-check/relay.tar.xz "$dir"
+      lib="$dir/relay/lib"
+      # the driver by its full path: the carried loader does not read $LD_LIBRARY_PATH
+      driver="$(ldconfig -p 2>/dev/null | awk '/libcuda\.so\.1 /{print $NF; exit}')"
+      for d in ${LD_LIBRARY_PATH//:/ } /usr/local/nvidia/lib64 /usr/lib/x86_64-linux-gnu /usr/lib64; do
+        [ -n "$driver" ] && break
+        [ -e "$d/libcuda.so.1" ] && driver="$d/libcuda.so.1"
+      done
+      export RELAY_CUDA_DRIVER="${RELAY_CUDA_DRIVER:-$driver}"
+      if [ -f "$lib/libdevice.10.bc" ] && [ ! -f /usr/local/cuda/nvvm/libdevice/libdevice.10.bc ]; then
+        export RELAY_LIBDEVICE="$lib/libdevice.10.bc"
+      fi
+      relay="$lib/$(basename "$(ls "$lib"/ld-linux*)") --library-path $lib $dir/relay/bin/relay"
+      echo "gpu-check: relay unpacked; driver ${RELAY_CUDA_DRIVER:-not found}"
+      $relay run tests/models/mlp.relay --random-inputs 1 --device=cuda --jit-report || status=1
+      compile=()
+      [ "${RELAY_GPU_COMPILE:-1}" = 0 ] && compile=(--no-compile)
+      python3 bench/gpu/bench_gpu.py "$relay" ${RELAY_GPU_CASES:+--cases "$RELAY_GPU_CASES"} "${compile[@]}" \
+        ${OUT:+--out "$OUT"} || status=1
     fi
     exit "$status"
     ;;

@@ -18,8 +18,9 @@ PACKAGES=(
   # llvm-symbolizer that gives sanitizer reports readable stack traces)
   clang-19 libclang-rt-19-dev llvm-19
   # the compile path (compiler/llvm): LLVM 19's headers, CMake config and the shared libLLVM
-  # for ORC LLJIT and the new pass manager
-  llvm-19-dev
+  # for ORC LLJIT and the new pass manager; libzstd-dev for LLVM's static libraries, which
+  # the GPU check's relay links (scripts/gpu-check.sh, -DRELAY_LLVM_STATIC=ON)
+  llvm-19-dev libzstd-dev
   # test runners (tests/ui/run_ui_tests.py) and the numpy golden-data generators
   python3 python3-numpy
   # interpreter: BLAS for dense/batch_matmul/convolution, zlib for .npz archives

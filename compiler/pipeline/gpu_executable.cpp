@@ -25,7 +25,7 @@ struct GpuExecutable::Kernel {
 struct GpuExecutable::Step {
   const FusedGroup* group = nullptr;
   size_t host_nodes = 0;  // the group's first nodes, run on the host before the kernels
-  std::optional<Kernel> master;  // a matrix product, after the host nodes but its own
+  std::optional<Kernel> master;  // a matrix product or convolution, after the host nodes but its own
   std::optional<Kernel> kernel;  // the group (or its epilogue, after the master)
 };
 
@@ -98,6 +98,7 @@ GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, cuda::Device& gpu, st
     }
     steps_.push_back(std::move(step));
   }
+  argument_copies_.resize(graph_.params.size());
   last_use_.assign(graph_.size(), -1);
   for (size_t s = 0; s < steps_.size(); ++s) {
     for (NodeId in : steps_[s].group->inputs) last_use_[in] = static_cast<int32_t>(s);
@@ -143,6 +144,19 @@ const rt::Value& GpuExecutable::on_host(CallState& st, NodeId id) const {
 
 cuda::CUdeviceptr GpuExecutable::on_device(CallState& st, NodeId id) const {
   if (constants_[id]) return constants_[id]->ptr;
+  if (!st.device[id] && graph_[id].kind == NodeKind::Input && st.host[id].defined() && st.host[id].is_tensor()) {
+    // An argument: its device copy from an earlier call while the tensor is the same one.
+    ArgumentCopy& copy = argument_copies_[graph_[id].index];
+    const rt::NDArray& a = st.host[id].tensor();
+    if (!copy.buffer || copy.serial != a.serial()) {
+      copy.buffer = std::make_shared<cuda::Buffer>(gpu_.alloc(a.nbytes()));
+      gpu_.upload(*copy.buffer, a.raw(), a.nbytes());
+      st.uploading.push_back(st.host[id]);
+      copy.serial = a.serial();
+      argument_uploads_ += a.nbytes();
+    }
+    st.device[id] = copy.buffer;
+  }
   if (!st.device[id]) {
     const rt::NDArray& a = on_host(st, id).tensor();
     auto buf = std::make_shared<cuda::Buffer>(gpu_.alloc(a.nbytes()));

@@ -5,9 +5,11 @@
 // host's reference kernels. Values move between host and device only where a host node
 // reads a device value or the other way round; the result comes back to the host.
 //
-// The arguments are uploaded on every call (no cache of device copies yet), and a call
-// ends with one synchronisation, after which every kernel's status flag is read: a failed
-// kernel (integer division by zero) raises the reference's error.
+// An argument's device copy is kept from call to call while the same tensor comes again
+// (the same serial, interpreter/runtime/ndarray.h: tensors are immutable once values), so
+// a model's weights go to the device once. A call ends with one synchronisation, after
+// which every kernel's status flag is read: a failed kernel (integer division by zero)
+// raises the reference's error.
 #pragma once
 
 #include <memory>
@@ -34,6 +36,7 @@ class GpuExecutable final : public rt::CompiledCall {
 
   size_t gpu_groups() const;   // a kernel on the device (maybe after host nodes)
   size_t host_groups() const;  // every node on the host
+  uint64_t argument_upload_bytes() const { return argument_uploads_; }
 
  private:
   struct Kernel;
@@ -51,6 +54,14 @@ class GpuExecutable final : public rt::CompiledCall {
   std::vector<Step> steps_;
   std::vector<int32_t> last_use_;  // per node: the step after which its value is dead
   std::vector<std::shared_ptr<cuda::Buffer>> constants_;  // device copies, by node
+  // Per parameter: the device copy of the last argument a kernel read there, and that
+  // tensor's serial (0: none).
+  struct ArgumentCopy {
+    uint64_t serial = 0;
+    std::shared_ptr<cuda::Buffer> buffer;
+  };
+  mutable std::vector<ArgumentCopy> argument_copies_;
+  mutable uint64_t argument_uploads_ = 0;  // bytes uploaded for arguments over all calls
   uint64_t calls_ = 0;
   double gpu_ms_ = 0;  // device time of the kernels over all calls
 };

@@ -13,8 +13,10 @@ size_t GpuGroups::planned() const {
 
 size_t GpuGroups::whole_on_gpu() const {
   size_t n = 0;
-  for (size_t i = 0; i < plans.size(); ++i)
-    n += plans[i] && (plans[i]->reference_nodes == 0 || (masters[i] && plans[i]->reference_nodes == 1));
+  for (size_t i = 0; i < plans.size(); ++i) {
+    const bool master_alone = !plans[i] && masters[i];  // a group of its master alone
+    n += master_alone || (plans[i] && (plans[i]->reference_nodes == 0 || (masters[i] && plans[i]->reference_nodes == 1)));
+  }
   return n;
 }
 
@@ -25,13 +27,14 @@ GpuGroups plan_gpu_groups(const Graph& g, const FusionPlan& plan, const gpu::Ptx
     std::string why;
     r.plans.push_back(plan_native(g, group, &why, loops::LoopShape::Gpu));
     r.why_not.push_back(r.plans.back() ? std::string() : why);
-    // A matrix product's kernel, when the master is one and its epilogue (if any) is
-    // planned: the group then runs on the GPU from its inputs to its output.
+    // A matrix product's or a convolution's kernel, when the master is one and its
+    // epilogue (if any) is planned: the group then runs on the GPU from its inputs to its
+    // output.
     std::optional<NativePlan> master;
     const bool epilogue = r.plans.back() && r.plans.back()->kind == NativePlan::Kind::Epilogue;
     if (epilogue || (!r.plans.back() && group.nodes.size() == 1)) {
       std::string master_why;
-      master = plan_matrix_master(g, group, &master_why);
+      master = plan_gpu_master(g, group, &master_why);
     }
     r.masters.push_back(std::move(master));
   }
@@ -85,7 +88,7 @@ std::string emit_gpu_groups(const Graph& g, const FusionPlan& plan, std::string_
       out += ": on the host (" + ascii(gpu.why_not[i]) + ")\n";
       continue;
     }
-    if (master) out += ": the matrix product " + launch(gpu.master_entry[i]);
+    if (master) out += ": the master " + launch(gpu.master_entry[i]);
     else if (p->kind == NativePlan::Kind::Epilogue) out += ": the master on the host";
     if (p) out += std::string(p->kind == NativePlan::Kind::Epilogue ? "; its epilogue " : ": ") + launch(gpu.plan_entry[i]);
     out += "\n";

@@ -21,8 +21,8 @@ struct GpuGroups {
   // (those groups stay on the host's kernels).
   std::vector<std::optional<NativePlan>> plans;
   std::vector<std::string> why_not;
-  // Per group: the GPU kernel of its master when the master is a matrix product
-  // (plan_matrix_master); the plan is then its epilogue.
+  // Per group: the GPU kernel of its master when the master is a matrix product or a
+  // convolution (plan_gpu_master); the plan is then its epilogue.
   std::vector<std::optional<NativePlan>> masters;
   // Per group, in order, the master's kernel then the plan's: entries of the module.
   gpu::PtxModule module;

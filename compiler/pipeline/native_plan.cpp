@@ -1,8 +1,10 @@
 #include "compiler/pipeline/native_plan.h"
 
 #include <algorithm>
+#include <array>
 #include <unordered_map>
 
+#include "compiler/loops/conv2d.h"
 #include "compiler/loops/print.h"
 #include "compiler/loops/softmax.h"
 #include "compiler/pipeline/index_program.h"
@@ -162,18 +164,72 @@ std::optional<NativePlan> plan_reduction(const Graph& g, const FusedGroup& group
 
 }  // namespace
 
-std::optional<NativePlan> plan_matrix_master(const Graph& g, const FusedGroup& group, std::string* why) {
+namespace {
+
+// TVM's conv2d padding forms: [p] every side, [h, w] both sides of each axis, [top, left,
+// bottom, right]; strides and dilation as one value or two.
+bool conv2d_window(const CallAttrs& a, loops::Conv2dProgram& p) {
+  auto pair = [](std::vector<int64_t> v, std::array<int64_t, 2>& out) {
+    if (v.empty()) return true;
+    if (v.size() == 1) v.push_back(v[0]);
+    if (v.size() != 2) return false;
+    out = {v[0], v[1]};
+    return true;
+  };
+  const std::vector<int64_t> pad = a.get_ints("padding");
+  if (pad.size() == 1) p.pad_begin = {pad[0], pad[0]};
+  else if (pad.size() == 2 || pad.size() == 4) p.pad_begin = {pad[0], pad[1]};
+  else if (!pad.empty()) return false;
+  return pair(a.get_ints("strides"), p.strides) && pair(a.get_ints("dilation"), p.dilation);
+}
+
+// nn.conv2d in NCHW/OIHW, float32, as the direct convolution (loops/conv2d.h).
+std::optional<NativePlan> plan_conv2d_master(const Graph& g, const FusedGroup& group, std::string* why) {
+  const Node& m = g[group.master];
+  const CallAttrs& a = m.attrs;
+  const std::string data_layout = a.get_string("data_layout"), kernel_layout = a.get_string("kernel_layout");
+  const std::string out_layout = a.get_string("out_layout");
+  if ((!data_layout.empty() && data_layout != "NCHW") || (!kernel_layout.empty() && kernel_layout != "OIHW") ||
+      (!out_layout.empty() && out_layout != "NCHW")) {
+    *why = "a convolution in layouts " + data_layout + "/" + kernel_layout + " (the GPU's: NCHW/OIHW)";
+    return std::nullopt;
+  }
+  const std::vector<int64_t> x = shape_of(g[m.inputs[0]].type), w = shape_of(g[m.inputs[1]].type), y = shape_of(m.type);
+  loops::Conv2dProgram p;
+  if (x.size() != 4 || w.size() != 4 || y.size() != 4 || !conv2d_window(a, p)) {
+    *why = "a convolution that is not 2-D";
+    return std::nullopt;
+  }
+  p.batch = x[0], p.channels = x[1], p.height = x[2], p.width = x[3];
+  p.out_channels = w[0], p.kernel_h = w[2], p.kernel_w = w[3];
+  p.out_h = y[2], p.out_w = y[3];
+  p.groups = a.get_int("groups", 1);
+  if (p.groups < 1 || w[1] * p.groups != p.channels || y[1] != p.out_channels || y[0] != p.batch) {
+    *why = "a convolution whose channels and groups disagree";
+    return std::nullopt;
+  }
+  FusedGroup part = sub_group(g, group, {group.master}, group.master);
+  part.inputs = {m.inputs[0], m.inputs[1]};
+  return lowered_plan(NativePlan::Kind::Reduction, std::move(part),
+                      loops::lower_direct_conv2d(p, kernel_name(g, group) + "_conv2d"), DataType::float_(32), y, "", why);
+}
+
+}  // namespace
+
+std::optional<NativePlan> plan_gpu_master(const Graph& g, const FusedGroup& group, std::string* why) {
   const Node& m = g[group.master];
   const std::string_view op = m.op ? m.op->name : std::string_view{};
-  if (op != "nn.dense" && op != "nn.batch_matmul") {
-    *why = "not a matrix product";
+  if (op != "nn.dense" && op != "nn.batch_matmul" && op != "nn.conv2d") {
+    *why = "not a matrix product or a convolution";
     return std::nullopt;
   }
   const DataType f32 = DataType::float_(32);
-  if (dtype_of(m.type) != f32 || dtype_of(g[m.inputs[0]].type) != f32 || dtype_of(g[m.inputs[1]].type) != f32) {
+  if (m.inputs.size() < 2 || dtype_of(m.type) != f32 || dtype_of(g[m.inputs[0]].type) != f32 ||
+      dtype_of(g[m.inputs[1]].type) != f32) {
     *why = "not float32";
     return std::nullopt;
   }
+  if (op == "nn.conv2d") return plan_conv2d_master(g, group, why);
   const std::vector<int64_t> a = shape_of(g[m.inputs[0]].type), b = shape_of(g[m.inputs[1]].type);
   // The reduced tensor is [..., M, N, K]: a broadcast along N, b along M.
   std::vector<int64_t> a_shape, b_shape, full;

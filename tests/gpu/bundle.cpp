@@ -158,6 +158,20 @@ std::unique_ptr<Model> load_model(const std::string& name) {
   return m;
 }
 
+// The fold tolerance of a convolution node: the reference convolution of |data| and
+// |weight| is each output's sum of its terms' magnitudes.
+double conv2d_tolerance(const compiler::Graph& g, compiler::NodeId conv, const std::vector<rt::Value>& values) {
+  std::vector<rt::Value> magnitudes = values;
+  for (compiler::NodeId in : g[conv].inputs) {
+    rt::NDArray a = values[in].tensor().copy();
+    for (int64_t i = 0; i < a.size(); ++i) a.set_double(i, std::fabs(a.get_double(i)));
+    magnitudes[in] = rt::Value(a);
+  }
+  const rt::NDArray& weight = values[g[conv].inputs[1]].tensor();
+  const int64_t terms = weight.shape()[1] * weight.shape()[2] * weight.shape()[3];
+  return testing::fold_tolerance(values[conv].tensor(), compiler::eval_node(g, conv, magnitudes).tensor(), terms);
+}
+
 // Each model's GPU groups with the activations of one interpreted run.
 void write_model_cases(Writer& w, const Options& o) {
   for (const std::string& name : o.models) {
@@ -194,14 +208,16 @@ void write_model_cases(Writer& w, const Options& o) {
         const auto& p = part == 0 ? gpu.masters[i] : gpu.plans[i];
         if (!p) continue;
         const int entry = part == 0 ? gpu.master_entry[i] : gpu.plan_entry[i];
-        // A matrix product folds its k terms in another order than the reference's BLAS.
-        const double rtol =
-            part == 0 ? testing::product_tolerance(values[p->part.inputs[0]].tensor(), values[p->part.inputs[1]].tensor(),
-                                                   values[p->part.outputs[0]].tensor(),
-                                                   g[plan.groups[i].master].op->name == std::string_view("nn.batch_matmul"))
-                      : 1e-5;
-        w.begin_case(group + (part == 0 ? " matrix product" : ""), module, gpu.module.kernels[static_cast<size_t>(entry)],
-                     p->status_buffer >= 0 ? 0 : -1, rtol);
+        // A matrix product or a convolution folds its terms in another order than the
+        // reference's BLAS.
+        const std::string_view master = g[plan.groups[i].master].op->name;
+        double rtol = 1e-5;
+        if (part == 0 && master == "nn.conv2d") rtol = conv2d_tolerance(g, plan.groups[i].master, values);
+        else if (part == 0)
+          rtol = testing::product_tolerance(values[p->part.inputs[0]].tensor(), values[p->part.inputs[1]].tensor(),
+                                            values[p->part.outputs[0]].tensor(), master == "nn.batch_matmul");
+        w.begin_case(group + (part == 0 ? " " + std::string(master) : ""), module,
+                     gpu.module.kernels[static_cast<size_t>(entry)], p->status_buffer >= 0 ? 0 : -1, rtol);
         for (compiler::NodeId in : p->part.inputs) w.input(values[in].tensor());
         const rt::NDArray& out = values[p->part.outputs[0]].tensor();
         w.output(out.dtype(), out.nbytes(), &out);

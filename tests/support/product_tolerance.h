@@ -39,4 +39,19 @@ inline double product_tolerance(const rt::NDArray& a, const rt::NDArray& b, cons
   return worst;
 }
 
+// The same bound for any sum of `terms` products per output (a convolution's C/groups x
+// KH x KW): `magnitude` is the operation computed on |inputs| (each output's sum of its
+// terms' magnitudes, exactly what the bound scales with).
+inline double fold_tolerance(const rt::NDArray& want, const rt::NDArray& magnitude, int64_t terms) {
+  double scale = 0;
+  for (int64_t i = 0; i < want.size(); ++i)
+    if (std::isfinite(want.get_double(i))) scale = std::max(scale, std::fabs(want.get_double(i)));
+  const double floor = std::max(scale * 0x1p-23, 1e-30);
+  double worst = 1e-5;
+  for (int64_t i = 0; i < want.size(); ++i)
+    worst = std::max(worst, static_cast<double>(terms) * 0x1p-23 * magnitude.get_double(i) /
+                                (std::fabs(want.get_double(i)) + floor));
+  return worst;
+}
+
 }  // namespace relay::testing

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""The GPU benchmarks of issue 15, run on a machine with an NVIDIA GPU and PyTorch (CUDA):
+`relay run --device=cuda` against PyTorch on the same GPU, in the same run.
+
+  bench_gpu.py RELAY [--cases mlp,resnet18_b1,...] [--runs N] [--no-compile] [--out DIR]
+
+RELAY is the command that runs the relay binary (several words where the binary comes with
+its own loader and libraries: scripts/gpu-check.sh packs it so). For every case:
+
+* the same Relay text and the same seeded inputs (bench/compiler/bench_models.py's
+  make_inputs) go to `relay run --device=cuda --bench N` and to PyTorch's translation of the
+  model (bench/compiler/torch_peer.py) on the GPU: eager, and `torch.compile` unless
+  --no-compile;
+* relay's result must match PyTorch's within a relative 1e-3 (TF32 is off in PyTorch, so
+  both compute in float32; relay folds products in another order);
+* times: relay's min and median wall time per call from its --bench (a call ends with its
+  result on the host), PyTorch's the same way (each call synchronised, the result copied to
+  the host), so both include the launches and the result's download.
+
+Cases: the MLP; ResNet-18 and MobileNet at batch 1 and 32; nn.dense at batch 1 and at a
+large square shape, nn.batch_matmul (float32). Targets (issue 15): ahead of eager at batch 1,
+within 1.5x of it at batch 32. The table is printed last; `--out DIR` also gets it as
+bench-gpu.txt.
+"""
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "bench", "compiler"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "models"))
+
+import bench_models  # noqa: E402  (parameters, make_inputs, BENCH)
+
+MATRIX_CASES = {
+    # name: Relay text of @main
+    "dense_b1": ("%x: Tensor[(1, 4096), float32], %w: Tensor[(4096, 4096), float32]", "nn.dense(%x, %w, units=4096)"),
+    "dense_4096": ("%x: Tensor[(4096, 4096), float32], %w: Tensor[(4096, 4096), float32]", "nn.dense(%x, %w, units=4096)"),
+    "batch_matmul_16x512": ("%a: Tensor[(16, 512, 512), float32], %b: Tensor[(16, 512, 512), float32]",
+                            "nn.batch_matmul(%a, %b, transpose_b=True)"),
+}
+DEFAULT_CASES = "mlp,resnet18_b1,mobilenet_b1,dense_b1,batch_matmul_16x512,dense_4096,resnet18_b32,mobilenet_b32"
+
+
+def case_text(name):
+    if name in MATRIX_CASES:
+        params, body = MATRIX_CASES[name]
+        return '#[version = "0.0.5"]\ndef @main(%s) {\n  %s\n}\n' % (params, body)
+    model, _, batch = name.partition("_b")
+    with open(os.path.join(ROOT, "tests", "models", model + ".relay")) as f:
+        text = f.read()
+    if batch and batch != "1":
+        head = "%data: Tensor[(1, 3, 224, 224), float32]"
+        result = ") -> Tensor[(1, 1000), float32] {"
+        assert head in text and result in text, name
+        text = text.replace(head, "%%data: Tensor[(%s, 3, 224, 224), float32]" % batch, 1)
+        text = text.replace(result, ") -> Tensor[(%s, 1000), float32] {" % batch, 1)
+    return text
+
+
+def relay_gpu(relay, path, arrays, directory, runs):
+    out = os.path.join(directory, "relay-out.npy")
+    cmd = shlex.split(relay) + ["run", path, "--device=cuda", "--jit-report", "--bench", str(runs), "--out", out]
+    for k in arrays:
+        cmd += ["--arg", "%s=%s" % (k, os.path.join(directory, k + ".npy"))]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        return "relay failed (%d): %s" % (p.returncode, p.stderr.strip()[-600:])
+    m = bench_models.BENCH.search(p.stderr)
+    if not m:
+        return "no bench line in relay's output: " + p.stderr[-400:]
+    report = [line.strip() for line in p.stderr.splitlines() if "on the GPU" in line or "GPU:" in line]
+    return {"min": float(m.group(2)), "median": float(m.group(3)), "result": np.load(out), "report": report}
+
+
+def torch_times(forward, runs):
+    import torch
+    with torch.no_grad():
+        result = forward().cpu().numpy()  # warm-up (cuDNN's algorithm choice, compilation)
+        forward().cpu()
+        times = []
+        for _ in range(runs):
+            t = time.perf_counter()
+            forward().cpu()  # the copy to the host synchronises, as relay's result does
+            times.append((time.perf_counter() - t) * 1e3)
+    times.sort()
+    return {"min": times[0], "median": times[len(times) // 2], "result": result}
+
+
+def torch_peers(name, text, arrays, runs, compile_too):
+    import torch
+    import torch_peer
+    params = {k: torch.from_numpy(v).cuda() for k, v in arrays.items()}
+    if name in MATRIX_CASES:
+        keys = list(arrays)
+        a, b = params[keys[0]], params[keys[1]]
+        run = (lambda p: torch.matmul(a, b.transpose(-1, -2)))
+    else:
+        run = torch_peer.compile_graph(text)
+    eager = torch_times(lambda: run(params), runs)
+    compiled = "-"
+    if compile_too:
+        try:
+            fn = torch.compile(lambda: run(params))
+            compiled = torch_times(fn, runs)
+        except Exception as e:  # reported in the table
+            compiled = "torch.compile failed: %s" % str(e).splitlines()[0][:60]
+    return eager, compiled
+
+
+def rel_diff(got, want):
+    return float(np.max(np.abs(got.astype(np.float64) - want) / (np.abs(want).max() + 1e-30)))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("relay", help="the command that runs relay (quoted when it is several words)")
+    ap.add_argument("--cases", default=DEFAULT_CASES)
+    ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args()
+    import torch
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cudnn.benchmark = True
+    gpu = torch.cuda.get_device_name(0)
+    rows, failures = [], 0
+    for name in args.cases.split(","):
+        with tempfile.TemporaryDirectory() as d:
+            text = case_text(name)
+            path = os.path.join(d, name + ".relay")
+            with open(path, "w") as f:
+                f.write(text)
+            arrays = bench_models.make_inputs(bench_models.parameters(text), d)
+            t0 = time.perf_counter()
+            r = relay_gpu(args.relay, path, arrays, d, args.runs)
+            eager, compiled = torch_peers(name, text, arrays, args.runs, not args.no_compile)
+            if isinstance(r, str):
+                rows.append((name, r, eager, compiled, "-"))
+                failures += 1
+                print("%s: %s" % (name, r), flush=True)
+                continue
+            diff = rel_diff(r["result"], eager["result"])
+            ok = diff <= 1e-3
+            failures += not ok
+            rows.append((name, r, eager, compiled, "%.1e%s" % (diff, "" if ok else " MISMATCH")))
+            print("%s (%.0f s): relay %.3f ms, eager %.3f ms; %s" % (name, time.perf_counter() - t0, r["median"],
+                                                                    eager["median"], "; ".join(r["report"])), flush=True)
+
+    def t(x):
+        return "%.3f / %.3f" % (x["min"], x["median"]) if isinstance(x, dict) else x
+
+    lines = ["GPU: %s; PyTorch %s (TF32 off); times in ms, min / median of %d calls, each to its result on the host"
+             % (gpu, torch.__version__, args.runs),
+             "%-22s %-22s %-22s %-22s %-9s %-9s %s" % ("case", "relay --device=cuda", "torch eager", "torch.compile",
+                                                      "vs eager", "vs comp.", "rel. diff")]
+    for name, r, eager, compiled, diff in rows:
+        if isinstance(r, str):
+            lines.append("%-22s %s" % (name, r[:120]))
+            continue
+        ve = "%.2fx" % (r["median"] / eager["median"])
+        vc = "%.2fx" % (r["median"] / compiled["median"]) if isinstance(compiled, dict) else "-"
+        lines.append("%-22s %-22s %-22s %-22s %-9s %-9s %s" % (name, t(r), t(eager), t(compiled)[:22], ve, vc, diff))
+    table = "\n".join(lines)
+    print(table)
+    if args.out:
+        with open(os.path.join(args.out, "bench-gpu.txt"), "w") as f:
+            f.write(table + "\n")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
