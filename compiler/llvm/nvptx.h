@@ -59,6 +59,17 @@ struct PtxModule {
 // The threads per block of every kernel (the grid-stride loop makes any count correct).
 inline constexpr unsigned kThreadsPerBlock = 256;
 
+// How one kernel is launched on a GPU of `multiprocessors` SMs: PtxKernelInfo's grid and
+// block, except that a kernel of few iterations gets smaller blocks (down to one warp)
+// until it has two blocks per multiprocessor, so that its threads spread over the whole
+// chip: a batch-1 convolution has a few thousand threads, each a long serial fold, and
+// in blocks of 256 they would occupy a fraction of the multiprocessors.
+struct PtxLaunch {
+  uint64_t grid = 1;
+  unsigned block = 1;
+};
+PtxLaunch launch_for(const PtxKernelInfo& k, int multiprocessors);
+
 // libdevice.10.bc: the file $RELAY_LIBDEVICE names when it is set (only that), else the
 // first of $CUDA_HOME/nvvm/libdevice, /usr/local/cuda/nvvm/libdevice and Debian's
 // /usr/lib/nvidia-cuda-toolkit/libdevice that has it.

@@ -1,10 +1,13 @@
 // nn.conv2d (NCHW data, OIHW weights, any groups, strides, dilation and padding; float32)
-// as a direct convolution in the GPU loop shape: one parallel iteration per output element
-// (a thread each on the GPU, consecutive threads along the output's rows), each folding its
-// C/groups x KH x KW window serially into a float32 accumulator; taps that fall in the
-// padding are skipped. This is the GPU's first convolution kernel: correct for every
-// convolution the reference computes in these layouts, untiled (no shared memory, no
-// matrix units), so it runs at a fraction of the chip's rate (docs/compiler.md, "GPU").
+// as a direct convolution in the GPU loop shape, register-tiled: one parallel iteration (a
+// thread on the GPU) per tile of `tile_channels` output channels x `tile_width` adjacent
+// output columns, consecutive threads along the output's rows. Each tap of the window
+// loads `tile_width` inputs and `tile_channels` weights for tile_channels x tile_width
+// multiply-adds into accumulators that stay in registers (a local array indexed by
+// constants), so a thread does several times the arithmetic per load of a thread per
+// output. Every output still folds its C/groups x KH x KW window serially (channel, row,
+// column), taps in the padding skipped, as the untiled kernel did. Untiled in shared
+// memory, without matrix units: a fraction of the chip's rate (docs/compiler.md, "GPU").
 #pragma once
 
 #include <array>
@@ -24,8 +27,21 @@ struct Conv2dProgram {
   std::array<int64_t, 2> pad_begin{0, 0};  // top, left (the bottom/right padding only shapes OH, OW)
 };
 
+// The tile a lowering picks: the largest of 4, 2, 1 output channels that divides a
+// group's channels, and the largest width up to 8 that divides the output's width; then
+// smaller while that leaves fewer than kConvEnoughTiles tiles (threads), down to a
+// thread per output: a GPU needs about that many threads in flight (132 SMs x 2048 on an
+// H100) more than it needs the tile's reuse.
+inline constexpr int64_t kConvEnoughTiles = 32768;
+struct Conv2dTile {
+  int64_t channels = 1, width = 1;
+};
+Conv2dTile conv2d_tile(const Conv2dProgram& p);
+
 // Buffers [data, weight, out]; output_buffer 2, no status. An error (in `error`) when the
-// program's extents disagree (channels not divisible by groups, an empty window).
+// program's extents disagree (channels not divisible by groups, an empty window). `tile`:
+// the register tile (conv2d_tile(p) when not given; {1, 1} is a thread per output).
 LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name);
+LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv2dTile tile);
 
 }  // namespace relay::loops

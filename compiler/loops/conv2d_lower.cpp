@@ -6,14 +6,45 @@ namespace relay::loops {
 namespace {
 
 Expr add(Expr a, Expr b) { return binary(BinaryOp::Add, std::move(a), std::move(b)); }
+Expr add(Expr a, int64_t b) { return b == 0 ? a : add(std::move(a), int_imm(b)); }
 Expr mul(Expr a, int64_t b) { return b == 1 ? a : binary(BinaryOp::Mul, std::move(a), int_imm(b)); }
 Expr div(Expr a, int64_t b) { return b == 1 ? a : binary(BinaryOp::Div, std::move(a), int_imm(b)); }
 Expr rem(Expr a, int64_t b) { return binary(BinaryOp::Rem, std::move(a), int_imm(b)); }
-Expr all(Expr a, Expr b) { return binary(BinaryOp::And, std::move(a), std::move(b)); }
+Expr within(const Expr& x, int64_t end) {
+  return binary(BinaryOp::And, compare(CmpOp::Ge, x, int_imm(0)), compare(CmpOp::Lt, x, int_imm(end)));
+}
 
 }  // namespace
 
+Conv2dTile conv2d_tile(const Conv2dProgram& p) {
+  Conv2dTile t;
+  const int64_t per_group = p.groups > 0 ? p.out_channels / p.groups : 1;
+  for (int64_t c : {4, 2, 1})
+    if (per_group % c == 0) {
+      t.channels = c;
+      break;
+    }
+  auto widest = [&](int64_t most) {  // the widest tile up to `most` columns dividing OW
+    for (int64_t w = most; w > 1; --w)
+      if (p.out_w % w == 0) return w;
+    return int64_t{1};
+  };
+  t.width = widest(8);
+  // Parallelism before tile size: a small convolution (batch 1, late layers) keeps enough
+  // tiles to fill a GPU, down to a thread per output.
+  auto tiles = [&] { return p.batch * (p.out_channels / t.channels) * p.out_h * (p.out_w / t.width); };
+  while (tiles() < kConvEnoughTiles && (t.channels > 1 || t.width > 1)) {
+    if (t.channels >= t.width) t.channels /= 2;
+    else t.width = widest(t.width - 1);
+  }
+  return t;
+}
+
 LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name) {
+  return lower_direct_conv2d(p, std::move(name), conv2d_tile(p));
+}
+
+LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv2dTile tile) {
   LoweredKernel r;
   const int64_t N = p.batch, C = p.channels, H = p.height, W = p.width, O = p.out_channels;
   const int64_t KH = p.kernel_h, KW = p.kernel_w, OH = p.out_h, OW = p.out_w, G = p.groups;
@@ -23,51 +54,78 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name) {
     return r;
   }
   const int64_t I = C / G, per_group = O / G;
+  const int64_t TC = tile.channels, TW = tile.width;
+  if (TC < 1 || TW < 1 || per_group % TC != 0 || OW % TW != 0) {
+    r.error = "a register tile that does not divide the convolution's output";
+    return r;
+  }
   Kernel& k = r.kernel;
   k.name = std::move(name);
   const DataType f = f32();
   const int data = add_param(k, "data", f, {N, C, H, W}, {C * H * W, H * W, W, 1});
   const int weight = add_param(k, "weight", f, {O, I, KH, KW}, {I * KH * KW, KH * KW, KW, 1});
   r.output_buffer = add_param(k, "out", f, {N, O, OH, OW}, {O * OH * OW, OH * OW, OW, 1});
-  const int64_t outputs = N * O * OH * OW;
-  if (outputs == 0) return r;
-  const int acc = add_local(k, "acc", f, 1);
+  const int64_t tiles_w = OW / TW, tiles_c = O / TC;
+  const int64_t tiles = N * tiles_c * OH * tiles_w;
+  if (tiles == 0) return r;
+  const int acc = add_local(k, "acc", f, TC * TW);
+  auto acc_at = [&](int64_t i, int64_t j) { return int_imm(i * TW + j); };
 
-  // The output element's coordinates from the thread's flat index.
-  const Var o = new_var(k, "o", i64());
-  const Var ow = new_var(k, "ow", i64()), oh = new_var(k, "oh", i64()), oc = new_var(k, "oc", i64()),
+  // The tile's coordinates from the thread's flat index: its first output column and
+  // channel, its row and image.
+  const Var t = new_var(k, "t", i64());
+  const Var ow0 = new_var(k, "ow0", i64()), oh = new_var(k, "oh", i64()), oc0 = new_var(k, "oc0", i64()),
             n = new_var(k, "n", i64());
-  Block per_output{let(ow, rem(var_ref(o), OW)), let(oh, rem(div(var_ref(o), OW), OH)),
-                   let(oc, rem(div(var_ref(o), OW * OH), O)), let(n, div(var_ref(o), OW * OH * O))};
-  // The window's corner in the input, and where this output's group and filter start.
+  Block per_tile{let(ow0, mul(rem(var_ref(t), tiles_w), TW)), let(oh, rem(div(var_ref(t), tiles_w), OH)),
+                 let(oc0, mul(rem(div(var_ref(t), tiles_w * OH), tiles_c), TC)),
+                 let(n, div(var_ref(t), tiles_w * OH * tiles_c))};
+  // The window's corner in the input, and where the tile's group and filters start.
   const Var ih0 = new_var(k, "ih0", i64()), iw0 = new_var(k, "iw0", i64());
   const Var data_base = new_var(k, "data_base", i64()), weight_base = new_var(k, "weight_base", i64());
-  per_output.push_back(let(ih0, add(mul(var_ref(oh), p.strides[0]), int_imm(-p.pad_begin[0]))));
-  per_output.push_back(let(iw0, add(mul(var_ref(ow), p.strides[1]), int_imm(-p.pad_begin[1]))));
-  per_output.push_back(
-      let(data_base, add(mul(var_ref(n), C * H * W), mul(div(var_ref(oc), per_group), I * H * W))));
-  per_output.push_back(let(weight_base, mul(var_ref(oc), I * KH * KW)));
-  per_output.push_back(alloc(k.buffer(acc)));
-  per_output.push_back(store(k.buffer(acc), int_imm(0), float_imm(0)));
+  per_tile.push_back(let(ih0, add(mul(var_ref(oh), p.strides[0]), -p.pad_begin[0])));
+  per_tile.push_back(let(iw0, add(mul(var_ref(ow0), p.strides[1]), -p.pad_begin[1])));
+  per_tile.push_back(let(data_base, add(mul(var_ref(n), C * H * W), mul(div(var_ref(oc0), per_group), I * H * W))));
+  per_tile.push_back(let(weight_base, mul(var_ref(oc0), I * KH * KW)));
+  per_tile.push_back(alloc(k.buffer(acc)));
+  for (int64_t i = 0; i < TC; ++i)
+    for (int64_t j = 0; j < TW; ++j) per_tile.push_back(store(k.buffer(acc), acc_at(i, j), float_imm(0)));
 
-  // for c, kh, kw: a tap inside the input adds data * weight to the accumulator.
+  // for c, kh (rows inside the input), kw: the tap's TC weights, then per column j inside
+  // the input its value into the TC accumulators of that column.
   const Var c = new_var(k, "c", i64()), kh = new_var(k, "kh", i64()), kw = new_var(k, "kw", i64());
-  const Var ih = new_var(k, "ih", i64()), iw = new_var(k, "iw", i64());
-  const Expr data_index =
-      add(add(add(var_ref(data_base), mul(var_ref(c), H * W)), mul(var_ref(ih), W)), var_ref(iw));
-  const Expr weight_index =
-      add(add(add(var_ref(weight_base), mul(var_ref(c), KH * KW)), mul(var_ref(kh), KW)), var_ref(kw));
-  const Expr product = binary(BinaryOp::Mul, load(k.buffer(data), data_index), load(k.buffer(weight), weight_index));
-  Block tap{store(k.buffer(acc), int_imm(0), binary(BinaryOp::Add, load(k.buffer(acc), int_imm(0)), product))};
-  const Expr inside_w = all(compare(CmpOp::Ge, var_ref(iw), int_imm(0)), compare(CmpOp::Lt, var_ref(iw), int_imm(W)));
-  Block kw_body{let(iw, add(var_ref(iw0), mul(var_ref(kw), p.dilation[1]))), if_then(inside_w, std::move(tap))};
-  const Expr inside_h = all(compare(CmpOp::Ge, var_ref(ih), int_imm(0)), compare(CmpOp::Lt, var_ref(ih), int_imm(H)));
+  const Var ih = new_var(k, "ih", i64()), row = new_var(k, "row", i64()), tap = new_var(k, "tap", i64());
+  Block kw_body{let(tap, add(add(add(var_ref(weight_base), mul(var_ref(c), KH * KW)), mul(var_ref(kh), KW)), var_ref(kw)))};
+  std::vector<Var> weights;
+  for (int64_t i = 0; i < TC; ++i) {
+    weights.push_back(new_var(k, "w", f));
+    kw_body.push_back(let(weights.back(), load(k.buffer(weight), add(var_ref(tap), i * I * KH * KW))));
+  }
+  for (int64_t j = 0; j < TW; ++j) {
+    const Var iw = new_var(k, "iw", i64()), x = new_var(k, "x", f);
+    kw_body.push_back(let(iw, add(add(var_ref(iw0), j * p.strides[1]), mul(var_ref(kw), p.dilation[1]))));
+    Block column{let(x, load(k.buffer(data), add(var_ref(row), var_ref(iw))))};
+    for (int64_t i = 0; i < TC; ++i)
+      column.push_back(store(k.buffer(acc), acc_at(i, j),
+                             binary(BinaryOp::Add, load(k.buffer(acc), acc_at(i, j)),
+                                    binary(BinaryOp::Mul, var_ref(x), var_ref(weights[static_cast<size_t>(i)])))));
+    kw_body.push_back(if_then(within(var_ref(iw), W), std::move(column)));
+  }
   Block kh_body{let(ih, add(var_ref(ih0), mul(var_ref(kh), p.dilation[0]))),
-                if_then(inside_h, Block{for_loop(kw, int_imm(KW), LoopKind::Reduction, std::move(kw_body))})};
+                if_then(within(var_ref(ih), H),
+                        Block{let(row, add(add(var_ref(data_base), mul(var_ref(c), H * W)), mul(var_ref(ih), W))),
+                              for_loop(kw, int_imm(KW), LoopKind::Reduction, std::move(kw_body))})};
   Block c_body{for_loop(kh, int_imm(KH), LoopKind::Reduction, std::move(kh_body))};
-  per_output.push_back(for_loop(c, int_imm(I), LoopKind::Reduction, std::move(c_body)));
-  per_output.push_back(store(k.buffer(r.output_buffer), var_ref(o), load(k.buffer(acc), int_imm(0))));
-  k.body.push_back(for_loop(o, int_imm(outputs), LoopKind::Parallel, std::move(per_output)));
+  per_tile.push_back(for_loop(c, int_imm(I), LoopKind::Reduction, std::move(c_body)));
+
+  // The tile's outputs: channel oc0 + i, column ow0 + j.
+  const Var out_base = new_var(k, "out_base", i64());
+  per_tile.push_back(let(out_base, add(add(mul(add(mul(var_ref(n), O), var_ref(oc0)), OH * OW), mul(var_ref(oh), OW)),
+                                       var_ref(ow0))));
+  for (int64_t i = 0; i < TC; ++i)
+    for (int64_t j = 0; j < TW; ++j)
+      per_tile.push_back(store(k.buffer(r.output_buffer), add(var_ref(out_base), i * OH * OW + j),
+                               load(k.buffer(acc), acc_at(i, j))));
+  k.body.push_back(for_loop(t, int_imm(tiles), LoopKind::Parallel, std::move(per_tile)));
   return r;
 }
 

@@ -62,8 +62,9 @@ GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, cuda::Device& gpu, st
     Kernel k;
     k.fn = module_.function(info.entry);
     k.entry = info.entry;
-    k.grid = info.grid;
-    k.block = info.block;
+    const gpu::PtxLaunch launch = gpu::launch_for(info, gpu_.info().multiprocessors);
+    k.grid = launch.grid;
+    k.block = launch.block;
     k.inputs = p.part.inputs;
     k.output = p.part.outputs[0];
     k.status_buffer = p.status_buffer;

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "compiler/loops/conv2d.h"
+#include "compiler/loops/matmul.h"
 #include "compiler/loops/print.h"
 #include "compiler/loops/softmax.h"
 #include "compiler/pipeline/index_program.h"
@@ -231,44 +232,29 @@ std::optional<NativePlan> plan_gpu_master(const Graph& g, const FusedGroup& grou
   }
   if (op == "nn.conv2d") return plan_conv2d_master(g, group, why);
   const std::vector<int64_t> a = shape_of(g[m.inputs[0]].type), b = shape_of(g[m.inputs[1]].type);
-  // The reduced tensor is [..., M, N, K]: a broadcast along N, b along M.
-  std::vector<int64_t> a_shape, b_shape, full;
-  if (op == "nn.dense") {  // data [..., K], weight [N, K]
+  loops::MatmulProgram p;
+  if (op == "nn.dense") {  // data [..., K] (its leading dimensions are rows), weight [N, K]
     if (a.empty() || b.size() != 2 || a.back() != b[1]) {
       *why = "an unexpected dense shape";
       return std::nullopt;
     }
-    a_shape.assign(a.begin(), a.end() - 1);
-    a_shape.insert(a_shape.end(), {1, a.back()});
-    b_shape.assign(a.size() - 1, 1);
-    b_shape.insert(b_shape.end(), {b[0], b[1]});
-    full.assign(a.begin(), a.end() - 1);
-    full.insert(full.end(), {b[0], a.back()});
+    p.m = 1;
+    for (size_t d = 0; d + 1 < a.size(); ++d) p.m *= a[d];
+    p.n = b[0], p.k = b[1];
   } else {  // a [B, M, K], b [B, N, K]
     if (m.attrs.get_bool("transpose_a") || !m.attrs.get_bool("transpose_b") || a.size() != 3 || b.size() != 3 ||
         a[2] != b[2]) {
       *why = "batch_matmul other than a [b, m, k] x b [b, n, k]";
       return std::nullopt;
     }
-    a_shape = {a[0], a[1], 1, a[2]};
-    b_shape = {b[0], 1, b[1], b[2]};
-    full = {std::max(a[0], b[0]), a[1], b[1], a[2]};
+    p.batch = std::max(a[0], b[0]), p.a_batch = a[0], p.b_batch = b[0];
+    p.m = a[1], p.n = b[1], p.k = a[2];
   }
-  loops::ReductionProgram p;
-  p.prologue.inputs = {{f32, a_shape}, {f32, b_shape}};
-  p.prologue.steps = {{"multiply", {loops::EwOperand::input(0), loops::EwOperand::input(1)}, {}, f32}};
-  p.prologue.out_dtype = f32;
-  p.prologue.out_shape = full;
-  p.op = loops::ReduceOp::Sum;
-  p.axes = {static_cast<int64_t>(full.size()) - 1};
-  p.out_dtype = f32;
-  p.out_shape = shape_of(m.type);
   FusedGroup part = sub_group(g, group, {group.master}, group.master);
   part.inputs = {m.inputs[0], m.inputs[1]};
   return lowered_plan(NativePlan::Kind::Reduction, std::move(part),
-                      loops::lower_reduction(p, kernel_name(g, group) + "_" + std::string(op == "nn.dense" ? "dense" : "batch_matmul"),
-                                             loops::LoopShape::Gpu),
-                      f32, p.out_shape, "", why);
+                      loops::lower_tiled_matmul(p, kernel_name(g, group) + "_" + std::string(op == "nn.dense" ? "dense" : "batch_matmul")),
+                      f32, shape_of(m.type), "", why);
 }
 
 namespace {

@@ -1,0 +1,163 @@
+// The GPU's register-tiled convolution and matrix product (loops/conv2d.h, loops/matmul.h)
+// run on the CPU JIT: every tile computes the same bits as a thread per output (each output
+// folds its terms in the same order, and the loop IR allows no FMA contraction), and both
+// agree with a float64 reference within K roundings of each output's sum of |terms|.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "compiler/llvm/jit.h"
+#include "compiler/loops/conv2d.h"
+#include "compiler/loops/matmul.h"
+
+namespace {
+
+using namespace relay;
+
+std::vector<float> random_values(size_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float& x : v) x = u(rng);
+  return v;
+}
+
+// Runs a lowered kernel over [in0, in1, out] on the CPU JIT.
+std::vector<float> run(const loops::LoweredKernel& lowered, std::vector<float>& a, std::vector<float>& b, size_t outputs) {
+  REQUIRE(lowered.ok());
+  const compiler::CompiledKernel k = compiler::Jit::instance().compile(lowered.kernel);
+  std::vector<float> out(outputs, std::nanf(""));  // every output must be written
+  std::vector<void*> buffers{a.data(), b.data(), out.data()};
+  compiler::run_kernel(k, buffers.data(), nullptr);
+  return out;
+}
+
+// Each output within terms * 2^-23 * (sum of |terms|) of the float64 value.
+void check_close(const std::vector<float>& got, const std::vector<double>& want, const std::vector<double>& magnitude,
+                 int64_t terms) {
+  for (size_t i = 0; i < got.size(); ++i) {
+    INFO("output " << i << ": want " << want[i] << ", got " << got[i]);
+    REQUIRE(std::fabs(got[i] - want[i]) <= static_cast<double>(terms) * 0x1p-23 * magnitude[i] + 1e-30);
+  }
+}
+
+struct ConvCase {
+  loops::Conv2dProgram p;
+  std::vector<loops::Conv2dTile> tiles;
+};
+
+loops::Conv2dProgram conv(int64_t n, int64_t c, int64_t h, int64_t w, int64_t o, int64_t kh, int64_t kw, int64_t groups,
+                          std::array<int64_t, 2> strides, std::array<int64_t, 2> dilation, std::array<int64_t, 4> pad) {
+  loops::Conv2dProgram p;
+  p.batch = n, p.channels = c, p.height = h, p.width = w, p.out_channels = o, p.kernel_h = kh, p.kernel_w = kw;
+  p.groups = groups, p.strides = strides, p.dilation = dilation, p.pad_begin = {pad[0], pad[1]};
+  p.out_h = (h + pad[0] + pad[2] - dilation[0] * (kh - 1) - 1) / strides[0] + 1;
+  p.out_w = (w + pad[1] + pad[3] - dilation[1] * (kw - 1) - 1) / strides[1] + 1;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("the tiled direct convolution computes a thread per output's bits", "[gpu][conv2d]") {
+  const std::vector<loops::Conv2dProgram> cases = {
+      conv(2, 8, 9, 16, 8, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1}),   // same padding, tile 4 x 8
+      conv(1, 6, 11, 13, 4, 3, 2, 2, {2, 3}, {2, 1}, {0, 1, 2, 3}),  // grouped, strided, dilated, asymmetric
+      conv(1, 4, 7, 7, 4, 3, 3, 4, {1, 1}, {1, 1}, {1, 1, 1, 1}),    // depthwise: one channel a tile
+      conv(3, 5, 6, 6, 6, 1, 1, 1, {2, 2}, {1, 1}, {0, 0, 0, 0}),    // 1x1, strided
+      conv(1, 3, 4, 5, 2, 5, 9, 1, {1, 1}, {1, 1}, {2, 3, 2, 3}),    // a window wider than the input
+  };
+  std::mt19937_64 rng(17);
+  for (const loops::Conv2dProgram& p : cases) {
+    const int64_t I = p.channels / p.groups;
+    std::vector<float> x = random_values(static_cast<size_t>(p.batch * p.channels * p.height * p.width), rng);
+    std::vector<float> w = random_values(static_cast<size_t>(p.out_channels * I * p.kernel_h * p.kernel_w), rng);
+    const size_t outputs = static_cast<size_t>(p.batch * p.out_channels * p.out_h * p.out_w);
+    // float64 reference and each output's sum of |terms|
+    std::vector<double> want(outputs, 0), magnitude(outputs, 0);
+    for (int64_t n = 0; n < p.batch; ++n)
+      for (int64_t o = 0; o < p.out_channels; ++o)
+        for (int64_t oh = 0; oh < p.out_h; ++oh)
+          for (int64_t ow = 0; ow < p.out_w; ++ow) {
+            const size_t at = static_cast<size_t>(((n * p.out_channels + o) * p.out_h + oh) * p.out_w + ow);
+            const int64_t first = o / (p.out_channels / p.groups) * I;
+            for (int64_t c = 0; c < I; ++c)
+              for (int64_t kh = 0; kh < p.kernel_h; ++kh)
+                for (int64_t kw = 0; kw < p.kernel_w; ++kw) {
+                  const int64_t ih = oh * p.strides[0] + kh * p.dilation[0] - p.pad_begin[0];
+                  const int64_t iw = ow * p.strides[1] + kw * p.dilation[1] - p.pad_begin[1];
+                  if (ih < 0 || ih >= p.height || iw < 0 || iw >= p.width) continue;
+                  const double term = static_cast<double>(x[static_cast<size_t>(((n * p.channels + first + c) * p.height + ih) * p.width + iw)]) *
+                                      w[static_cast<size_t>(((o * I + c) * p.kernel_h + kh) * p.kernel_w + kw)];
+                  want[at] += term;
+                  magnitude[at] += std::fabs(term);
+                }
+          }
+    INFO("conv " << p.channels << "->" << p.out_channels << " groups " << p.groups << ", output " << p.out_h << "x"
+                 << p.out_w);
+    const std::vector<float> single = run(loops::lower_direct_conv2d(p, "conv_1x1", {1, 1}), x, w, outputs);
+    check_close(single, want, magnitude, I * p.kernel_h * p.kernel_w);
+    const loops::Conv2dTile chosen = loops::conv2d_tile(p);
+    for (loops::Conv2dTile tile : {chosen, loops::Conv2dTile{chosen.channels, 1}, loops::Conv2dTile{1, chosen.width}}) {
+      INFO("tile " << tile.channels << " x " << tile.width);
+      CHECK(run(loops::lower_direct_conv2d(p, "conv_tiled", tile), x, w, outputs) == single);
+    }
+  }
+  // the default tiles of ResNet's shapes: 4 x 8 and 4 x 7 at batch 32; at batch 1 smaller
+  // tiles, down to a thread per output, keep enough threads; depthwise takes a channel
+  auto tile_of = [&](int64_t n, int64_t c, int64_t hw, int64_t groups) {
+    const loops::Conv2dTile t = loops::conv2d_tile(conv(n, c, hw, hw, c, 3, 3, groups, {1, 1}, {1, 1}, {1, 1, 1, 1}));
+    return std::pair{t.channels, t.width};
+  };
+  CHECK(tile_of(32, 64, 56, 1) == std::pair<int64_t, int64_t>{4, 8});
+  CHECK(tile_of(32, 256, 14, 1) == std::pair<int64_t, int64_t>{4, 7});
+  CHECK(tile_of(1, 64, 56, 1) == std::pair<int64_t, int64_t>{2, 2});
+  CHECK(tile_of(1, 512, 7, 1) == std::pair<int64_t, int64_t>{1, 1});
+  CHECK(tile_of(32, 32, 28, 32).first == 1);
+  // a tile that does not divide is an error
+  CHECK_FALSE(loops::lower_direct_conv2d(cases[0], "bad", {3, 1}).ok());
+}
+
+TEST_CASE("the tiled matrix product computes a thread per output's bits", "[gpu][matmul]") {
+  auto product = [](int64_t batch, int64_t a_batch, int64_t b_batch, int64_t m, int64_t n, int64_t k) {
+    loops::MatmulProgram p;
+    p.batch = batch, p.a_batch = a_batch, p.b_batch = b_batch, p.m = m, p.n = n, p.k = k;
+    return p;
+  };
+  const std::vector<loops::MatmulProgram> cases = {product(1, 1, 1, 8, 12, 33), product(3, 3, 1, 4, 6, 5),
+                                                   product(2, 1, 2, 6, 8, 17), product(1, 1, 1, 1, 10, 64),
+                                                   product(2, 2, 2, 5, 7, 3)};
+  std::mt19937_64 rng(23);
+  for (const loops::MatmulProgram& p : cases) {
+    std::vector<float> a = random_values(static_cast<size_t>(p.a_batch * p.m * p.k), rng);
+    std::vector<float> b = random_values(static_cast<size_t>(p.b_batch * p.n * p.k), rng);
+    const size_t outputs = static_cast<size_t>(p.batch * p.m * p.n);
+    std::vector<double> want(outputs, 0), magnitude(outputs, 0);
+    for (int64_t bi = 0; bi < p.batch; ++bi)
+      for (int64_t i = 0; i < p.m; ++i)
+        for (int64_t j = 0; j < p.n; ++j)
+          for (int64_t x = 0; x < p.k; ++x) {
+            const double term = static_cast<double>(a[static_cast<size_t>(((p.a_batch > 1 ? bi : 0) * p.m + i) * p.k + x)]) *
+                                b[static_cast<size_t>(((p.b_batch > 1 ? bi : 0) * p.n + j) * p.k + x)];
+            want[static_cast<size_t>((bi * p.m + i) * p.n + j)] += term;
+            magnitude[static_cast<size_t>((bi * p.m + i) * p.n + j)] += std::fabs(term);
+          }
+    INFO("product " << p.batch << " x " << p.m << " x " << p.n << " x " << p.k);
+    const std::vector<float> single = run(loops::lower_tiled_matmul(p, "mm_1x1", {1, 1}), a, b, outputs);
+    check_close(single, want, magnitude, p.k);
+    for (int64_t tm : {1, 2, 4})
+      for (int64_t tn : {1, 2, 4}) {
+        if (p.m % tm != 0 || p.n % tn != 0) {
+          CHECK_FALSE(loops::lower_tiled_matmul(p, "mm_bad", {tm, tn}).ok());
+          continue;
+        }
+        INFO("tile " << tm << " x " << tn);
+        CHECK(run(loops::lower_tiled_matmul(p, "mm_tiled", {tm, tn}), a, b, outputs) == single);
+      }
+  }
+  // large products take 4 x 4 tiles; a batch-1 row keeps a thread per output
+  CHECK(loops::matmul_tile(product(1, 1, 1, 4096, 4096, 4096)).m == 4);
+  CHECK(loops::matmul_tile(product(1, 1, 1, 4096, 4096, 4096)).n == 4);
+  CHECK(loops::matmul_tile(product(1, 1, 1, 1, 4096, 4096)).n == 1);
+}
