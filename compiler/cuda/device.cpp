@@ -180,9 +180,11 @@ void Device::copy(const Buffer& dst, const Buffer& src, size_t bytes) {
   if (bytes) check(*api_, api_->cuMemcpyDtoDAsync(dst.ptr, src.ptr, bytes, stream_), "cuMemcpyDtoDAsync");
 }
 
-void Device::fill_zero(const Buffer& dst, size_t bytes) {
+void Device::fill_zero(const Buffer& dst, size_t bytes) { fill(dst, 0, bytes); }
+
+void Device::fill(const Buffer& dst, unsigned char value, size_t bytes) {
   bind();
-  if (bytes) check(*api_, api_->cuMemsetD8Async(dst.ptr, 0, bytes, stream_), "cuMemsetD8Async");
+  if (bytes) check(*api_, api_->cuMemsetD8Async(dst.ptr, value, bytes, stream_), "cuMemsetD8Async");
 }
 
 void Device::synchronize() {

@@ -94,6 +94,7 @@ class Device {
   void download(void* host, const Buffer& src, size_t bytes);
   void copy(const Buffer& dst, const Buffer& src, size_t bytes);
   void fill_zero(const Buffer& dst, size_t bytes);
+  void fill(const Buffer& dst, unsigned char value, size_t bytes);  // every byte `value`
   void synchronize();
 
   // Throws DriverError with the driver's JIT log when the PTX does not load.

@@ -173,7 +173,7 @@ std::string find_libdevice(std::string* searched) {
 PtxLaunch launch_for(const PtxKernelInfo& k, int multiprocessors) {
   if (k.one_thread) return {1, 1};
   const uint64_t iterations = static_cast<uint64_t>(std::max<int64_t>(k.iterations, 1));
-  const uint64_t wanted = 2 * static_cast<uint64_t>(std::max(multiprocessors, 1));
+  const uint64_t wanted = static_cast<uint64_t>(std::max(multiprocessors, 1));
   unsigned block = k.block;
   while (block > 32 && (iterations + block - 1) / block < wanted) block /= 2;
   return {std::min<uint64_t>((iterations + block - 1) / block, 1u << 16), block};

@@ -60,10 +60,12 @@ struct PtxModule {
 inline constexpr unsigned kThreadsPerBlock = 256;
 
 // How one kernel is launched on a GPU of `multiprocessors` SMs: PtxKernelInfo's grid and
-// block, except that a kernel of few iterations gets smaller blocks (down to one warp)
-// until it has two blocks per multiprocessor, so that its threads spread over the whole
-// chip: a batch-1 convolution has a few thousand threads, each a long serial fold, and
-// in blocks of 256 they would occupy a fraction of the multiprocessors.
+// block, except that a kernel with fewer blocks than multiprocessors gets smaller blocks
+// (down to one warp) until it has a block on each, so that its threads spread over the
+// whole chip: a batch-1 dense layer has a few thousand threads, each a long serial fold,
+// and in blocks of 256 they would run on a tenth of an H200 (measured: 2.2x faster in
+// blocks of 32; a grid of more blocks than multiprocessors gained nothing from smaller
+// blocks, or lost up to 18%).
 struct PtxLaunch {
   uint64_t grid = 1;
   unsigned block = 1;

@@ -27,12 +27,14 @@ struct Conv2dProgram {
   std::array<int64_t, 2> pad_begin{0, 0};  // top, left (the bottom/right padding only shapes OH, OW)
 };
 
-// The tile a lowering picks: the largest of 4, 2, 1 output channels that divides a
-// group's channels, and the largest width up to 8 that divides the output's width; then
-// smaller while that leaves fewer than kConvEnoughTiles tiles (threads), down to a
-// thread per output: a GPU needs about that many threads in flight (132 SMs x 2048 on an
-// H100) more than it needs the tile's reuse.
-inline constexpr int64_t kConvEnoughTiles = 32768;
+// The tile a lowering picks: a thread per output for a convolution of fewer than
+// kConvTiledOutputs outputs; else the largest of 4, 2, 1 output channels that divides a
+// group's channels by the widest tile up to 7 columns that divides the output's width.
+// Measured on an H200 over ResNet-18's and MobileNet's convolutions (tests/gpu/README.md,
+// the tile benchmarks): at batch 1 (25k to 200k outputs) a thread per output was the
+// fastest of every tile tried, by up to 3x; at batch 32 (0.8M to 6.4M outputs) 4 x 7 was
+// the fastest (1.3x to 3x faster than a thread per output, ahead of 4 x 4 and 4 x 8).
+inline constexpr int64_t kConvTiledOutputs = int64_t{1} << 19;
 struct Conv2dTile {
   int64_t channels = 1, width = 1;
 };

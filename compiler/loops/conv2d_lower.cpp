@@ -18,25 +18,18 @@ Expr within(const Expr& x, int64_t end) {
 
 Conv2dTile conv2d_tile(const Conv2dProgram& p) {
   Conv2dTile t;
+  if (p.batch * p.out_channels * p.out_h * p.out_w < kConvTiledOutputs) return t;  // a thread per output
   const int64_t per_group = p.groups > 0 ? p.out_channels / p.groups : 1;
   for (int64_t c : {4, 2, 1})
     if (per_group % c == 0) {
       t.channels = c;
       break;
     }
-  auto widest = [&](int64_t most) {  // the widest tile up to `most` columns dividing OW
-    for (int64_t w = most; w > 1; --w)
-      if (p.out_w % w == 0) return w;
-    return int64_t{1};
-  };
-  t.width = widest(8);
-  // Parallelism before tile size: a small convolution (batch 1, late layers) keeps enough
-  // tiles to fill a GPU, down to a thread per output.
-  auto tiles = [&] { return p.batch * (p.out_channels / t.channels) * p.out_h * (p.out_w / t.width); };
-  while (tiles() < kConvEnoughTiles && (t.channels > 1 || t.width > 1)) {
-    if (t.channels >= t.width) t.channels /= 2;
-    else t.width = widest(t.width - 1);
-  }
+  for (int64_t w = 7; w > 1; --w)  // the widest tile up to 7 columns dividing OW
+    if (p.out_w % w == 0) {
+      t.width = w;
+      break;
+    }
   return t;
 }
 

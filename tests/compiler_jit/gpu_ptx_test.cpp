@@ -122,15 +122,20 @@ TEST_CASE("a GPU kernel's launch shape follows its parallel loop", "[gpu][ptx]")
   const compiler::gpu::PtxModule m2 = compiler::gpu::emit_ptx(two, compiler::gpu::PtxTarget{80});
   REQUIRE(m2.kernels.size() == 2);
   CHECK(m2.kernels[0].entry != m2.kernels[1].entry);
-  // launched on 132 multiprocessors: a large kernel keeps its blocks of 256; a small one
-  // gets smaller blocks until it has two a multiprocessor (down to a warp)
+  // launched on 132 multiprocessors: a large kernel keeps its blocks of 256; one of fewer
+  // blocks than multiprocessors gets smaller blocks until it has one on each (down to a warp)
   using compiler::gpu::launch_for;
   CHECK(launch_for(m.kernels[0], 132).block == 256);
   CHECK(launch_for(m.kernels[0], 132).grid == m.kernels[0].grid);
   compiler::gpu::PtxKernelInfo small = m.kernels[0];
-  small.iterations = 25088;  // ResNet-18's last convolutions at batch 1
-  CHECK(launch_for(small, 132).block == 64);
-  CHECK(launch_for(small, 132).grid == 392);
+  small.iterations = 50176;  // 196 blocks of 256: enough
+  CHECK(launch_for(small, 132).block == 256);
+  small.iterations = 25088;  // ResNet-18's last convolutions at batch 1: 98 blocks of 256
+  CHECK(launch_for(small, 132).block == 128);
+  CHECK(launch_for(small, 132).grid == 196);
+  small.iterations = 4096;  // a batch-1 dense layer of 4096 outputs
+  CHECK(launch_for(small, 132).block == 32);
+  CHECK(launch_for(small, 132).grid == 128);
   small.iterations = 100;
   CHECK(launch_for(small, 132).block == 32);
   CHECK(launch_for(small, 132).grid == 4);

@@ -62,7 +62,7 @@ loops::Conv2dProgram conv(int64_t n, int64_t c, int64_t h, int64_t w, int64_t o,
 
 TEST_CASE("the tiled direct convolution computes a thread per output's bits", "[gpu][conv2d]") {
   const std::vector<loops::Conv2dProgram> cases = {
-      conv(2, 8, 9, 16, 8, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1}),   // same padding, tile 4 x 8
+      conv(2, 8, 9, 16, 8, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1}),   // same padding: tiles up to 4 x 8
       conv(1, 6, 11, 13, 4, 3, 2, 2, {2, 3}, {2, 1}, {0, 1, 2, 3}),  // grouped, strided, dilated, asymmetric
       conv(1, 4, 7, 7, 4, 3, 3, 4, {1, 1}, {1, 1}, {1, 1, 1, 1}),    // depthwise: one channel a tile
       conv(3, 5, 6, 6, 6, 1, 1, 1, {2, 2}, {1, 1}, {0, 0, 0, 0}),    // 1x1, strided
@@ -98,23 +98,28 @@ TEST_CASE("the tiled direct convolution computes a thread per output's bits", "[
                  << p.out_w);
     const std::vector<float> single = run(loops::lower_direct_conv2d(p, "conv_1x1", {1, 1}), x, w, outputs);
     check_close(single, want, magnitude, I * p.kernel_h * p.kernel_w);
-    const loops::Conv2dTile chosen = loops::conv2d_tile(p);
-    for (loops::Conv2dTile tile : {chosen, loops::Conv2dTile{chosen.channels, 1}, loops::Conv2dTile{1, chosen.width}}) {
-      INFO("tile " << tile.channels << " x " << tile.width);
-      CHECK(run(loops::lower_direct_conv2d(p, "conv_tiled", tile), x, w, outputs) == single);
-    }
+    int tiled = 0;
+    for (int64_t tc : {1, 2, 4})
+      for (int64_t tw = 1; tw <= 8; ++tw) {
+        if ((p.out_channels / p.groups) % tc != 0 || p.out_w % tw != 0 || tc * tw == 1) continue;
+        INFO("tile " << tc << " x " << tw);
+        CHECK(run(loops::lower_direct_conv2d(p, "conv_tiled", {tc, tw}), x, w, outputs) == single);
+        ++tiled;
+      }
+    CHECK(tiled >= 1);
   }
-  // the default tiles of ResNet's shapes: 4 x 8 and 4 x 7 at batch 32; at batch 1 smaller
-  // tiles, down to a thread per output, keep enough threads; depthwise takes a channel
+  // the default tiles of ResNet's shapes: 4 x 7 at batch 32, a thread per output at batch 1;
+  // depthwise tiles one channel
   auto tile_of = [&](int64_t n, int64_t c, int64_t hw, int64_t groups) {
     const loops::Conv2dTile t = loops::conv2d_tile(conv(n, c, hw, hw, c, 3, 3, groups, {1, 1}, {1, 1}, {1, 1, 1, 1}));
     return std::pair{t.channels, t.width};
   };
-  CHECK(tile_of(32, 64, 56, 1) == std::pair<int64_t, int64_t>{4, 8});
+  CHECK(tile_of(32, 64, 56, 1) == std::pair<int64_t, int64_t>{4, 7});
   CHECK(tile_of(32, 256, 14, 1) == std::pair<int64_t, int64_t>{4, 7});
-  CHECK(tile_of(1, 64, 56, 1) == std::pair<int64_t, int64_t>{2, 2});
+  CHECK(tile_of(32, 512, 7, 1) == std::pair<int64_t, int64_t>{4, 7});
+  CHECK(tile_of(1, 64, 56, 1) == std::pair<int64_t, int64_t>{1, 1});
   CHECK(tile_of(1, 512, 7, 1) == std::pair<int64_t, int64_t>{1, 1});
-  CHECK(tile_of(32, 32, 28, 32).first == 1);
+  CHECK(tile_of(32, 32, 28, 32) == std::pair<int64_t, int64_t>{1, 7});
   // a tile that does not divide is an error
   CHECK_FALSE(loops::lower_direct_conv2d(cases[0], "bad", {3, 1}).ok());
 }

@@ -10,6 +10,7 @@
 // flag instead of an output), then each GPU group of the models in tests/models with the
 // activations of one interpreted run (seeded inputs), as long as the data stays within
 // the budget; and the benchmark: an element-wise chain over 1 GiB beside a device copy.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +23,8 @@
 
 #include "compiler/graph/passes.h"
 #include "compiler/graph/run_graph.h"
+#include "compiler/loops/conv2d.h"
+#include "compiler/loops/matmul.h"
 #include "compiler/pipeline/gpu_groups.h"
 #include "interpreter/eval/run.h"
 #include "lang/base/source.h"
@@ -256,6 +259,84 @@ void write_benchmarks(Writer& w, const Options& o) {
   w.line("copy " + std::to_string(bytes));
 }
 
+// The register tiles of the GPU's convolution and matrix product (loops/conv2d.h,
+// loops/matmul.h) over ResNet-18's and MobileNet's shapes at batch 1 and 32 and the
+// issue's products, each tile with the static launch (blocks of 256) and with launch_for's
+// smaller blocks on 132 multiprocessors: the measurements the tile rules are tuned by.
+void write_tile_benchmarks(Writer& w, const Options& o) {
+  struct Conv {
+    const char* name;
+    int64_t c, hw, k, groups;
+  };
+  const Conv convs[] = {{"l1", 64, 56, 3, 1}, {"l2", 128, 28, 3, 1}, {"l3", 256, 14, 3, 1}, {"l4", 512, 7, 3, 1},
+                        {"pw", 256, 14, 1, 1}, {"dw", 512, 14, 3, 512}};
+  std::vector<loops::LoweredKernel> lowered;
+  std::vector<std::string> names;
+  std::vector<std::vector<size_t>> sizes;  // inputs then output, bytes
+  std::vector<double> flops;
+  for (int64_t batch : {1, 32})
+    for (const Conv& c : convs) {
+      loops::Conv2dProgram p;
+      p.batch = batch, p.channels = c.c, p.height = c.hw, p.width = c.hw, p.out_channels = c.c;
+      p.kernel_h = p.kernel_w = c.k, p.groups = c.groups, p.out_h = p.out_w = c.hw;
+      p.pad_begin = {c.k / 2, c.k / 2};
+      const loops::Conv2dTile chosen = loops::conv2d_tile(p);
+      std::vector<std::pair<int64_t, int64_t>> tiles = {{1, 1}, {2, 2}, {4, 4}, {4, 7}, {4, 8}, {chosen.channels, chosen.width}};
+      std::sort(tiles.begin(), tiles.end());
+      tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
+      for (auto [tc, tw] : tiles) {
+        loops::LoweredKernel k = loops::lower_direct_conv2d(p, "conv", {tc, tw});
+        if (!k.ok()) continue;
+        const bool is_chosen = tc == chosen.channels && tw == chosen.width;
+        names.push_back("conv_" + std::string(c.name) + "_b" + std::to_string(batch) + "_t" + std::to_string(tc) + "x" +
+                        std::to_string(tw) + (is_chosen ? "_chosen" : ""));
+        const size_t x = static_cast<size_t>(batch * c.c * c.hw * c.hw) * 4;
+        sizes.push_back({x, static_cast<size_t>(c.c * (c.c / c.groups) * c.k * c.k) * 4, x});
+        flops.push_back(2.0 * static_cast<double>(batch * c.c * c.hw * c.hw) * static_cast<double>(c.c / c.groups * c.k * c.k));
+        lowered.push_back(std::move(k));
+      }
+    }
+  struct Product {
+    const char* name;
+    int64_t batch, m, n, k;
+  };
+  for (const Product& q : {Product{"dense_b1", 1, 1, 4096, 4096}, Product{"bmm_16x512", 16, 512, 512, 512},
+                           Product{"dense_4096", 1, 4096, 4096, 4096}}) {
+    loops::MatmulProgram p;
+    p.batch = p.a_batch = p.b_batch = q.batch, p.m = q.m, p.n = q.n, p.k = q.k;
+    const loops::MatmulTile chosen = loops::matmul_tile(p);
+    std::vector<std::pair<int64_t, int64_t>> tiles = {{1, 1}, {2, 2}, {4, 4}, {chosen.m, chosen.n}};
+    std::sort(tiles.begin(), tiles.end());
+    tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
+    for (auto [tm, tn] : tiles) {
+      loops::LoweredKernel k = loops::lower_tiled_matmul(p, "matmul", {tm, tn});
+      if (!k.ok()) continue;
+      names.push_back(std::string(q.name) + "_t" + std::to_string(tm) + "x" + std::to_string(tn) +
+                      (tm == chosen.m && tn == chosen.n ? "_chosen" : ""));
+      sizes.push_back({static_cast<size_t>(q.batch * q.m * q.k) * 4, static_cast<size_t>(q.batch * q.n * q.k) * 4,
+                       static_cast<size_t>(q.batch * q.m * q.n) * 4});
+      flops.push_back(2.0 * static_cast<double>(q.batch * q.m * q.n) * static_cast<double>(q.k));
+      lowered.push_back(std::move(k));
+    }
+  }
+  std::vector<const loops::Kernel*> kernels;
+  for (const auto& l : lowered) kernels.push_back(&l.kernel);
+  const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, o.target);
+  const int module = w.module("bench_tiles", m.ptx);
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const compiler::gpu::PtxKernelInfo& info = m.kernels[i];
+    const compiler::gpu::PtxLaunch small = compiler::gpu::launch_for(info, 132);
+    for (const compiler::gpu::PtxLaunch launch : {compiler::gpu::PtxLaunch{info.grid, info.block}, small}) {
+      w.line("bench " + names[i] + "_blk" + std::to_string(launch.block) + " " + std::to_string(module) + " " +
+             info.entry + " " + std::to_string(launch.grid) + " " + std::to_string(launch.block) + " 2 " +
+             std::to_string(sizes[i][0]) + " " + std::to_string(sizes[i][1]) + " " + std::to_string(sizes[i][2]) + " " +
+             std::to_string(static_cast<int64_t>(flops[i])));
+      if (small.block == info.block) break;  // the same launch
+    }
+  }
+  std::fprintf(stderr, "tile benchmarks: %zu kernels\n", kernels.size());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -288,6 +369,7 @@ int main(int argc, char** argv) {
     write_operator_cases(w, o);
     write_model_cases(w, o);
     write_benchmarks(w, o);
+    write_tile_benchmarks(w, o);
     w.finish();
     std::fprintf(stderr, "bundle: %s (%.1f MiB of data)\n", o.out.c_str(), static_cast<double>(w.bytes()) / (1 << 20));
   } catch (const std::exception& e) {
