@@ -219,6 +219,40 @@ void Device::launch(CUfunction f, uint64_t grid, unsigned block, const std::vect
         "cuLaunchKernel");
 }
 
+Graph& Graph::operator=(Graph&& o) noexcept {
+  if (this != &o) {
+    if (exec_) api_->cuGraphExecDestroy(exec_);
+    if (graph_) api_->cuGraphDestroy(graph_);
+    api_ = o.api_, graph_ = o.graph_, exec_ = o.exec_;
+    o.graph_ = nullptr, o.exec_ = nullptr;
+  }
+  return *this;
+}
+
+Graph::~Graph() {
+  if (exec_) api_->cuGraphExecDestroy(exec_);
+  if (graph_) api_->cuGraphDestroy(graph_);
+}
+
+void Device::begin_capture() {
+  bind();
+  check(*api_, api_->cuStreamBeginCapture(stream_, kCaptureModeRelaxed), "cuStreamBeginCapture");
+}
+
+Graph Device::end_capture() {
+  bind();
+  Graph g;
+  g.api_ = api_;
+  check(*api_, api_->cuStreamEndCapture(stream_, &g.graph_), "cuStreamEndCapture");
+  check(*api_, api_->cuGraphInstantiateWithFlags(&g.exec_, g.graph_, 0), "cuGraphInstantiateWithFlags");
+  return g;
+}
+
+void Device::launch_graph(const Graph& g) {
+  bind();
+  check(*api_, api_->cuGraphLaunch(g.exec_, stream_), "cuGraphLaunch");
+}
+
 Device::Timer::Timer(Device& d) : d_(d) {
   d_.bind();
   check(d_.api(), d_.api().cuEventCreate(&begin_, 0), "cuEventCreate");

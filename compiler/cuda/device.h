@@ -60,6 +60,24 @@ class Module {
   CUmodule module_ = nullptr;
 };
 
+// A captured stream of work (Device::end_capture), replayed by Device::launch_graph with
+// one call: the kernels, copies and fills in the order they were queued, with the
+// arguments they had then.
+class Graph {
+ public:
+  Graph() = default;
+  Graph(Graph&& o) noexcept { *this = std::move(o); }
+  Graph& operator=(Graph&& o) noexcept;
+  ~Graph();
+  explicit operator bool() const { return exec_ != nullptr; }
+
+ private:
+  friend class Device;
+  const DriverApi* api_ = nullptr;
+  CUgraph graph_ = nullptr;
+  CUgraphExec exec_ = nullptr;
+};
+
 struct DeviceInfo {
   int ordinal = 0;
   std::string name;
@@ -101,6 +119,14 @@ class Device {
   Module load_ptx(const std::string& ptx);
   // `args`: one device pointer per kernel parameter (the GPU kernel ABI, nvptx.h).
   void launch(CUfunction f, uint64_t grid, unsigned block, const std::vector<CUdeviceptr>& args);
+
+  // Capture: the launches, copies and fills queued between begin_capture and end_capture
+  // are recorded, not run (nothing may synchronise meanwhile), and end_capture makes them
+  // a Graph. end_capture throws DriverError when the capture failed; the stream is out of
+  // capture mode either way.
+  void begin_capture();
+  Graph end_capture();
+  void launch_graph(const Graph& g);
 
   // Elapsed GPU time of work queued between two marks, in milliseconds.
   class Timer {

@@ -68,7 +68,13 @@ Loaded load() {
       resolve(lib, "cuEventDestroy_v2", a.cuEventDestroy, r.why) &&
       resolve(lib, "cuEventRecord", a.cuEventRecord, r.why) &&
       resolve(lib, "cuEventSynchronize", a.cuEventSynchronize, r.why) &&
-      resolve(lib, "cuEventElapsedTime", a.cuEventElapsedTime, r.why);
+      resolve(lib, "cuEventElapsedTime", a.cuEventElapsedTime, r.why) &&
+      resolve(lib, "cuStreamBeginCapture_v2", a.cuStreamBeginCapture, r.why) &&
+      resolve(lib, "cuStreamEndCapture", a.cuStreamEndCapture, r.why) &&
+      resolve(lib, "cuGraphInstantiateWithFlags", a.cuGraphInstantiateWithFlags, r.why) &&
+      resolve(lib, "cuGraphLaunch", a.cuGraphLaunch, r.why) &&
+      resolve(lib, "cuGraphExecDestroy", a.cuGraphExecDestroy, r.why) &&
+      resolve(lib, "cuGraphDestroy", a.cuGraphDestroy, r.why);
   if (!all) return r;
   const CUresult init = a.cuInit(0);
   if (init != kSuccess) {

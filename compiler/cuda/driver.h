@@ -25,6 +25,8 @@ using CUmodule = struct CUmod_st*;
 using CUfunction = struct CUfunc_st*;
 using CUstream = struct CUstream_st*;
 using CUevent = struct CUevent_st*;
+using CUgraph = struct CUgraph_st*;
+using CUgraphExec = struct CUgraphExec_st*;
 
 inline constexpr CUresult kSuccess = 0;
 inline constexpr CUresult kErrorNoDevice = 100;
@@ -37,6 +39,8 @@ inline constexpr int kAttrComputeCapabilityMinor = 76;
 inline constexpr int kJitErrorLogBuffer = 5;
 inline constexpr int kJitErrorLogBufferSizeBytes = 6;
 inline constexpr unsigned kStreamNonBlocking = 1;
+// CU_STREAM_CAPTURE_MODE_RELAXED: a capture that does not forbid other threads' calls.
+inline constexpr int kCaptureModeRelaxed = 2;
 
 struct DriverApi {
   CUresult (*cuInit)(unsigned flags);
@@ -72,6 +76,13 @@ struct DriverApi {
   CUresult (*cuEventRecord)(CUevent event, CUstream stream);
   CUresult (*cuEventSynchronize)(CUevent event);
   CUresult (*cuEventElapsedTime)(float* ms, CUevent start, CUevent end);
+  // CUDA graphs (driver 11.4 and later): a stream's work captured once, replayed as one launch.
+  CUresult (*cuStreamBeginCapture)(CUstream stream, int mode);                     // _v2
+  CUresult (*cuStreamEndCapture)(CUstream stream, CUgraph* graph);
+  CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec* exec, CUgraph graph, unsigned long long flags);
+  CUresult (*cuGraphLaunch)(CUgraphExec exec, CUstream stream);
+  CUresult (*cuGraphExecDestroy)(CUgraphExec exec);
+  CUresult (*cuGraphDestroy)(CUgraph graph);
 };
 
 // A failed driver call: which call, the driver's error name and text.

@@ -5,6 +5,13 @@
 // host's reference kernels. Values move between host and device only where a host node
 // reads a device value or the other way round; the result comes back to the host.
 //
+// A function whose every node runs on the GPU (no host nodes between kernels, a tensor
+// result) is replayed from its second call on: its kernels are captured once into a CUDA
+// graph, each value in a buffer of its own that the graph's launches name, so a call is
+// the changed arguments' uploads, one graph launch and the result's download, with none of
+// the per-kernel launch cost on the host (the device memory of every intermediate value
+// stays held, where a call otherwise returns each buffer to the cache at its last use).
+//
 // An argument's device copy is kept from call to call while the same tensor comes again
 // (the same serial, interpreter/runtime/ndarray.h: tensors are immutable once values), so
 // a model's weights go to the device once. A call ends with one synchronisation, after
@@ -37,6 +44,8 @@ class GpuExecutable final : public rt::CompiledCall {
   size_t gpu_groups() const;   // a kernel on the device (maybe after host nodes)
   size_t host_groups() const;  // every node on the host
   uint64_t argument_upload_bytes() const { return argument_uploads_; }
+  bool replayable() const { return replayable_; }  // calls after the first replay a graph
+  uint64_t replays() const { return replays_; }
 
  private:
   struct Kernel;
@@ -46,6 +55,11 @@ class GpuExecutable final : public rt::CompiledCall {
   const rt::Value& on_host(CallState& st, NodeId id) const;
   // The device copy of node `id` (uploaded when it is only on the host).
   cuda::CUdeviceptr on_device(CallState& st, NodeId id) const;
+
+  struct Replay;
+  // The captured graph with its buffers (built by the first replayed call).
+  std::unique_ptr<Replay> build_replay();
+  rt::Value call_replay(std::span<const rt::Value> args);
 
   Graph graph_;
   FusionPlan plan_;
@@ -64,6 +78,11 @@ class GpuExecutable final : public rt::CompiledCall {
   mutable uint64_t argument_uploads_ = 0;  // bytes uploaded for arguments over all calls
   uint64_t calls_ = 0;
   double gpu_ms_ = 0;  // device time of the kernels over all calls
+  bool replayable_ = false;
+  std::unique_ptr<Replay> replay_;
+  std::string replay_failure_;  // why capturing failed (the calls then run kernel by kernel)
+  uint64_t replays_ = 0;
+  size_t graph_launches_ = 0;  // kernels in the graph
 };
 
 }  // namespace relay::compiler

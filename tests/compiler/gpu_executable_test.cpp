@@ -43,10 +43,16 @@ double max_diff(const rt::Value& a, const rt::Value& b) {
   return t::max_rel_diff(a.tensor(), b.tensor());
 }
 
+void check_loaded(const t::CompiledModel* m, size_t min_gpu_groups, bool replayable);
+
 void check_model(const char* name, size_t min_gpu_groups) {
   INFO(name);
   auto m = t::load_model_file(std::string(RELAY_SOURCE_DIR) + "/tests/models/" + name + ".relay");
   REQUIRE(m->error.empty());
+  check_loaded(m.get(), min_gpu_groups, true);
+}
+
+void check_loaded(const t::CompiledModel* m, size_t min_gpu_groups, bool replayable) {
   const t::FusedGraph fused = t::fused_main(*m);
   const compiler::Graph& g = fused.graph;
   const compiler::FusionPlan& plan = fused.plan;
@@ -77,22 +83,34 @@ void check_model(const char* name, size_t min_gpu_groups) {
     const double tolerance = std::max(1e-4, static_cast<double>(t::longest_accumulation(g)) * 0x1p-23);
     CHECK(max_diff(got, want) <= tolerance);
     // The arguments' device copies are kept: calls with the same tensors upload nothing.
+    // From the second call on, a function wholly on the GPU replays one captured graph.
     const uint64_t uploaded = exe.argument_upload_bytes();
     CHECK(uploaded > 0);
+    const uint64_t graph_launches = t::simulated::state().graph_launches;
     CHECK(max_diff(exe.call(vals), got) == 0);
     CHECK(exe.argument_upload_bytes() == uploaded);
+    CHECK(exe.replayable() == replayable);
+    CHECK(exe.replays() == (replayable ? 1u : 0u));
+    CHECK(t::simulated::state().graph_launches == graph_launches + (replayable ? 1 : 0));
     // Once the cache holds the blocks a call needs, a call allocates nothing from the
     // driver (the second call's blocks are freed in another order than the first's, whose
     // arguments' copies stayed).
     const uint64_t allocations = gpu->driver_allocations();
     CHECK(max_diff(exe.call(vals), got) == 0);
     CHECK(gpu->driver_allocations() == allocations);
-    CHECK(gpu->cached_blocks() > 0);
+    // (a replayed function's graph holds its buffers; otherwise they are back in the cache)
+    if (!replayable) CHECK(gpu->cached_blocks() > 0);
     // New tensors (a copy is a new tensor) are uploaded again, and their answer is theirs.
     std::vector<rt::Value> copies;
     for (const rt::NDArray& a : args) copies.emplace_back(a.copy());
     CHECK(max_diff(exe.call(copies), got) == 0);
     CHECK(exe.argument_upload_bytes() == 2 * uploaded);
+    // ... and other values give their own answer, not the last call's.
+    const std::vector<rt::NDArray> other_args = t::random_args(*m, 4);
+    const std::vector<rt::Value> others(other_args.begin(), other_args.end());
+    const rt::Value other = exe.call(others);
+    CHECK(max_diff(other, cpu.call(others)) <= tolerance);
+    CHECK(max_diff(other, got) > 0);
   }
   CHECK(t::simulated::state().live.empty());  // the device gave every block back
 }
@@ -106,6 +124,17 @@ TEST_CASE("GPU executables of the MLP and DQN compute what the CPU's do (simulat
 
 TEST_CASE("the GPU executable of ResNet-18 computes what the CPU's does (simulated driver)", "[gpu][executable]") {
   check_model("resnet18", 30);
+}
+
+TEST_CASE("a function with host nodes between its kernels is not replayed (simulated driver)", "[gpu][executable]") {
+  // batch_matmul without transpose_b runs on the host, between two GPU groups
+  auto m = t::load_model_text(R"(#[version = "0.0.5"]
+def @main(%a: Tensor[(3, 5, 17), float32], %b: Tensor[(3, 17, 7), float32]) {
+  %0 = nn.relu(%a);
+  nn.relu(nn.batch_matmul(%0, %b, transpose_b=False))
+})");
+  REQUIRE(m->error.empty());
+  check_loaded(m.get(), 1, false);
 }
 
 TEST_CASE("a GPU kernel's status word raises the reference's error (simulated driver)", "[gpu][executable]") {

@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -23,6 +24,11 @@ struct State {
   std::map<std::string, compiler::CompiledKernel> kernels;  // by entry name
   std::set<cuda::CUdeviceptr> live;                          // allocated, not freed
   uint64_t launches = 0, modules_loaded = 0;
+  // Graphs: while capturing, launches and fills are recorded instead of run; a graph's
+  // launch runs them in order (each kernel counts in `launches` again).
+  bool capturing = false;
+  std::vector<std::function<void()>> captured;
+  uint64_t captures = 0, graph_launches = 0;
 };
 inline State& state() {
   static State s;
@@ -60,15 +66,22 @@ inline CUresult module_function(cuda::CUfunction* f, cuda::CUmodule, const char*
   *f = reinterpret_cast<cuda::CUfunction>(&it->second);
   return 0;
 }
+// Runs `op` now, or records it while a capture is open.
+inline CUresult run_or_capture(std::function<void()> op) {
+  if (state().capturing) state().captured.push_back(std::move(op));
+  else op();
+  return 0;
+}
 inline CUresult launch(cuda::CUfunction f, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                        cuda::CUstream, void** params, void**) {
   const auto* k = reinterpret_cast<const compiler::CompiledKernel*>(f);
-  std::vector<void*> buffers(k->num_params);
+  std::vector<void*> buffers(k->num_params);  // the arguments as they are now
   for (size_t i = 0; i < buffers.size(); ++i)
     buffers[i] = reinterpret_cast<void*>(*static_cast<const cuda::CUdeviceptr*>(params[i]));
-  compiler::run_kernel(*k, buffers.data(), nullptr);
-  ++state().launches;
-  return 0;
+  return run_or_capture([k, buffers] {
+    compiler::run_kernel(*k, buffers.data(), nullptr);
+    ++state().launches;
+  });
 }
 inline CUresult mem_alloc(cuda::CUdeviceptr* p, size_t bytes) {
   void* m = std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
@@ -83,19 +96,51 @@ inline CUresult mem_free(cuda::CUdeviceptr p) {
   return 0;
 }
 inline CUresult htod(cuda::CUdeviceptr d, const void* s, size_t n, cuda::CUstream) {
+  if (state().capturing) return 900;
   return std::memcpy(reinterpret_cast<void*>(d), s, n), 0;
 }
 inline CUresult dtoh(void* d, cuda::CUdeviceptr s, size_t n, cuda::CUstream) {
+  if (state().capturing) return 900;
   return std::memcpy(d, reinterpret_cast<const void*>(s), n), 0;
 }
 inline CUresult dtod(cuda::CUdeviceptr d, cuda::CUdeviceptr s, size_t n, cuda::CUstream) {
+  if (state().capturing) return 900;
   return std::memcpy(reinterpret_cast<void*>(d), reinterpret_cast<const void*>(s), n), 0;
 }
 inline CUresult memset8(cuda::CUdeviceptr d, unsigned char v, size_t n, cuda::CUstream) {
-  return std::memset(reinterpret_cast<void*>(d), v, n), 0;
+  return run_or_capture([d, v, n] { std::memset(reinterpret_cast<void*>(d), v, n); });
 }
+// Copies and synchronisation are not captured (GpuExecutable queues none while capturing):
+// they fail, as a real capture makes a synchronising call fail.
+inline CUresult not_while_capturing() { return state().capturing ? 900 : 0; }  // CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
+inline CUresult begin_capture(cuda::CUstream, int) {
+  if (state().capturing) return 1;
+  state().capturing = true;
+  state().captured.clear();
+  return 0;
+}
+using Ops = std::vector<std::function<void()>>;
+inline CUresult end_capture(cuda::CUstream, cuda::CUgraph* g) {
+  if (!state().capturing) return 1;
+  state().capturing = false;
+  ++state().captures;
+  *g = reinterpret_cast<cuda::CUgraph>(new Ops(std::move(state().captured)));
+  return 0;
+}
+inline CUresult graph_instantiate(cuda::CUgraphExec* e, cuda::CUgraph g, unsigned long long) {
+  *e = reinterpret_cast<cuda::CUgraphExec>(new Ops(*reinterpret_cast<Ops*>(g)));
+  return 0;
+}
+inline CUresult graph_launch(cuda::CUgraphExec e, cuda::CUstream) {
+  if (state().capturing) return 900;
+  for (const auto& op : *reinterpret_cast<Ops*>(e)) op();
+  ++state().graph_launches;
+  return 0;
+}
+inline CUresult graph_exec_destroy(cuda::CUgraphExec e) { return delete reinterpret_cast<Ops*>(e), 0; }
+inline CUresult graph_destroy(cuda::CUgraph g) { return delete reinterpret_cast<Ops*>(g), 0; }
 inline CUresult stream_create(cuda::CUstream* s, unsigned) { return *s = reinterpret_cast<cuda::CUstream>(1), 0; }
-inline CUresult stream_op(cuda::CUstream) { return 0; }
+inline CUresult stream_op(cuda::CUstream) { return not_while_capturing(); }
 inline CUresult event_create(cuda::CUevent* e, unsigned) { return *e = reinterpret_cast<cuda::CUevent>(1), 0; }
 inline CUresult event_op(cuda::CUevent) { return 0; }
 inline CUresult event_record(cuda::CUevent, cuda::CUstream) { return 0; }
@@ -110,6 +155,8 @@ inline const cuda::DriverApi& api() {
       fn::launch,        fn::mem_alloc,      fn::mem_free,       fn::htod,         fn::dtoh,
       fn::dtod,          fn::memset8,        fn::stream_create,  fn::stream_op,    fn::stream_op,
       fn::event_create,  fn::event_op,       fn::event_record,   fn::event_op,     fn::event_elapsed,
+      fn::begin_capture, fn::end_capture,    fn::graph_instantiate, fn::graph_launch, fn::graph_exec_destroy,
+      fn::graph_destroy,
   };
   return table;
 }
