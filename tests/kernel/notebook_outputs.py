@@ -39,7 +39,11 @@ def tokens(s):
     return [(k, re.sub(r"\s+\]", "]", re.sub(r"\[\s+", "[", v)) if k == "text" else v) for k, v in out]
 
 
-def numbers_equal(a, b):
+def numbers_equal(a, b, scale=0.0):
+    """Whether two printed numbers match: integers exactly, floats within REL_TOL of each
+    other or of `scale` (the largest magnitude printed beside them: a float32 result near
+    zero after cancellation differs from one CPU to another by the last bits of the
+    larger terms, since a library's summation order follows the cache sizes)."""
     if a == b:
         return True
     is_int = lambda t: re.fullmatch(r"-?\d+", t) is not None  # noqa: E731
@@ -51,7 +55,21 @@ def numbers_equal(a, b):
         return False
     if math.isnan(x) or math.isnan(y):
         return math.isnan(x) and math.isnan(y)
-    return math.isclose(x, y, rel_tol=REL_TOL, abs_tol=0.0)
+    return math.isclose(x, y, rel_tol=REL_TOL, abs_tol=REL_TOL * scale)
+
+
+def float_scale(tokens_):
+    """The largest finite magnitude among a text's float tokens."""
+    scale = 0.0
+    for kind, value in tokens_:
+        if kind == "num" and not re.fullmatch(r"-?\d+", value):
+            try:
+                v = abs(float(value))
+            except ValueError:
+                continue
+            if math.isfinite(v):
+                scale = max(scale, v)
+    return scale
 
 
 def texts_match(committed, fresh):
@@ -59,12 +77,13 @@ def texts_match(committed, fresh):
     a, b = tokens(committed), tokens(fresh)
     if len(a) != len(b):
         return False
+    scale = float_scale(a)
     for (ka, va), (kb, vb) in zip(a, b):
         if ka != kb:
             return False
         if ka == "text" and va != vb:
             return False
-        if ka == "num" and not numbers_equal(va, vb):
+        if ka == "num" and not numbers_equal(va, vb, scale):
             return False
     return True
 

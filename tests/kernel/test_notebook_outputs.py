@@ -41,6 +41,12 @@ def test_real_differences_fail():
     assert not texts_match("Cons(1, Nil)", "Cons(1, Cons(2, Nil))")
     assert not texts_match("0.0", "1e-30")  # relative: zero matches only zero
     assert not texts_match("nan", "1.0")
+    assert not texts_match("[0.5 0.0018939]", "[0.5 0.0019]")  # beyond 1e-5 of the array's scale
+
+
+def test_small_numbers_are_held_to_their_texts_scale():
+    # a value near zero after cancellation, printed beside larger ones (another CPU's sums)
+    assert texts_match("[[0.5598942 0.0018939 0.03416459]]", "[[0.5598942 0.00189392 0.03416456]]")
 
 
 def test_compare_reports_a_diff_and_skips_timings():
