@@ -1,15 +1,12 @@
 // The direct convolution's loops (conv2d.h).
 #include "compiler/loops/conv2d.h"
 
+#include "compiler/loops/index_math.h"
+
 namespace relay::loops {
 
 namespace {
 
-Expr add(Expr a, Expr b) { return binary(BinaryOp::Add, std::move(a), std::move(b)); }
-Expr add(Expr a, int64_t b) { return b == 0 ? a : add(std::move(a), int_imm(b)); }
-Expr mul(Expr a, int64_t b) { return b == 1 ? a : binary(BinaryOp::Mul, std::move(a), int_imm(b)); }
-Expr div(Expr a, int64_t b) { return b == 1 ? a : binary(BinaryOp::Div, std::move(a), int_imm(b)); }
-Expr rem(Expr a, int64_t b) { return binary(BinaryOp::Rem, std::move(a), int_imm(b)); }
 Expr within(const Expr& x, int64_t end) {
   return binary(BinaryOp::And, compare(CmpOp::Ge, x, int_imm(0)), compare(CmpOp::Lt, x, int_imm(end)));
 }
@@ -69,16 +66,16 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
   const Var t = new_var(k, "t", i64());
   const Var ow0 = new_var(k, "ow0", i64()), oh = new_var(k, "oh", i64()), oc0 = new_var(k, "oc0", i64()),
             n = new_var(k, "n", i64());
-  Block per_tile{let(ow0, mul(rem(var_ref(t), tiles_w), TW)), let(oh, rem(div(var_ref(t), tiles_w), OH)),
-                 let(oc0, mul(rem(div(var_ref(t), tiles_w * OH), tiles_c), TC)),
-                 let(n, div(var_ref(t), tiles_w * OH * tiles_c))};
+  Block per_tile{let(ow0, index_scale(index_rem(var_ref(t), tiles_w), TW)), let(oh, index_rem(index_div(var_ref(t), tiles_w), OH)),
+                 let(oc0, index_scale(index_rem(index_div(var_ref(t), tiles_w * OH), tiles_c), TC)),
+                 let(n, index_div(var_ref(t), tiles_w * OH * tiles_c))};
   // The window's corner in the input, and where the tile's group and filters start.
   const Var ih0 = new_var(k, "ih0", i64()), iw0 = new_var(k, "iw0", i64());
   const Var data_base = new_var(k, "data_base", i64()), weight_base = new_var(k, "weight_base", i64());
-  per_tile.push_back(let(ih0, add(mul(var_ref(oh), p.strides[0]), -p.pad_begin[0])));
-  per_tile.push_back(let(iw0, add(mul(var_ref(ow0), p.strides[1]), -p.pad_begin[1])));
-  per_tile.push_back(let(data_base, add(mul(var_ref(n), C * H * W), mul(div(var_ref(oc0), per_group), I * H * W))));
-  per_tile.push_back(let(weight_base, mul(var_ref(oc0), I * KH * KW)));
+  per_tile.push_back(let(ih0, index_add(index_scale(var_ref(oh), p.strides[0]), -p.pad_begin[0])));
+  per_tile.push_back(let(iw0, index_add(index_scale(var_ref(ow0), p.strides[1]), -p.pad_begin[1])));
+  per_tile.push_back(let(data_base, index_add(index_scale(var_ref(n), C * H * W), index_scale(index_div(var_ref(oc0), per_group), I * H * W))));
+  per_tile.push_back(let(weight_base, index_scale(var_ref(oc0), I * KH * KW)));
   per_tile.push_back(alloc(k.buffer(acc)));
   for (int64_t i = 0; i < TC; ++i)
     for (int64_t j = 0; j < TW; ++j) per_tile.push_back(store(k.buffer(acc), acc_at(i, j), float_imm(0)));
@@ -87,36 +84,36 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
   // the input its value into the TC accumulators of that column.
   const Var c = new_var(k, "c", i64()), kh = new_var(k, "kh", i64()), kw = new_var(k, "kw", i64());
   const Var ih = new_var(k, "ih", i64()), row = new_var(k, "row", i64()), tap = new_var(k, "tap", i64());
-  Block kw_body{let(tap, add(add(add(var_ref(weight_base), mul(var_ref(c), KH * KW)), mul(var_ref(kh), KW)), var_ref(kw)))};
+  Block kw_body{let(tap, index_add(index_add(index_add(var_ref(weight_base), index_scale(var_ref(c), KH * KW)), index_scale(var_ref(kh), KW)), var_ref(kw)))};
   std::vector<Var> weights;
   for (int64_t i = 0; i < TC; ++i) {
     weights.push_back(new_var(k, "w", f));
-    kw_body.push_back(let(weights.back(), load(k.buffer(weight), add(var_ref(tap), i * I * KH * KW))));
+    kw_body.push_back(let(weights.back(), load(k.buffer(weight), index_add(var_ref(tap), i * I * KH * KW))));
   }
   for (int64_t j = 0; j < TW; ++j) {
     const Var iw = new_var(k, "iw", i64()), x = new_var(k, "x", f);
-    kw_body.push_back(let(iw, add(add(var_ref(iw0), j * p.strides[1]), mul(var_ref(kw), p.dilation[1]))));
-    Block column{let(x, load(k.buffer(data), add(var_ref(row), var_ref(iw))))};
+    kw_body.push_back(let(iw, index_add(index_add(var_ref(iw0), j * p.strides[1]), index_scale(var_ref(kw), p.dilation[1]))));
+    Block column{let(x, load(k.buffer(data), index_add(var_ref(row), var_ref(iw))))};
     for (int64_t i = 0; i < TC; ++i)
       column.push_back(store(k.buffer(acc), acc_at(i, j),
                              binary(BinaryOp::Add, load(k.buffer(acc), acc_at(i, j)),
                                     binary(BinaryOp::Mul, var_ref(x), var_ref(weights[static_cast<size_t>(i)])))));
     kw_body.push_back(if_then(within(var_ref(iw), W), std::move(column)));
   }
-  Block kh_body{let(ih, add(var_ref(ih0), mul(var_ref(kh), p.dilation[0]))),
+  Block kh_body{let(ih, index_add(var_ref(ih0), index_scale(var_ref(kh), p.dilation[0]))),
                 if_then(within(var_ref(ih), H),
-                        Block{let(row, add(add(var_ref(data_base), mul(var_ref(c), H * W)), mul(var_ref(ih), W))),
+                        Block{let(row, index_add(index_add(var_ref(data_base), index_scale(var_ref(c), H * W)), index_scale(var_ref(ih), W))),
                               for_loop(kw, int_imm(KW), LoopKind::Reduction, std::move(kw_body))})};
   Block c_body{for_loop(kh, int_imm(KH), LoopKind::Reduction, std::move(kh_body))};
   per_tile.push_back(for_loop(c, int_imm(I), LoopKind::Reduction, std::move(c_body)));
 
   // The tile's outputs: channel oc0 + i, column ow0 + j.
   const Var out_base = new_var(k, "out_base", i64());
-  per_tile.push_back(let(out_base, add(add(mul(add(mul(var_ref(n), O), var_ref(oc0)), OH * OW), mul(var_ref(oh), OW)),
+  per_tile.push_back(let(out_base, index_add(index_add(index_scale(index_add(index_scale(var_ref(n), O), var_ref(oc0)), OH * OW), index_scale(var_ref(oh), OW)),
                                        var_ref(ow0))));
   for (int64_t i = 0; i < TC; ++i)
     for (int64_t j = 0; j < TW; ++j)
-      per_tile.push_back(store(k.buffer(r.output_buffer), add(var_ref(out_base), i * OH * OW + j),
+      per_tile.push_back(store(k.buffer(r.output_buffer), index_add(var_ref(out_base), i * OH * OW + j),
                                load(k.buffer(acc), acc_at(i, j))));
   k.body.push_back(for_loop(t, int_imm(tiles), LoopKind::Parallel, std::move(per_tile)));
   return r;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compiler/loops/elementwise.h"
+#include "compiler/loops/index_math.h"
 
 namespace relay::loops::ew {
 
@@ -80,9 +81,8 @@ struct Nest {
 Nest collapse(const std::vector<int64_t>& shape, const std::vector<Strides>& operands,
               const std::vector<int>* classes = nullptr);
 
-// Index arithmetic that folds the trivial cases (0 + x, x * 1, x * 0), so printed kernels
-// stay readable.
-Expr index_add(Expr a, Expr b);
-Expr index_scale(Expr v, int64_t s);
+// Index arithmetic (compiler/loops/index_math.h).
+using loops::index_add;
+using loops::index_scale;
 
 }  // namespace relay::loops::ew

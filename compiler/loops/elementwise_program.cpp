@@ -104,16 +104,4 @@ Nest collapse(const std::vector<int64_t>& shape, const std::vector<Strides>& ope
   return n;
 }
 
-Expr index_add(Expr a, Expr b) {
-  if (a->kind == ExprKind::IntImm && a->int_value == 0) return b;
-  if (b->kind == ExprKind::IntImm && b->int_value == 0) return a;
-  return binary(BinaryOp::Add, std::move(a), std::move(b));
-}
-
-Expr index_scale(Expr v, int64_t s) {
-  if (s == 0) return int_imm(0);
-  if (s == 1) return v;
-  return binary(BinaryOp::Mul, std::move(v), int_imm(s));
-}
-
 }  // namespace relay::loops::ew

@@ -3,15 +3,11 @@
 
 #include <vector>
 
+#include "compiler/loops/index_math.h"
+
 namespace relay::loops {
 
 namespace {
-
-Expr add(Expr a, Expr b) { return binary(BinaryOp::Add, std::move(a), std::move(b)); }
-Expr add(Expr a, int64_t b) { return b == 0 ? a : add(std::move(a), int_imm(b)); }
-Expr mul(Expr a, int64_t b) { return b == 1 ? a : binary(BinaryOp::Mul, std::move(a), int_imm(b)); }
-Expr div(Expr a, int64_t b) { return b == 1 ? a : binary(BinaryOp::Div, std::move(a), int_imm(b)); }
-Expr rem(Expr a, int64_t b) { return binary(BinaryOp::Rem, std::move(a), int_imm(b)); }
 
 // Tiles (threads) below which a product gives up tile size for parallelism: a few per
 // multiprocessor's worth of resident threads on a large GPU (132 SMs x 2048).
@@ -67,11 +63,11 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
   const Var t = new_var(kn, "t", i64());
   const Var n0 = new_var(kn, "n0", i64()), m0 = new_var(kn, "m0", i64()), batch = new_var(kn, "batch", i64());
   const Var a_base = new_var(kn, "a_base", i64()), b_base = new_var(kn, "b_base", i64());
-  Block per_tile{let(n0, mul(rem(var_ref(t), tiles_n), TN)), let(m0, mul(rem(div(var_ref(t), tiles_n), tiles_m), TM)),
-                 let(batch, div(var_ref(t), tiles_n * tiles_m))};
+  Block per_tile{let(n0, index_scale(index_rem(var_ref(t), tiles_n), TN)), let(m0, index_scale(index_rem(index_div(var_ref(t), tiles_n), tiles_m), TM)),
+                 let(batch, index_div(var_ref(t), tiles_n * tiles_m))};
   // a batch of 1 is broadcast: every batch reads it
-  per_tile.push_back(let(a_base, p.a_batch > 1 ? add(mul(var_ref(batch), M * K), mul(var_ref(m0), K)) : mul(var_ref(m0), K)));
-  per_tile.push_back(let(b_base, p.b_batch > 1 ? add(mul(var_ref(batch), N * K), mul(var_ref(n0), K)) : mul(var_ref(n0), K)));
+  per_tile.push_back(let(a_base, p.a_batch > 1 ? index_add(index_scale(var_ref(batch), M * K), index_scale(var_ref(m0), K)) : index_scale(var_ref(m0), K)));
+  per_tile.push_back(let(b_base, p.b_batch > 1 ? index_add(index_scale(var_ref(batch), N * K), index_scale(var_ref(n0), K)) : index_scale(var_ref(n0), K)));
   per_tile.push_back(alloc(kn.buffer(acc)));
   for (int64_t i = 0; i < TM; ++i)
     for (int64_t j = 0; j < TN; ++j) per_tile.push_back(store(kn.buffer(acc), acc_at(i, j), float_imm(0)));
@@ -82,11 +78,11 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
   std::vector<Var> as, bs;
   for (int64_t i = 0; i < TM; ++i) {
     as.push_back(new_var(kn, "a", f));
-    step.push_back(let(as.back(), load(kn.buffer(a), add(add(var_ref(a_base), i * K), var_ref(kk)))));
+    step.push_back(let(as.back(), load(kn.buffer(a), index_add(index_add(var_ref(a_base), i * K), var_ref(kk)))));
   }
   for (int64_t j = 0; j < TN; ++j) {
     bs.push_back(new_var(kn, "b", f));
-    step.push_back(let(bs.back(), load(kn.buffer(b), add(add(var_ref(b_base), j * K), var_ref(kk)))));
+    step.push_back(let(bs.back(), load(kn.buffer(b), index_add(index_add(var_ref(b_base), j * K), var_ref(kk)))));
   }
   for (int64_t i = 0; i < TM; ++i)
     for (int64_t j = 0; j < TN; ++j)
@@ -97,10 +93,10 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
   per_tile.push_back(for_loop(kk, int_imm(K), LoopKind::Reduction, std::move(step)));
 
   const Var out_base = new_var(kn, "out_base", i64());
-  per_tile.push_back(let(out_base, add(add(mul(var_ref(batch), M * N), mul(var_ref(m0), N)), var_ref(n0))));
+  per_tile.push_back(let(out_base, index_add(index_add(index_scale(var_ref(batch), M * N), index_scale(var_ref(m0), N)), var_ref(n0))));
   for (int64_t i = 0; i < TM; ++i)
     for (int64_t j = 0; j < TN; ++j)
-      per_tile.push_back(store(kn.buffer(r.output_buffer), add(var_ref(out_base), i * N + j),
+      per_tile.push_back(store(kn.buffer(r.output_buffer), index_add(var_ref(out_base), i * N + j),
                                load(kn.buffer(acc), acc_at(i, j))));
   kn.body.push_back(for_loop(t, int_imm(B * tiles_m * tiles_n), LoopKind::Parallel, std::move(per_tile)));
   return r;
