@@ -1,7 +1,7 @@
 // The GPU back end without a GPU: every lowered element-wise operator (every dtype, every
-// cast) and every reduction, in the GPU loop shape, becomes PTX through LLVM's NVPTX
-// target, and NVIDIA's ptxas assembles each module for every targeted architecture
-// (sm_80, sm_90). Where the machine has no ptxas (it comes with a CUDA toolkit, which the
+// cast), every reduction and the register-tiled convolution and matrix product, in the GPU
+// loop shape, become PTX through LLVM's NVPTX target, and NVIDIA's ptxas assembles each
+// module for every targeted architecture (sm_80, sm_90). Where the machine has no ptxas (it comes with a CUDA toolkit, which the
 // project does not need) the PTX is still generated and checked for its entries, and the
 // test says that ptxas did not run. What the kernels compute is checked on the CPU JIT in
 // ops_test.cpp and program_test.cpp, which run the same GPU-shaped loops.
@@ -12,6 +12,8 @@
 #include <stdexcept>
 
 #include "compiler/llvm/nvptx.h"
+#include "compiler/loops/conv2d.h"
+#include "compiler/loops/matmul.h"
 #include "compiler/loops/print.h"
 #include "compiler/loops/reduction.h"
 #include "tests/compiler_jit/support.h"
@@ -187,4 +189,36 @@ TEST_CASE("GPU target names (--target=cuda:sm_90) parse", "[gpu][ptx]") {
   CHECK_FALSE(parse_ptx_target("cuda:sm_"));
   CHECK_FALSE(parse_ptx_target("cuda:sm_52"));  // LLVM 19 targets sm_70 and later here
   CHECK_FALSE(parse_ptx_target("rocm"));
+}
+
+TEST_CASE("the tiled convolution and matrix product assemble, their accumulators in registers", "[gpu][ptx]") {
+  // ResNet-18's and MobileNet's tiles at batch 32 (4 x 7; depthwise 1 x 7), a thread per
+  // output, and the products' 4 x 4 and 2 x 1
+  auto conv = [](int64_t c, int64_t hw, int64_t groups, int64_t stride) {
+    loops::Conv2dProgram p;
+    p.batch = 32, p.channels = c, p.height = p.width = hw, p.out_channels = c, p.kernel_h = p.kernel_w = 3;
+    p.groups = groups, p.strides = {stride, stride}, p.pad_begin = {1, 1};
+    p.out_h = p.out_w = (hw + 2 - 3) / stride + 1;
+    return p;
+  };
+  std::vector<loops::LoweredKernel> lowered = {
+      loops::lower_direct_conv2d(conv(64, 56, 1, 1), "conv_4x7"),
+      loops::lower_direct_conv2d(conv(512, 14, 1, 2), "conv_strided_4x7"),
+      loops::lower_direct_conv2d(conv(32, 28, 32, 1), "conv_depthwise_1x7"),
+      loops::lower_direct_conv2d(conv(64, 56, 1, 1), "conv_1x1", {1, 1})};
+  CHECK(loops::conv2d_tile(conv(64, 56, 1, 1)).width == 7);
+  loops::MatmulProgram product;
+  product.m = product.n = product.k = 512, product.batch = product.a_batch = product.b_batch = 16;
+  lowered.push_back(loops::lower_tiled_matmul(product, "matmul_4x4"));
+  lowered.push_back(loops::lower_tiled_matmul(product, "matmul_2x1", {2, 1}));
+  std::vector<const loops::Kernel*> kernels;
+  for (const loops::LoweredKernel& l : lowered) {
+    REQUIRE(l.ok());
+    kernels.push_back(&l.kernel);
+  }
+  check_module(kernels);
+  // the accumulator arrays are indexed by constants only, so they live in registers: the
+  // module has no local (stack) memory
+  const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
+  CHECK(m.ptx.find(".local") == std::string::npos);
 }
