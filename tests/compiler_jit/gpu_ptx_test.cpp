@@ -1,10 +1,11 @@
 // The GPU back end without a GPU: every lowered element-wise operator (every dtype, every
 // cast), every reduction and the register-tiled convolution and matrix product, in the GPU
 // loop shape, become PTX through LLVM's NVPTX target, and NVIDIA's ptxas assembles each
-// module for every targeted architecture (sm_80, sm_90). Where the machine has no ptxas (it comes with a CUDA toolkit, which the
-// project does not need) the PTX is still generated and checked for its entries, and the
-// test says that ptxas did not run. What the kernels compute is checked on the CPU JIT in
-// ops_test.cpp and program_test.cpp, which run the same GPU-shaped loops.
+// module for every targeted architecture (sm_80, sm_90). Where the machine has no ptxas
+// (it comes with a CUDA toolkit, which the project does not need) the PTX is still
+// generated and checked for its entries, and the test says that ptxas did not run. What
+// the kernels compute is checked on the CPU JIT in ops_test.cpp, program_test.cpp and
+// gpu_tiles_test.cpp, which run the same GPU-shaped loops.
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
