@@ -221,17 +221,17 @@ void Device::launch(CUfunction f, uint64_t grid, unsigned block, const std::vect
 
 Graph& Graph::operator=(Graph&& o) noexcept {
   if (this != &o) {
-    if (exec_) api_->cuGraphExecDestroy(exec_);
-    if (graph_) api_->cuGraphDestroy(graph_);
+    reset();
     api_ = o.api_, graph_ = o.graph_, exec_ = o.exec_;
     o.graph_ = nullptr, o.exec_ = nullptr;
   }
   return *this;
 }
 
-Graph::~Graph() {
+void Graph::reset() {
   if (exec_) api_->cuGraphExecDestroy(exec_);
   if (graph_) api_->cuGraphDestroy(graph_);
+  graph_ = nullptr, exec_ = nullptr;
 }
 
 void Device::begin_capture() {

@@ -68,11 +68,11 @@ class Graph {
   Graph() = default;
   Graph(Graph&& o) noexcept { *this = std::move(o); }
   Graph& operator=(Graph&& o) noexcept;
-  ~Graph();
-  explicit operator bool() const { return exec_ != nullptr; }
+  ~Graph() { reset(); }
 
  private:
   friend class Device;
+  void reset();  // destroys what it holds
   const DriverApi* api_ = nullptr;
   CUgraph graph_ = nullptr;
   CUgraphExec exec_ = nullptr;

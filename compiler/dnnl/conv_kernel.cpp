@@ -8,6 +8,7 @@
 #include "compiler/dnnl/dnnl_kernels.h"
 #include "compiler/dnnl/dnnl_support.h"
 #include "compiler/dnnl/prepared_kernel.h"
+#include "compiler/graph/window_attrs.h"
 
 namespace relay::compiler::dnnl_impl {
 
@@ -15,21 +16,12 @@ using dnnl::memory;
 using tag = memory::format_tag;
 
 bool read_window(const CallAttrs& a, Window2d& w) {
-  std::vector<int64_t> strides = a.get_ints("strides"), dilation = a.get_ints("dilation"), p = a.get_ints("padding");
-  if (strides.empty()) strides = {1, 1};
-  if (dilation.empty()) dilation = {1, 1};
-  if (strides.size() == 1) strides = {strides[0], strides[0]};
-  if (dilation.size() == 1) dilation = {dilation[0], dilation[0]};
-  if (strides.size() != 2 || dilation.size() != 2) return false;
-  w.strides = {strides[0], strides[1]};
-  w.dilation = {dilation[0] - 1, dilation[1] - 1};  // oneDNN counts from 0
-  // TVM's padding forms: [p] every side, [h, w] both sides of each axis,
-  // [top, left, bottom, right].
-  if (p.empty()) w.pad_l = w.pad_r = {0, 0};
-  else if (p.size() == 1) w.pad_l = w.pad_r = {p[0], p[0]};
-  else if (p.size() == 2) w.pad_l = w.pad_r = {p[0], p[1]};
-  else if (p.size() == 4) w.pad_l = {p[0], p[1]}, w.pad_r = {p[2], p[3]};
-  else return false;
+  const std::optional<WindowAttrs> window = window_attrs_2d(a);
+  if (!window) return false;
+  w.strides = {window->strides[0], window->strides[1]};
+  w.dilation = {window->dilation[0] - 1, window->dilation[1] - 1};  // oneDNN counts from 0
+  w.pad_l = {window->pad_before[0], window->pad_before[1]};
+  w.pad_r = {window->pad_after[0], window->pad_after[1]};
   return true;
 }
 

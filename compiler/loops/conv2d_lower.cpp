@@ -66,7 +66,8 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
   const Var t = new_var(k, "t", i64());
   const Var ow0 = new_var(k, "ow0", i64()), oh = new_var(k, "oh", i64()), oc0 = new_var(k, "oc0", i64()),
             n = new_var(k, "n", i64());
-  Block per_tile{let(ow0, index_scale(index_rem(var_ref(t), tiles_w), TW)), let(oh, index_rem(index_div(var_ref(t), tiles_w), OH)),
+  Block per_tile{let(ow0, index_scale(index_rem(var_ref(t), tiles_w), TW)),
+                 let(oh, index_rem(index_div(var_ref(t), tiles_w), OH)),
                  let(oc0, index_scale(index_rem(index_div(var_ref(t), tiles_w * OH), tiles_c), TC)),
                  let(n, index_div(var_ref(t), tiles_w * OH * tiles_c))};
   // The window's corner in the input, and where the tile's group and filters start.
@@ -74,7 +75,8 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
   const Var data_base = new_var(k, "data_base", i64()), weight_base = new_var(k, "weight_base", i64());
   per_tile.push_back(let(ih0, index_add(index_scale(var_ref(oh), p.strides[0]), -p.pad_begin[0])));
   per_tile.push_back(let(iw0, index_add(index_scale(var_ref(ow0), p.strides[1]), -p.pad_begin[1])));
-  per_tile.push_back(let(data_base, index_add(index_scale(var_ref(n), C * H * W), index_scale(index_div(var_ref(oc0), per_group), I * H * W))));
+  per_tile.push_back(let(data_base, index_sum({index_scale(var_ref(n), C * H * W),
+                                                index_scale(index_div(var_ref(oc0), per_group), I * H * W)})));
   per_tile.push_back(let(weight_base, index_scale(var_ref(oc0), I * KH * KW)));
   per_tile.push_back(alloc(k.buffer(acc)));
   for (int64_t i = 0; i < TC; ++i)
@@ -84,7 +86,8 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
   // the input its value into the TC accumulators of that column.
   const Var c = new_var(k, "c", i64()), kh = new_var(k, "kh", i64()), kw = new_var(k, "kw", i64());
   const Var ih = new_var(k, "ih", i64()), row = new_var(k, "row", i64()), tap = new_var(k, "tap", i64());
-  Block kw_body{let(tap, index_add(index_add(index_add(var_ref(weight_base), index_scale(var_ref(c), KH * KW)), index_scale(var_ref(kh), KW)), var_ref(kw)))};
+  Block kw_body{let(tap, index_sum({var_ref(weight_base), index_scale(var_ref(c), KH * KW), index_scale(var_ref(kh), KW),
+                                    var_ref(kw)}))};
   std::vector<Var> weights;
   for (int64_t i = 0; i < TC; ++i) {
     weights.push_back(new_var(k, "w", f));
@@ -92,7 +95,8 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
   }
   for (int64_t j = 0; j < TW; ++j) {
     const Var iw = new_var(k, "iw", i64()), x = new_var(k, "x", f);
-    kw_body.push_back(let(iw, index_add(index_add(var_ref(iw0), j * p.strides[1]), index_scale(var_ref(kw), p.dilation[1]))));
+    kw_body.push_back(
+        let(iw, index_sum({var_ref(iw0), int_imm(j * p.strides[1]), index_scale(var_ref(kw), p.dilation[1])})));
     Block column{let(x, load(k.buffer(data), index_add(var_ref(row), var_ref(iw))))};
     for (int64_t i = 0; i < TC; ++i)
       column.push_back(store(k.buffer(acc), acc_at(i, j),
@@ -102,15 +106,16 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
   }
   Block kh_body{let(ih, index_add(var_ref(ih0), index_scale(var_ref(kh), p.dilation[0]))),
                 if_then(within(var_ref(ih), H),
-                        Block{let(row, index_add(index_add(var_ref(data_base), index_scale(var_ref(c), H * W)), index_scale(var_ref(ih), W))),
+                        Block{let(row, index_sum({var_ref(data_base), index_scale(var_ref(c), H * W),
+                                                  index_scale(var_ref(ih), W)})),
                               for_loop(kw, int_imm(KW), LoopKind::Reduction, std::move(kw_body))})};
   Block c_body{for_loop(kh, int_imm(KH), LoopKind::Reduction, std::move(kh_body))};
   per_tile.push_back(for_loop(c, int_imm(I), LoopKind::Reduction, std::move(c_body)));
 
   // The tile's outputs: channel oc0 + i, column ow0 + j.
   const Var out_base = new_var(k, "out_base", i64());
-  per_tile.push_back(let(out_base, index_add(index_add(index_scale(index_add(index_scale(var_ref(n), O), var_ref(oc0)), OH * OW), index_scale(var_ref(oh), OW)),
-                                       var_ref(ow0))));
+  per_tile.push_back(let(out_base, index_sum({index_scale(index_add(index_scale(var_ref(n), O), var_ref(oc0)), OH * OW),
+                                               index_scale(var_ref(oh), OW), var_ref(ow0)})));
   for (int64_t i = 0; i < TC; ++i)
     for (int64_t j = 0; j < TW; ++j)
       per_tile.push_back(store(k.buffer(r.output_buffer), index_add(var_ref(out_base), i * OH * OW + j),

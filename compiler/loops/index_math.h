@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 
 #include "compiler/loops/ir.h"
 
@@ -19,6 +20,12 @@ inline Expr index_scale(Expr v, int64_t s) {
   if (s == 0) return int_imm(0);
   if (s == 1) return v;
   return binary(BinaryOp::Mul, std::move(v), int_imm(s));
+}
+// terms[0] + terms[1] + ..., left to right, the zero terms folded away.
+inline Expr index_sum(std::initializer_list<Expr> terms) {
+  Expr sum = int_imm(0);
+  for (const Expr& t : terms) sum = index_add(sum, t);
+  return sum;
 }
 inline Expr index_div(Expr v, int64_t d) { return d == 1 ? v : binary(BinaryOp::Div, std::move(v), int_imm(d)); }
 inline Expr index_rem(Expr v, int64_t d) { return binary(BinaryOp::Rem, std::move(v), int_imm(d)); }

@@ -63,11 +63,14 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
   const Var t = new_var(kn, "t", i64());
   const Var n0 = new_var(kn, "n0", i64()), m0 = new_var(kn, "m0", i64()), batch = new_var(kn, "batch", i64());
   const Var a_base = new_var(kn, "a_base", i64()), b_base = new_var(kn, "b_base", i64());
-  Block per_tile{let(n0, index_scale(index_rem(var_ref(t), tiles_n), TN)), let(m0, index_scale(index_rem(index_div(var_ref(t), tiles_n), tiles_m), TM)),
+  Block per_tile{let(n0, index_scale(index_rem(var_ref(t), tiles_n), TN)),
+                 let(m0, index_scale(index_rem(index_div(var_ref(t), tiles_n), tiles_m), TM)),
                  let(batch, index_div(var_ref(t), tiles_n * tiles_m))};
   // a batch of 1 is broadcast: every batch reads it
-  per_tile.push_back(let(a_base, p.a_batch > 1 ? index_add(index_scale(var_ref(batch), M * K), index_scale(var_ref(m0), K)) : index_scale(var_ref(m0), K)));
-  per_tile.push_back(let(b_base, p.b_batch > 1 ? index_add(index_scale(var_ref(batch), N * K), index_scale(var_ref(n0), K)) : index_scale(var_ref(n0), K)));
+  per_tile.push_back(
+      let(a_base, index_add(index_scale(var_ref(batch), p.a_batch > 1 ? M * K : 0), index_scale(var_ref(m0), K))));
+  per_tile.push_back(
+      let(b_base, index_add(index_scale(var_ref(batch), p.b_batch > 1 ? N * K : 0), index_scale(var_ref(n0), K))));
   per_tile.push_back(alloc(kn.buffer(acc)));
   for (int64_t i = 0; i < TM; ++i)
     for (int64_t j = 0; j < TN; ++j) per_tile.push_back(store(kn.buffer(acc), acc_at(i, j), float_imm(0)));
@@ -93,7 +96,8 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
   per_tile.push_back(for_loop(kk, int_imm(K), LoopKind::Reduction, std::move(step)));
 
   const Var out_base = new_var(kn, "out_base", i64());
-  per_tile.push_back(let(out_base, index_add(index_add(index_scale(var_ref(batch), M * N), index_scale(var_ref(m0), N)), var_ref(n0))));
+  per_tile.push_back(
+      let(out_base, index_sum({index_scale(var_ref(batch), M * N), index_scale(var_ref(m0), N), var_ref(n0)})));
   for (int64_t i = 0; i < TM; ++i)
     for (int64_t j = 0; j < TN; ++j)
       per_tile.push_back(store(kn.buffer(r.output_buffer), index_add(var_ref(out_base), i * N + j),

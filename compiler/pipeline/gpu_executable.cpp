@@ -35,7 +35,7 @@ struct GpuExecutable::Step {
 struct GpuExecutable::Replay {
   std::vector<std::shared_ptr<cuda::Buffer>> values;  // by node
   std::vector<uint64_t> serials;                      // by parameter (0: nothing uploaded)
-  std::vector<std::pair<const Kernel*, std::shared_ptr<cuda::Buffer>>> statuses;
+  Statuses statuses;
   cuda::Graph graph;
 };
 
@@ -44,7 +44,7 @@ struct GpuExecutable::CallState {
   std::vector<rt::Value> host;
   std::vector<std::shared_ptr<cuda::Buffer>> device;
   std::vector<rt::Value> uploading;  // host arrays whose asynchronous upload may be running
-  std::vector<std::pair<const Kernel*, std::shared_ptr<cuda::Buffer>>> statuses;
+  Statuses statuses;
 };
 
 namespace {
@@ -261,14 +261,19 @@ rt::Value GpuExecutable::call_replay(std::span<const rt::Value> args) {
   const Node& out = graph_[graph_.output];
   rt::NDArray result = rt::NDArray::empty(*concrete_shape(out.type), tensor_type(out).dtype);
   gpu_.download(result.raw(), *r.values[graph_.output], result.nbytes());
-  std::vector<int32_t> flags(r.statuses.size(), 0);
-  for (size_t i = 0; i < flags.size(); ++i) gpu_.download(&flags[i], *r.statuses[i].second, sizeof(int32_t));
   gpu_ms_ += timer.stop();  // synchronises
   ++calls_;
   ++replays_;
-  for (size_t i = 0; i < flags.size(); ++i)
-    if (flags[i] != 0) throw rt::RuntimeError(r.statuses[i].first->status_message);
+  raise_failures(r.statuses);
   return rt::Value(result);
+}
+
+void GpuExecutable::raise_failures(const Statuses& statuses) const {
+  std::vector<int32_t> flags(statuses.size(), 0);
+  for (size_t i = 0; i < flags.size(); ++i) gpu_.download(&flags[i], *statuses[i].second, sizeof(int32_t));
+  if (!flags.empty()) gpu_.synchronize();
+  for (size_t i = 0; i < flags.size(); ++i)
+    if (flags[i] != 0) throw rt::RuntimeError(statuses[i].first->status_message);
 }
 
 rt::Value GpuExecutable::call(std::span<const rt::Value> args) {
@@ -325,12 +330,7 @@ rt::Value GpuExecutable::call(std::span<const rt::Value> args) {
   rt::Value result = on_host(st, graph_.output);
   gpu_ms_ += timer.stop();  // synchronises: every copy and kernel is done
   ++calls_;
-  for (auto& [kernel, status] : st.statuses) {
-    int32_t flag = 0;
-    gpu_.download(&flag, *status, sizeof flag);
-    gpu_.synchronize();
-    if (flag != 0) throw rt::RuntimeError(kernel->status_message);
-  }
+  raise_failures(st.statuses);
   return result;
 }
 

@@ -56,6 +56,12 @@ class GpuExecutable final : public rt::CompiledCall {
   // The device copy of node `id` (uploaded when it is only on the host).
   cuda::CUdeviceptr on_device(CallState& st, NodeId id) const;
 
+  // The status words of a call's kernels that can fail, each with its kernel.
+  using Statuses = std::vector<std::pair<const Kernel*, std::shared_ptr<cuda::Buffer>>>;
+  // Reads every status word with one synchronisation; throws the first failed kernel's
+  // error (the reference's message).
+  void raise_failures(const Statuses& statuses) const;
+
   struct Replay;
   // The captured graph with its buffers (built by the first replayed call).
   std::unique_ptr<Replay> build_replay();

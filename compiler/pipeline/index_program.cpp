@@ -4,6 +4,8 @@
 #include <limits>
 #include <unordered_map>
 
+#include "compiler/graph/window_attrs.h"
+
 namespace relay::compiler {
 
 namespace {
@@ -94,19 +96,15 @@ bool pool_spec(const Node& n, const std::vector<int64_t>& x, loops::PoolSpec& ps
     ps.kernel[1] = x[static_cast<size_t>(ps.w_axis)];
     return true;
   }
-  if (!pair(n, "pool_size", ps.kernel, 1) || !pair(n, "strides", ps.stride, 1) || !pair(n, "dilation", ps.dilation, 1)) {
+  const std::optional<WindowAttrs> window = window_attrs_2d(n.attrs);
+  if (!pair(n, "pool_size", ps.kernel, 1) || !window) {
     *why = "pool attributes";
     return false;
   }
-  std::vector<int64_t> p = n.attrs.get_ints("padding");
-  if (p.size() == 1) p = {p[0], p[0], p[0], p[0]};
-  else if (p.size() == 2) p = {p[0], p[1], p[0], p[1]};
-  else if (p.empty()) p = {0, 0, 0, 0};
-  if (p.size() != 4) {
-    *why = "pool padding";
-    return false;
+  for (int a = 0; a < 2; ++a) {
+    ps.stride[a] = window->strides[static_cast<size_t>(a)], ps.dilation[a] = window->dilation[static_cast<size_t>(a)];
+    ps.pad_before[a] = window->pad_before[static_cast<size_t>(a)], ps.pad_after[a] = window->pad_after[static_cast<size_t>(a)];
   }
-  ps.pad_before[0] = p[0], ps.pad_before[1] = p[1], ps.pad_after[0] = p[2], ps.pad_after[1] = p[3];
   ps.count_include_pad = !ps.is_max && n.attrs.get_bool("count_include_pad");
   for (int a = 0; a < 2; ++a)
     if (ps.kernel[a] < 1 || ps.stride[a] < 1 || ps.dilation[a] < 1) {

@@ -1,9 +1,9 @@
 #include "compiler/pipeline/native_plan.h"
 
 #include <algorithm>
-#include <array>
 #include <unordered_map>
 
+#include "compiler/graph/window_attrs.h"
 #include "compiler/loops/conv2d.h"
 #include "compiler/loops/matmul.h"
 #include "compiler/loops/print.h"
@@ -167,23 +167,6 @@ std::optional<NativePlan> plan_reduction(const Graph& g, const FusedGroup& group
 
 namespace {
 
-// TVM's conv2d padding forms: [p] every side, [h, w] both sides of each axis, [top, left,
-// bottom, right]; strides and dilation as one value or two.
-bool conv2d_window(const CallAttrs& a, loops::Conv2dProgram& p) {
-  auto pair = [](std::vector<int64_t> v, std::array<int64_t, 2>& out) {
-    if (v.empty()) return true;
-    if (v.size() == 1) v.push_back(v[0]);
-    if (v.size() != 2) return false;
-    out = {v[0], v[1]};
-    return true;
-  };
-  const std::vector<int64_t> pad = a.get_ints("padding");
-  if (pad.size() == 1) p.pad_begin = {pad[0], pad[0]};
-  else if (pad.size() == 2 || pad.size() == 4) p.pad_begin = {pad[0], pad[1]};
-  else if (!pad.empty()) return false;
-  return pair(a.get_ints("strides"), p.strides) && pair(a.get_ints("dilation"), p.dilation);
-}
-
 // nn.conv2d in NCHW/OIHW, float32, as the direct convolution (loops/conv2d.h).
 std::optional<NativePlan> plan_conv2d_master(const Graph& g, const FusedGroup& group, std::string* why) {
   const Node& m = g[group.master];
@@ -196,11 +179,13 @@ std::optional<NativePlan> plan_conv2d_master(const Graph& g, const FusedGroup& g
     return std::nullopt;
   }
   const std::vector<int64_t> x = shape_of(g[m.inputs[0]].type), w = shape_of(g[m.inputs[1]].type), y = shape_of(m.type);
-  loops::Conv2dProgram p;
-  if (x.size() != 4 || w.size() != 4 || y.size() != 4 || !conv2d_window(a, p)) {
+  const std::optional<WindowAttrs> window = window_attrs_2d(a);
+  if (x.size() != 4 || w.size() != 4 || y.size() != 4 || !window) {
     *why = "a convolution that is not 2-D";
     return std::nullopt;
   }
+  loops::Conv2dProgram p;
+  p.strides = window->strides, p.dilation = window->dilation, p.pad_begin = window->pad_before;
   p.batch = x[0], p.channels = x[1], p.height = x[2], p.width = x[3];
   p.out_channels = w[0], p.kernel_h = w[2], p.kernel_w = w[3];
   p.out_h = y[2], p.out_w = y[3];

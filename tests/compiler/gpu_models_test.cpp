@@ -17,6 +17,7 @@
 #include "compiler/pipeline/executable.h"
 #include "compiler/pipeline/gpu_groups.h"
 #include "tests/compiler/compiler_test_util.h"
+#include "tests/support/conv_tolerance.h"
 #include "tests/support/product_tolerance.h"
 #include "tests/support/ptxas.h"
 
@@ -133,16 +134,8 @@ size_t check_matrix_masters(t::CompiledModel& m) {
     compiler::run_kernel(k, buffers.data(), nullptr);
     const std::string_view op = g[group.master].op->name;
     double tolerance = 0;
-    if (op == "nn.conv2d") {  // the reference convolution of |data| and |weight|: each output's sum of |terms|
-      std::vector<rt::Value> magnitudes = values;
-      for (compiler::NodeId in : g[group.master].inputs) {
-        rt::NDArray a = values[in].tensor().copy();
-        for (int64_t i = 0; i < a.size(); ++i) a.set_double(i, std::fabs(a.get_double(i)));
-        magnitudes[in] = rt::Value(a);
-      }
-      const rt::NDArray& w = values[g[group.master].inputs[1]].tensor();
-      tolerance = t::fold_tolerance(want, compiler::eval_node(g, group.master, magnitudes).tensor(),
-                                    w.shape()[1] * w.shape()[2] * w.shape()[3]);
+    if (op == "nn.conv2d") {
+      tolerance = t::conv2d_tolerance(g, group.master, values);
     } else {
       tolerance = t::product_tolerance(values[master->part.inputs[0]].tensor(), values[master->part.inputs[1]].tensor(),
                                        want, op == "nn.batch_matmul");

@@ -29,6 +29,7 @@
 #include "interpreter/eval/run.h"
 #include "lang/base/source.h"
 #include "tests/compiler_jit/support.h"
+#include "tests/support/conv_tolerance.h"
 #include "tests/support/product_tolerance.h"
 
 using namespace relay;
@@ -161,20 +162,6 @@ std::unique_ptr<Model> load_model(const std::string& name) {
   return m;
 }
 
-// The fold tolerance of a convolution node: the reference convolution of |data| and
-// |weight| is each output's sum of its terms' magnitudes.
-double conv2d_tolerance(const compiler::Graph& g, compiler::NodeId conv, const std::vector<rt::Value>& values) {
-  std::vector<rt::Value> magnitudes = values;
-  for (compiler::NodeId in : g[conv].inputs) {
-    rt::NDArray a = values[in].tensor().copy();
-    for (int64_t i = 0; i < a.size(); ++i) a.set_double(i, std::fabs(a.get_double(i)));
-    magnitudes[in] = rt::Value(a);
-  }
-  const rt::NDArray& weight = values[g[conv].inputs[1]].tensor();
-  const int64_t terms = weight.shape()[1] * weight.shape()[2] * weight.shape()[3];
-  return testing::fold_tolerance(values[conv].tensor(), compiler::eval_node(g, conv, magnitudes).tensor(), terms);
-}
-
 // Each model's GPU groups with the activations of one interpreted run.
 void write_model_cases(Writer& w, const Options& o) {
   for (const std::string& name : o.models) {
@@ -215,7 +202,7 @@ void write_model_cases(Writer& w, const Options& o) {
         // reference's BLAS.
         const std::string_view master = g[plan.groups[i].master].op->name;
         double rtol = 1e-5;
-        if (part == 0 && master == "nn.conv2d") rtol = conv2d_tolerance(g, plan.groups[i].master, values);
+        if (part == 0 && master == "nn.conv2d") rtol = testing::conv2d_tolerance(g, plan.groups[i].master, values);
         else if (part == 0)
           rtol = testing::product_tolerance(values[p->part.inputs[0]].tensor(), values[p->part.inputs[1]].tensor(),
                                             values[p->part.outputs[0]].tensor(), master == "nn.batch_matmul");
@@ -263,6 +250,13 @@ void write_benchmarks(Writer& w, const Options& o) {
 // loops/matmul.h) over ResNet-18's and MobileNet's shapes at batch 1 and 32 and the
 // issue's products, each tile with the static launch (blocks of 256) and with launch_for's
 // smaller blocks on 132 multiprocessors: the measurements the tile rules are tuned by.
+// The tiles to try, each once, in order.
+std::vector<std::pair<int64_t, int64_t>> distinct(std::vector<std::pair<int64_t, int64_t>> tiles) {
+  std::sort(tiles.begin(), tiles.end());
+  tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
+  return tiles;
+}
+
 void write_tile_benchmarks(Writer& w, const Options& o) {
   struct Conv {
     const char* name;
@@ -281,10 +275,7 @@ void write_tile_benchmarks(Writer& w, const Options& o) {
       p.kernel_h = p.kernel_w = c.k, p.groups = c.groups, p.out_h = p.out_w = c.hw;
       p.pad_begin = {c.k / 2, c.k / 2};
       const loops::Conv2dTile chosen = loops::conv2d_tile(p);
-      std::vector<std::pair<int64_t, int64_t>> tiles = {{1, 1}, {2, 2}, {4, 4}, {4, 7}, {4, 8}, {chosen.channels, chosen.width}};
-      std::sort(tiles.begin(), tiles.end());
-      tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
-      for (auto [tc, tw] : tiles) {
+      for (auto [tc, tw] : distinct({{1, 1}, {2, 2}, {4, 4}, {4, 7}, {4, 8}, {chosen.channels, chosen.width}})) {
         loops::LoweredKernel k = loops::lower_direct_conv2d(p, "conv", {tc, tw});
         if (!k.ok()) continue;
         const bool is_chosen = tc == chosen.channels && tw == chosen.width;
@@ -305,10 +296,7 @@ void write_tile_benchmarks(Writer& w, const Options& o) {
     loops::MatmulProgram p;
     p.batch = p.a_batch = p.b_batch = q.batch, p.m = q.m, p.n = q.n, p.k = q.k;
     const loops::MatmulTile chosen = loops::matmul_tile(p);
-    std::vector<std::pair<int64_t, int64_t>> tiles = {{1, 1}, {2, 2}, {4, 4}, {chosen.m, chosen.n}};
-    std::sort(tiles.begin(), tiles.end());
-    tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
-    for (auto [tm, tn] : tiles) {
+    for (auto [tm, tn] : distinct({{1, 1}, {2, 2}, {4, 4}, {chosen.m, chosen.n}})) {
       loops::LoweredKernel k = loops::lower_tiled_matmul(p, "matmul", {tm, tn});
       if (!k.ok()) continue;
       names.push_back(std::string(q.name) + "_t" + std::to_string(tm) + "x" + std::to_string(tn) +
