@@ -52,6 +52,14 @@ class Emitter {
   void stmt(const loops::Stmt& s);
   void loop(const loops::Stmt& s, llvm::Value* lo, llvm::Value* hi, llvm::Value* step = nullptr);
   llvm::Value* element_ptr(int buffer, const loops::Expr& index);
+  // LaneReduce: on the CPU the shuffle tree's order over the buffer's kWarpLanes slots;
+  // on the GPU (codegen_nvptx.cpp) warp shuffles of each thread's own slot.
+  void lane_reduce(const loops::Stmt& s);
+  void gpu_lane_reduce(const loops::Stmt& s);
+  // A Lanes loop on the GPU: its body once, on each of the warp's threads.
+  void gpu_lanes_loop(const loops::Stmt& s);
+  // The combine of two values of dtype `t` by `op` (loops::BinaryOp), as a Binary node.
+  llvm::Value* combine(loops::BinaryOp op, DataType t, llvm::Value* a, llvm::Value* b);
 
   llvm::Value* binary(const loops::ExprNode& e, llvm::Value* a, llvm::Value* b);
   llvm::Value* int_power(llvm::Value* a, llvm::Value* b, bool is_signed);
@@ -69,6 +77,10 @@ class Emitter {
   std::vector<llvm::Value*> buffers_;             // by buffer id
   std::unordered_map<int, llvm::Value*> vars_;    // by var id
   std::string math_prefix_;
+  // The GPU's warps (Kernel::uses_lanes): each thread keeps only its own slot of a
+  // lane-local buffer; lane_ is its lane inside a Lanes loop (null outside).
+  bool gpu_warps_ = false;
+  llvm::Value* lane_ = nullptr;
 };
 
 }  // namespace relay::compiler::cg

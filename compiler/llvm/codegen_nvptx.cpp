@@ -42,6 +42,7 @@ void Emitter::emit_gpu_kernel(const std::string& symbol) {
   }
 
   b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
+  gpu_warps_ = k_.uses_lanes();
   bind_buffers();
 
   llvm::Value* tid = special_register(b_, m_, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, "tid");
@@ -61,14 +62,52 @@ void Emitter::emit_gpu_kernel(const std::string& symbol) {
     return;
   }
 
-  // for (i = ctaid * ntid + tid; i < extent; i += ntid * nctaid) body
+  // for (i = ctaid * ntid + tid; i < extent; i += ntid * nctaid) body; with lanes an
+  // iteration per warp (blocks are whole warps, so a warp's threads share i and leave
+  // the loop together, as the shuffles need)
   const Stmt& s = k_.body[0];
   llvm::Value* ntid = special_register(b_, m_, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x, "ntid");
   llvm::Value* nctaid = special_register(b_, m_, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x, "nctaid");
   llvm::Value* first = b_.CreateAdd(b_.CreateMul(ctaid, ntid), tid, "first");
   llvm::Value* stride = b_.CreateMul(ntid, nctaid, "stride");
+  if (gpu_warps_) {
+    first = b_.CreateLShr(first, b_.getInt64(5), "warp");
+    stride = b_.CreateLShr(stride, b_.getInt64(5), "warps");
+  }
   loop(s, first, expr(s.extent), stride);
   b_.CreateRetVoid();
+}
+
+void Emitter::gpu_lanes_loop(const Stmt& s) {
+  llvm::Value* tid = special_register(b_, m_, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, "tid");
+  lane_ = b_.CreateAnd(tid, b_.getInt64(kWarpLanes - 1), "lane");
+  vars_[s.var.id] = lane_;
+  block(s.body);
+  lane_ = nullptr;
+}
+
+// Each element of the thread's slot: a shuffle-down tree (lane l takes lane l + s's value
+// for s = 16 .. 1, the order LaneReduce defines; lanes past the end combine garbage that
+// no lane below reads), then lane 0's total to every lane.
+void Emitter::gpu_lane_reduce(const Stmt& s) {
+  const Buffer& buf = k_.buffer(s.buffer);
+  const bool is_float = buf.dtype.is_float();
+  llvm::Function* down = llvm::Intrinsic::getDeclaration(
+      &m_, is_float ? llvm::Intrinsic::nvvm_shfl_sync_down_f32 : llvm::Intrinsic::nvvm_shfl_sync_down_i32);
+  llvm::Function* idx = llvm::Intrinsic::getDeclaration(
+      &m_, is_float ? llvm::Intrinsic::nvvm_shfl_sync_idx_f32 : llvm::Intrinsic::nvvm_shfl_sync_idx_i32);
+  llvm::Value* all_lanes = b_.getInt32(-1);
+  llvm::Value* whole_warp = b_.getInt32(kWarpLanes - 1);
+  llvm::Type* type = memory_type(buf.dtype);
+  for (int64_t j = 0; j < buf.lane_slot; ++j) {
+    llvm::Value* at = b_.CreateInBoundsGEP(type, buffers_[static_cast<size_t>(s.buffer)], b_.getInt64(j));
+    llvm::Value* v = b_.CreateLoad(type, at);
+    for (int64_t step = kWarpLanes / 2; step >= 1; step /= 2) {
+      llvm::Value* other = b_.CreateCall(down, {all_lanes, v, b_.getInt32(static_cast<uint32_t>(step)), whole_warp});
+      v = combine(s.combine, buf.dtype, v, other);
+    }
+    b_.CreateStore(b_.CreateCall(idx, {all_lanes, v, b_.getInt32(0), whole_warp}), at);
+  }
 }
 
 }  // namespace relay::compiler::cg

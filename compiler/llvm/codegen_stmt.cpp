@@ -104,7 +104,8 @@ void Emitter::bind_buffers() {
   // the GPU they are per thread).
   for (size_t i = nparams; i < k_.buffers.size(); ++i) {
     const Buffer& buf = k_.buffers[i];
-    buffers_[i] = b_.CreateAlloca(memory_type(buf.dtype), b_.getInt64(buf.extent()), buf.name);
+    const int64_t elements = gpu_warps_ && buf.lane_slot ? buf.lane_slot : buf.extent();
+    buffers_[i] = b_.CreateAlloca(memory_type(buf.dtype), b_.getInt64(elements), buf.name);
   }
 }
 
@@ -114,12 +115,48 @@ void Emitter::block(const Block& b) {
 
 llvm::Value* Emitter::element_ptr(int buffer, const Expr& index) {
   const Buffer& buf = k_.buffer(buffer);
-  return b_.CreateInBoundsGEP(memory_type(buf.dtype), buffers_[static_cast<size_t>(buffer)], expr(index));
+  // On the GPU a thread holds its own slot of a lane-local buffer: inside a Lanes loop
+  // the index is lane * slot + j (verify.h), and j is the place in that slot.
+  const Expr& place = gpu_warps_ && buf.lane_slot && lane_ ? index->args[1] : index;
+  return b_.CreateInBoundsGEP(memory_type(buf.dtype), buffers_[static_cast<size_t>(buffer)], expr(place));
+}
+
+llvm::Value* Emitter::combine(BinaryOp op, DataType t, llvm::Value* a, llvm::Value* b) {
+  ExprNode node;
+  node.kind = ExprKind::Binary;
+  node.dtype = t;
+  node.op = static_cast<uint8_t>(op);
+  node.args = {const_of(0, t), const_of(0, t)};  // binary() reads the operands' dtype
+  return binary(node, a, b);
+}
+
+void Emitter::lane_reduce(const Stmt& s) {
+  if (gpu_warps_) {
+    gpu_lane_reduce(s);
+    return;
+  }
+  const Buffer& buf = k_.buffer(s.buffer);
+  llvm::Type* type = memory_type(buf.dtype);
+  llvm::Value* base = buffers_[static_cast<size_t>(s.buffer)];
+  auto at = [&](int64_t i) { return b_.CreateInBoundsGEP(type, base, b_.getInt64(i)); };
+  for (int64_t step = kWarpLanes / 2; step >= 1; step /= 2)
+    for (int64_t lane = 0; lane < step; ++lane)
+      for (int64_t j = 0; j < buf.lane_slot; ++j) {
+        llvm::Value* mine = b_.CreateLoad(type, at(lane * buf.lane_slot + j));
+        llvm::Value* other = b_.CreateLoad(type, at((lane + step) * buf.lane_slot + j));
+        b_.CreateStore(combine(s.combine, buf.dtype, mine, other), at(lane * buf.lane_slot + j));
+      }
 }
 
 void Emitter::stmt(const Stmt& s) {
   switch (s.kind) {
-    case StmtKind::For: loop(s, b_.getInt64(0), expr(s.extent)); break;
+    case StmtKind::For:
+      if (gpu_warps_ && s.loop_kind == LoopKind::Lanes) {
+        gpu_lanes_loop(s);
+        break;
+      }
+      loop(s, b_.getInt64(0), expr(s.extent));
+      break;
     case StmtKind::Let: {
       llvm::Value* v = expr(s.value);
       v->setName(s.var.name + std::to_string(s.var.id));
@@ -134,6 +171,7 @@ void Emitter::stmt(const Stmt& s) {
       break;
     }
     case StmtKind::Alloc: break;  // the alloca is in the entry block
+    case StmtKind::LaneReduce: lane_reduce(s); break;
     case StmtKind::If: {
       llvm::BasicBlock* then = llvm::BasicBlock::Create(ctx_, "then", fn_);
       llvm::BasicBlock* after = llvm::BasicBlock::Create(ctx_, "endif", fn_);

@@ -109,10 +109,10 @@ Built build(llvm::LLVMContext& ctx, std::span<const loops::Kernel* const> kernel
                       k->body[0].loop_kind == loops::LoopKind::Parallel;
     info.one_thread = !grid;
     info.iterations = grid ? k->parallel_extent() : 1;
+    if (grid && k->uses_lanes()) info.lanes = static_cast<unsigned>(loops::kWarpLanes);
     if (grid) {
       info.block = kThreadsPerBlock;
-      const uint64_t blocks = (static_cast<uint64_t>(std::max<int64_t>(info.iterations, 1)) + kThreadsPerBlock - 1) /
-                              kThreadsPerBlock;
+      const uint64_t blocks = (info.threads() + kThreadsPerBlock - 1) / kThreadsPerBlock;
       // More blocks than this only add scheduling work: the grid-stride loop covers the rest.
       info.grid = std::min<uint64_t>(blocks, 1u << 16);
     }
@@ -172,11 +172,11 @@ std::string find_libdevice(std::string* searched) {
 
 PtxLaunch launch_for(const PtxKernelInfo& k, int multiprocessors) {
   if (k.one_thread) return {1, 1};
-  const uint64_t iterations = static_cast<uint64_t>(std::max<int64_t>(k.iterations, 1));
+  const uint64_t threads = k.threads();
   const uint64_t wanted = static_cast<uint64_t>(std::max(multiprocessors, 1));
   unsigned block = k.block;
-  while (block > 32 && (iterations + block - 1) / block < wanted) block /= 2;
-  return {std::min<uint64_t>((iterations + block - 1) / block, 1u << 16), block};
+  while (block > 32 && (threads + block - 1) / block < wanted) block /= 2;
+  return {std::min<uint64_t>((threads + block - 1) / block, 1u << 16), block};
 }
 
 PtxModule emit_ptx(std::span<const loops::Kernel* const> kernels, const PtxTarget& target, int opt_level) {

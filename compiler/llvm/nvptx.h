@@ -11,7 +11,10 @@
 // parameter order; the lowering fixed shapes and strides). The iterations of the kernel's
 // top-level parallel loop are spread over every thread of the grid (a grid-stride loop,
 // so any grid is correct and consecutive threads take consecutive iterations); a kernel
-// without a top-level parallel loop runs on one thread. The lowerings' "every operation is
+// without a top-level parallel loop runs on one thread. A kernel with Lanes loops
+// (loops/ir.h) runs an iteration on each warp instead: lane = threadIdx.x % 32, the lanes'
+// loop bodies once on each thread, a LaneReduce as warp shuffles (shfl.sync.down, then
+// shfl.sync.idx from lane 0), lane-local buffers one slot per thread. The lowerings' "every operation is
 // total" contract (loops/ir.h) holds on the GPU as on the CPU.
 //
 // This header includes no LLVM header.
@@ -45,9 +48,13 @@ struct PtxKernelInfo {
   std::string entry;         // the .entry's name
   size_t num_params = 0;     // device pointers it takes
   int64_t iterations = 1;    // of its top-level parallel loop (what the threads share)
+  unsigned lanes = 1;        // threads per iteration: kWarpLanes when an iteration runs
+                             // on a warp (Kernel::uses_lanes), else 1
   bool one_thread = false;   // no top-level parallel loop: launch <<<1, 1>>>
   unsigned block = 1;        // threads per block
   uint64_t grid = 1;         // blocks
+  // The threads its iterations want (at least one iteration's).
+  uint64_t threads() const { return static_cast<uint64_t>(iterations > 1 ? iterations : 1) * lanes; }
 };
 
 struct PtxModule {

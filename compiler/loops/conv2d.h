@@ -6,7 +6,8 @@
 // multiply-adds into accumulators that stay in registers (a local array indexed by
 // constants), so a thread does several times the arithmetic per load of a thread per
 // output. Every output still folds its C/groups x KH x KW window serially (channel, row,
-// column), taps in the padding skipped, as the untiled kernel did. Untiled in shared
+// column), taps in the padding skipped, as the untiled kernel did (with `lanes`, each
+// lane its share of the channels, then the lanes' tree: conv2d_tile). Untiled in shared
 // memory, without matrix units: a fraction of the chip's rate (docs/compiler.md, "GPU").
 #pragma once
 
@@ -35,8 +36,18 @@ struct Conv2dProgram {
 // fastest of every tile tried, by up to 3x; at batch 32 (0.8M to 6.4M outputs) 4 x 7 was
 // the fastest (1.3x to 3x faster than a thread per output, ahead of 4 x 4 and 4 x 8).
 inline constexpr int64_t kConvTiledOutputs = int64_t{1} << 19;
+// Below this many outputs a convolution whose window holds at least kConvLanesMinWindow
+// terms over at least 2 x 32 input channels runs a warp per output instead (`lanes`):
+// lane l folds the channels c = l, l + 32, ... of the window (each over its rows and
+// columns, in order), and a LaneReduce adds the 32 partial sums. ResNet-18's last stages
+// at batch 1 have 25k to 100k outputs of 1152 to 4608 terms: a thread each leaves most
+// of an H200's 270k thread slots empty. (Not yet measured on a GPU: the tile benchmarks
+// time both.)
+inline constexpr int64_t kConvLanesOutputs = int64_t{1} << 17;
+inline constexpr int64_t kConvLanesMinWindow = 256;
 struct Conv2dTile {
   int64_t channels = 1, width = 1;
+  bool lanes = false;  // a warp per tile, the channels split over its lanes
 };
 Conv2dTile conv2d_tile(const Conv2dProgram& p);
 

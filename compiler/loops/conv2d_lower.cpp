@@ -15,7 +15,14 @@ Expr within(const Expr& x, int64_t end) {
 
 Conv2dTile conv2d_tile(const Conv2dProgram& p) {
   Conv2dTile t;
-  if (p.batch * p.out_channels * p.out_h * p.out_w < kConvTiledOutputs) return t;  // a thread per output
+  const int64_t outputs = p.batch * p.out_channels * p.out_h * p.out_w;
+  const int64_t inputs_per_group = p.groups > 0 ? p.channels / p.groups : 1;
+  if (outputs < kConvLanesOutputs && inputs_per_group >= 2 * kWarpLanes &&
+      inputs_per_group * p.kernel_h * p.kernel_w >= kConvLanesMinWindow) {
+    t.lanes = true;  // a warp per output
+    return t;
+  }
+  if (outputs < kConvTiledOutputs) return t;  // a thread per output
   const int64_t per_group = p.groups > 0 ? p.out_channels / p.groups : 1;
   for (int64_t c : {4, 2, 1})
     if (per_group % c == 0) {
@@ -58,8 +65,14 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
   const int64_t tiles_w = OW / TW, tiles_c = O / TC;
   const int64_t tiles = N * tiles_c * OH * tiles_w;
   if (tiles == 0) return r;
-  const int acc = add_local(k, "acc", f, TC * TW);
+  const int acc = tile.lanes ? add_lane_local(k, "acc", f, TC * TW) : add_local(k, "acc", f, TC * TW);
+  // acc_at: an accumulator after the fold (lane 0's slot); acc_in: inside the fold
+  Var lane;  // (lanes) the warp's lane
+  if (tile.lanes) lane = new_var(k, "lane", i64());
   auto acc_at = [&](int64_t i, int64_t j) { return int_imm(i * TW + j); };
+  auto acc_in = [&](int64_t i, int64_t j) {
+    return tile.lanes ? lane_slot_index(lane, k.buffer(acc), acc_at(i, j)) : acc_at(i, j);
+  };
 
   // The tile's coordinates from the thread's flat index: its first output column and
   // channel, its row and image.
@@ -79,8 +92,9 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
                                                 index_scale(index_div(var_ref(oc0), per_group), I * H * W)})));
   per_tile.push_back(let(weight_base, index_scale(var_ref(oc0), I * KH * KW)));
   per_tile.push_back(alloc(k.buffer(acc)));
+  Block fold;
   for (int64_t i = 0; i < TC; ++i)
-    for (int64_t j = 0; j < TW; ++j) per_tile.push_back(store(k.buffer(acc), acc_at(i, j), float_imm(0)));
+    for (int64_t j = 0; j < TW; ++j) fold.push_back(store(k.buffer(acc), acc_in(i, j), float_imm(0)));
 
   // for c, kh (rows inside the input), kw: the tap's TC weights, then per column j inside
   // the input its value into the TC accumulators of that column.
@@ -99,8 +113,8 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
         let(iw, index_sum({var_ref(iw0), int_imm(j * p.strides[1]), index_scale(var_ref(kw), p.dilation[1])})));
     Block column{let(x, load(k.buffer(data), index_add(var_ref(row), var_ref(iw))))};
     for (int64_t i = 0; i < TC; ++i)
-      column.push_back(store(k.buffer(acc), acc_at(i, j),
-                             binary(BinaryOp::Add, load(k.buffer(acc), acc_at(i, j)),
+      column.push_back(store(k.buffer(acc), acc_in(i, j),
+                             binary(BinaryOp::Add, load(k.buffer(acc), acc_in(i, j)),
                                     binary(BinaryOp::Mul, var_ref(x), var_ref(weights[static_cast<size_t>(i)])))));
     kw_body.push_back(if_then(within(var_ref(iw), W), std::move(column)));
   }
@@ -109,8 +123,20 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
                         Block{let(row, index_sum({var_ref(data_base), index_scale(var_ref(c), H * W),
                                                   index_scale(var_ref(ih), W)})),
                               for_loop(kw, int_imm(KW), LoopKind::Reduction, std::move(kw_body))})};
-  Block c_body{for_loop(kh, int_imm(KH), LoopKind::Reduction, std::move(kh_body))};
-  per_tile.push_back(for_loop(c, int_imm(I), LoopKind::Reduction, std::move(c_body)));
+  if (tile.lanes) {
+    // lane l's channels: c = l + 32 * step for ceil((I - l) / 32) steps
+    const Var step = new_var(k, "step", i64());
+    Block c_body{let(c, index_add(var_ref(lane), index_scale(var_ref(step), kWarpLanes))),
+                 for_loop(kh, int_imm(KH), LoopKind::Reduction, std::move(kh_body))};
+    Expr share = index_div(index_add(index_scale(var_ref(lane), -1), I + kWarpLanes - 1), kWarpLanes);
+    fold.push_back(for_loop(step, std::move(share), LoopKind::Reduction, std::move(c_body)));
+    per_tile.push_back(for_loop(lane, int_imm(kWarpLanes), LoopKind::Lanes, std::move(fold)));
+    per_tile.push_back(lane_reduce(k.buffer(acc), BinaryOp::Add));
+  } else {
+    Block c_body{for_loop(kh, int_imm(KH), LoopKind::Reduction, std::move(kh_body))};
+    fold.push_back(for_loop(c, int_imm(I), LoopKind::Reduction, std::move(c_body)));
+    for (Stmt& st : fold) per_tile.push_back(std::move(st));
+  }
 
   // The tile's outputs: channel oc0 + i, column ow0 + j.
   const Var out_base = new_var(k, "out_base", i64());

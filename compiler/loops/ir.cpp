@@ -28,6 +28,16 @@ int64_t Kernel::parallel_extent() const {
   return 1;
 }
 
+namespace {
+bool has_lanes_loop(const Block& b) {
+  for (const Stmt& s : b)
+    if ((s.kind == StmtKind::For && s.loop_kind == LoopKind::Lanes) || has_lanes_loop(s.body)) return true;
+  return false;
+}
+}  // namespace
+
+bool Kernel::uses_lanes() const { return has_lanes_loop(body); }
+
 DataType i64() { return DataType::int_(64); }
 DataType f32() { return DataType::float_(32); }
 DataType boolean() { return DataType::bool_(); }
@@ -129,6 +139,12 @@ int add_local(Kernel& k, std::string name, DataType t, int64_t size) {
   return id;
 }
 
+int add_lane_local(Kernel& k, std::string name, DataType t, int64_t slot) {
+  const int id = add_local(k, std::move(name), t, kWarpLanes * slot);
+  k.buffers.back().lane_slot = slot;
+  return id;
+}
+
 Stmt for_loop(Var v, Expr extent, LoopKind kind, Block body) {
   Stmt s;
   s.kind = StmtKind::For;
@@ -163,6 +179,18 @@ Stmt alloc(const Buffer& b) {
   return s;
 }
 
+Stmt lane_reduce(const Buffer& b, BinaryOp combine) {
+  Stmt s;
+  s.kind = StmtKind::LaneReduce;
+  s.buffer = b.id;
+  s.combine = combine;
+  return s;
+}
+
+Expr lane_slot_index(const Var& lane, const Buffer& b, Expr j) {
+  return binary(BinaryOp::Add, binary(BinaryOp::Mul, var_ref(lane), int_imm(b.lane_slot)), std::move(j));
+}
+
 Stmt if_then(Expr cond, Block body) {
   Stmt s;
   s.kind = StmtKind::If;
@@ -193,7 +221,7 @@ const char* name_of(MathFn fn) {
 }
 
 const char* name_of(LoopKind k) {
-  static const char* const names[] = {"serial", "parallel", "vectorizable", "reduction"};
+  static const char* const names[] = {"serial", "parallel", "vectorizable", "reduction", "lanes"};
   return names[static_cast<int>(k)];
 }
 

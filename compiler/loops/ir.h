@@ -87,6 +87,11 @@ struct Buffer {
   std::vector<int64_t> shape;
   std::vector<int64_t> strides;  // in elements
   bool is_param = true;
+  // A lane-local buffer (add_lane_local): kWarpLanes slots of `slot` elements each,
+  // element j of lane l at l * slot + j. Inside a Lanes loop an index addresses the
+  // lane's own slot (lane * slot + j); elsewhere the slot of lane 0 (j), which holds the
+  // combined values after a LaneReduce. On the GPU each thread keeps only its own slot.
+  int64_t lane_slot = 0;  // 0: an ordinary buffer
   int64_t extent() const;  // elements addressed: 1 + sum((shape[d] - 1) * strides[d])
 };
 
@@ -95,7 +100,15 @@ enum class LoopKind : uint8_t {
   Parallel,      // iterations are independent; the kernel's outermost loop may be split
   Vectorizable,  // independent iterations, contiguous accesses: the backend vectorises
   Reduction,     // carries a dependence through memory or a local: keep the order
+  Lanes,         // `for lane in [0, kWarpLanes)`, directly inside the top-level parallel
+                 // loop's body: the lanes of one GPU warp that share an iteration of the
+                 // parallel loop, each folding its share of a long reduction into its
+                 // slot of a lane-local buffer (see LaneReduce). The CPU runs it as a
+                 // serial loop; the GPU runs the body once on each of the warp's threads.
 };
+
+// The lanes of a warp: a Lanes loop's extent, the slots of a lane-local buffer.
+inline constexpr int64_t kWarpLanes = 32;
 
 // The machine a lowering shapes its loops for. Cpu: a parallel loop of a few large
 // iterations, each a vectorisable row that stays in cache. Gpu: one parallel loop with an
@@ -105,7 +118,16 @@ enum class LoopKind : uint8_t {
 // for both; the GPU backend maps any top-level parallel loop onto its threads.
 enum class LoopShape : uint8_t { Cpu, Gpu };
 
-enum class StmtKind : uint8_t { For, Let, Store, Alloc, If };
+enum class StmtKind : uint8_t {
+  For, Let, Store, Alloc, If,
+  // LaneReduce: combine the kWarpLanes slots of a lane-local buffer with `combine`, in
+  // the order of a warp's shuffle tree: for s = 16, 8, 4, 2, 1 and every lane l < s,
+  // slot l = combine(slot l, slot l + s), element by element. Afterwards slot 0 holds
+  // the result (on the GPU every lane's copy does). It stands directly in the top-level
+  // parallel loop's body, outside any Lanes loop and any If, where the warp's lanes are
+  // together.
+  LaneReduce,
+};
 
 struct Stmt;
 using Block = std::vector<Stmt>;
@@ -121,6 +143,7 @@ struct Stmt {
   Expr index;
   Expr value;  // Let value, Store value, If condition
   Block body;  // For, If
+  BinaryOp combine = BinaryOp::Add;  // LaneReduce: Add, Max or Min
 };
 
 // A kernel. The C ABI of a compiled kernel is
@@ -139,6 +162,8 @@ struct Kernel {
   const Buffer& buffer(int id) const { return buffers[static_cast<size_t>(id)]; }
   // The extent of the top-level Parallel loop when it is a constant, else 1.
   int64_t parallel_extent() const;
+  // Whether an iteration of the parallel loop runs on a warp (it has a Lanes loop).
+  bool uses_lanes() const;
 };
 
 // What every lowering (element-wise, reduction, index-mapping, softmax) gives back: the
@@ -175,12 +200,17 @@ Expr call(MathFn fn, std::vector<Expr> args);
 Var new_var(Kernel& k, std::string name, DataType t);
 int add_param(Kernel& k, std::string name, DataType t, std::vector<int64_t> shape, std::vector<int64_t> strides);
 int add_local(Kernel& k, std::string name, DataType t, int64_t size);
+// A lane-local buffer of kWarpLanes slots of `slot` elements (Buffer::lane_slot).
+int add_lane_local(Kernel& k, std::string name, DataType t, int64_t slot);
 
 Stmt for_loop(Var v, Expr extent, LoopKind kind, Block body);
 Stmt let(Var v, Expr value);
 Stmt store(const Buffer& b, Expr index, Expr value);
 Stmt alloc(const Buffer& b);
 Stmt if_then(Expr cond, Block body);
+Stmt lane_reduce(const Buffer& b, BinaryOp combine);
+// Inside a Lanes loop over `lane`: element j of the lane's own slot of lane-local `b`.
+Expr lane_slot_index(const Var& lane, const Buffer& b, Expr j);
 
 const char* name_of(UnaryOp op);
 const char* name_of(BinaryOp op);

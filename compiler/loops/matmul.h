@@ -5,6 +5,11 @@
 // of a and tile_n of b for tile_m x tile_n multiply-adds into accumulators that stay in
 // registers. Every output folds over k in order from 0, as a thread per output did. No
 // shared memory and no matrix units: a fraction of the chip's rate (docs/compiler.md).
+//
+// A product of too few outputs to fill a GPU (a batch-1 dense layer: a few thousand
+// outputs, each a long fold) splits k over the 32 lanes of a warp instead (`lanes`): lane
+// l folds k = l, l + 32, ... in order, so the warp's loads of a row are consecutive
+// (coalesced), and a LaneReduce adds the 32 partial sums in its tree order (ir.h).
 #pragma once
 
 #include <cstdint>
@@ -22,9 +27,17 @@ struct MatmulProgram {
 
 struct MatmulTile {
   int64_t m = 1, n = 1;
+  bool lanes = false;  // a warp per tile, k split over its lanes
 };
+// Tiles (threads) below which a product gives up tile size for parallelism: a few per
+// multiprocessor's worth of resident threads on a large GPU (132 SMs x 2048).
+inline constexpr int64_t kEnoughTiles = 32768;
+// Products at least this deep split k over a warp when a thread per output would not
+// fill the GPU (below kEnoughTiles outputs).
+inline constexpr int64_t kLanesMinDepth = 64;
 // The largest of 4 x 4, then smaller tiles dividing m and n, that still leaves enough
-// tiles (threads) to fill a GPU; a thread per output for small products.
+// tiles (threads) to fill a GPU; a thread per output for small shallow products, a warp
+// per output for small deep ones.
 MatmulTile matmul_tile(const MatmulProgram& p);
 
 // Buffers [a, b, out] (dense-shaped: a [a_batch * m, k], b [b_batch * n, k], out

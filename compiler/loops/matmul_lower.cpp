@@ -7,16 +7,12 @@
 
 namespace relay::loops {
 
-namespace {
-
-// Tiles (threads) below which a product gives up tile size for parallelism: a few per
-// multiprocessor's worth of resident threads on a large GPU (132 SMs x 2048).
-constexpr int64_t kEnoughTiles = 32768;
-
-}  // namespace
-
 MatmulTile matmul_tile(const MatmulProgram& p) {
   MatmulTile t;
+  if (p.batch * p.m * p.n < kEnoughTiles && p.k >= kLanesMinDepth) {
+    t.lanes = true;  // a warp per output
+    return t;
+  }
   for (int64_t s : {4, 2, 1})
     if (p.m % s == 0) {
       t.m = s;
@@ -56,8 +52,14 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
   const int a = add_param(kn, "a", f, {p.a_batch * M, K}, {K, 1});
   const int b = add_param(kn, "b", f, {p.b_batch * N, K}, {K, 1});
   r.output_buffer = add_param(kn, "out", f, {B * M, N}, {N, 1});
-  const int acc = add_local(kn, "acc", f, TM * TN);
+  const int acc = tile.lanes ? add_lane_local(kn, "acc", f, TM * TN) : add_local(kn, "acc", f, TM * TN);
+  // acc_at: an accumulator after the fold (lane 0's slot); acc_in: inside the fold
+  Var lane;  // (lanes) the warp's lane
+  if (tile.lanes) lane = new_var(kn, "lane", i64());
   auto acc_at = [&](int64_t i, int64_t j) { return int_imm(i * TN + j); };
+  auto acc_in = [&](int64_t i, int64_t j) {
+    return tile.lanes ? lane_slot_index(lane, kn.buffer(acc), acc_at(i, j)) : acc_at(i, j);
+  };
   const int64_t tiles_n = N / TN, tiles_m = M / TM;
 
   const Var t = new_var(kn, "t", i64());
@@ -72,12 +74,19 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
   per_tile.push_back(
       let(b_base, index_add(index_scale(var_ref(batch), p.b_batch > 1 ? N * K : 0), index_scale(var_ref(n0), K))));
   per_tile.push_back(alloc(kn.buffer(acc)));
+  Block fold;
   for (int64_t i = 0; i < TM; ++i)
-    for (int64_t j = 0; j < TN; ++j) per_tile.push_back(store(kn.buffer(acc), acc_at(i, j), float_imm(0)));
+    for (int64_t j = 0; j < TN; ++j) fold.push_back(store(kn.buffer(acc), acc_in(i, j), float_imm(0)));
 
-  // for k: TM values of a, TN of b, TM x TN multiply-adds
+  // for k: TM values of a, TN of b, TM x TN multiply-adds (with lanes, the lane's k: the
+  // loop runs over its share, k = lane + 32 * step)
   const Var kk = new_var(kn, "k", i64());
+  Var step_k;  // (lanes) the lane's steps over k
   Block step;
+  if (tile.lanes) {
+    step_k = new_var(kn, "step", i64());
+    step.push_back(let(kk, index_add(var_ref(lane), index_scale(var_ref(step_k), kWarpLanes))));
+  }
   std::vector<Var> as, bs;
   for (int64_t i = 0; i < TM; ++i) {
     as.push_back(new_var(kn, "a", f));
@@ -89,11 +98,20 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
   }
   for (int64_t i = 0; i < TM; ++i)
     for (int64_t j = 0; j < TN; ++j)
-      step.push_back(store(kn.buffer(acc), acc_at(i, j),
-                           binary(BinaryOp::Add, load(kn.buffer(acc), acc_at(i, j)),
+      step.push_back(store(kn.buffer(acc), acc_in(i, j),
+                           binary(BinaryOp::Add, load(kn.buffer(acc), acc_in(i, j)),
                                   binary(BinaryOp::Mul, var_ref(as[static_cast<size_t>(i)]),
                                          var_ref(bs[static_cast<size_t>(j)])))));
-  per_tile.push_back(for_loop(kk, int_imm(K), LoopKind::Reduction, std::move(step)));
+  if (tile.lanes) {
+    // lane l's share of [0, K): ceil((K - l) / 32) steps
+    Expr share = index_div(index_add(index_scale(var_ref(lane), -1), K + kWarpLanes - 1), kWarpLanes);
+    fold.push_back(for_loop(step_k, std::move(share), LoopKind::Reduction, std::move(step)));
+    per_tile.push_back(for_loop(lane, int_imm(kWarpLanes), LoopKind::Lanes, std::move(fold)));
+    per_tile.push_back(lane_reduce(kn.buffer(acc), BinaryOp::Add));
+  } else {
+    fold.push_back(for_loop(kk, int_imm(K), LoopKind::Reduction, std::move(step)));
+    for (Stmt& st : fold) per_tile.push_back(std::move(st));
+  }
 
   const Var out_base = new_var(kn, "out_base", i64());
   per_tile.push_back(

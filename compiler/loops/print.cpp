@@ -82,9 +82,13 @@ class Printer {
         break;
       case StmtKind::Alloc: {
         const Buffer& b = k_.buffer(s.buffer);
-        out_ << pad << "alloc " << b.name << ": " << dtype_name(b.dtype) << shape_text(b.shape) << ";\n";
+        out_ << pad << "alloc " << b.name << ": " << dtype_name(b.dtype) << shape_text(b.shape)
+             << (b.lane_slot ? " lanes" : "") << ";\n";
         break;
       }
+      case StmtKind::LaneReduce:
+        out_ << pad << "lane_reduce " << name_of(s.combine) << " " << k_.buffer(s.buffer).name << ";\n";
+        break;
       case StmtKind::If:
         out_ << pad << "if " << expr(s.value) << " {\n";
         block(s.body, depth + 1);

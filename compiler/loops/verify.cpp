@@ -1,6 +1,7 @@
 // The loop IR verifier (verify.h): one recursive walk with a scope of defined variables.
 #include "compiler/loops/verify.h"
 
+#include <optional>
 #include <set>
 #include <unordered_set>
 
@@ -23,6 +24,12 @@ class Verifier {
       if (b.shape.size() != b.strides.size()) fail("buffer " + b.name + ": shape and strides differ in rank");
       if (b.dtype.lanes != 1) fail("buffer " + b.name + ": vector dtypes are not supported");
       if (b.is_param && i >= k_.num_params()) fail("parameter " + b.name + " follows a local buffer");
+      if (b.lane_slot != 0) {
+        if (b.is_param || b.lane_slot < 0 || b.extent() != kWarpLanes * b.lane_slot)
+          fail("lane-local buffer " + b.name + " is not a local of kWarpLanes slots");
+        if (b.dtype != f32() && b.dtype != DataType::int_(32))
+          fail("lane-local buffer " + b.name + " is " + dtype_name(b.dtype) + " (float32 and int32 are shuffled)");
+      }
     }
     int parallel = 0;
     count_parallel(k_.body, parallel);
@@ -58,9 +65,35 @@ class Verifier {
   void block(const Block& b) {
     const size_t mark = scope_.size();
     const std::set<int> allocated = allocated_;
+    const Block* outer = current_;
+    current_ = &b;
     for (const Stmt& s : b) stmt(s);
+    current_ = outer;
     scope_.resize(mark);
     allocated_ = allocated;
+  }
+
+  // Lanes loops and LaneReduce stand directly in the parallel loop's body (ir.h).
+  bool at_warp_level() const { return current_ != nullptr && current_ == parallel_body_ && !lane_.has_value(); }
+
+  // A lane-local buffer's index: inside a Lanes loop `lane * slot + j` (the lane's own
+  // slot), elsewhere j (lane 0's); j is checked like any index, within the slot.
+  void lane_local_index(const Buffer& b, const Expr& e, const char* what) {
+    Expr j = e;
+    if (lane_.has_value()) {
+      const bool shaped = e->kind == ExprKind::Binary && static_cast<BinaryOp>(e->op) == BinaryOp::Add &&
+                          e->args[0]->kind == ExprKind::Binary &&
+                          static_cast<BinaryOp>(e->args[0]->op) == BinaryOp::Mul &&
+                          e->args[0]->args[0]->kind == ExprKind::Var && e->args[0]->args[0]->id == *lane_ &&
+                          e->args[0]->args[1]->kind == ExprKind::IntImm && e->args[0]->args[1]->int_value == b.lane_slot;
+      if (!shaped) {
+        fail(std::string(what) + " of lane-local " + b.name + " inside a Lanes loop is not lane * slot + j");
+        return;
+      }
+      j = e->args[1];
+    }
+    if (j->kind == ExprKind::IntImm && (j->int_value < 0 || j->int_value >= b.lane_slot))
+      fail(std::string(what) + " index " + std::to_string(j->int_value) + " is outside a slot of " + b.name);
   }
 
   void check_buffer(int id, const char* what) {
@@ -76,6 +109,10 @@ class Verifier {
     expr(e);
     if (e->dtype != i64()) fail(std::string(what) + " index is not int64");
     if (!affine(e)) fail(std::string(what) + " index is not affine: " + print_expr(k_, e));
+    if (buffer >= 0 && static_cast<size_t>(buffer) < k_.buffers.size() && k_.buffer(buffer).lane_slot != 0) {
+      lane_local_index(k_.buffer(buffer), e, what);
+      return;
+    }
     if (e->kind == ExprKind::IntImm && buffer >= 0 && static_cast<size_t>(buffer) < k_.buffers.size()) {
       const int64_t n = k_.buffer(buffer).extent();
       if (e->int_value < 0 || e->int_value >= n)
@@ -119,10 +156,19 @@ class Verifier {
         expr(s.extent);
         if (s.extent->dtype != i64() || !extent_ok(s.extent)) fail("loop extent must be an affine int64 (or a min of two)");
         if (s.var.dtype != i64()) fail("loop variable " + s.var.name + " is not int64");
+        if (s.loop_kind == LoopKind::Lanes) {
+          if (!at_warp_level()) fail("a Lanes loop outside the parallel loop's body, or inside another");
+          if (s.extent->kind != ExprKind::IntImm || s.extent->int_value != kWarpLanes)
+            fail("a Lanes loop's extent is not kWarpLanes");
+        }
         {
           const size_t mark = scope_.size();
           define(s.var);
+          const std::optional<int> lane = lane_;
+          if (s.loop_kind == LoopKind::Lanes) lane_ = s.var.id;
+          if (s.loop_kind == LoopKind::Parallel) parallel_body_ = &s.body;
           block(s.body);
+          lane_ = lane;
           scope_.resize(mark);
         }
         break;
@@ -150,6 +196,14 @@ class Verifier {
         expr(s.value);
         if (!s.value->dtype.is_bool()) fail("if condition is not bool");
         block(s.body);
+        break;
+      case StmtKind::LaneReduce:
+        check_buffer(s.buffer, "lane_reduce");
+        if (s.buffer >= 0 && static_cast<size_t>(s.buffer) < k_.buffers.size() && k_.buffer(s.buffer).lane_slot == 0)
+          fail("lane_reduce of " + k_.buffer(s.buffer).name + ", which is not lane-local");
+        if (s.combine != BinaryOp::Add && s.combine != BinaryOp::Max && s.combine != BinaryOp::Min)
+          fail(std::string("lane_reduce by ") + name_of(s.combine) + " (add, max and min are)");
+        if (!at_warp_level()) fail("a lane_reduce outside the parallel loop's body, or inside a Lanes loop");
         break;
     }
   }
@@ -214,6 +268,9 @@ class Verifier {
   std::vector<Var> scope_;
   std::unordered_set<int> defined_ever_;
   std::set<int> allocated_;
+  const Block* current_ = nullptr;        // the block being verified
+  const Block* parallel_body_ = nullptr;  // the top-level parallel loop's body
+  std::optional<int> lane_;               // the enclosing Lanes loop's variable
   std::vector<std::string> errors_;
 };
 

@@ -23,6 +23,10 @@ namespace relay::loops {
 //    a Store's value has the buffer's dtype
 //  - a local buffer is used only after its Alloc; at most one Parallel loop, and it is the
 //    body's only top-level statement
+//  - Lanes loops (extent kWarpLanes) and LaneReduce stand directly in the parallel loop's
+//    body, not inside each other; a lane-local buffer is float32 or int32, indexed
+//    `lane * slot + j` inside a Lanes loop and j elsewhere (ir.h); LaneReduce combines
+//    a lane-local buffer by add, max or min
 std::vector<std::string> verify(const Kernel& k);
 
 }  // namespace relay::loops

@@ -17,6 +17,7 @@
 #include "compiler/loops/matmul.h"
 #include "compiler/loops/print.h"
 #include "compiler/loops/reduction.h"
+#include "compiler/loops/verify.h"
 #include "tests/compiler_jit/support.h"
 #include "tests/support/ptxas.h"
 
@@ -222,4 +223,98 @@ TEST_CASE("the tiled convolution and matrix product assemble, their accumulators
   // module has no local (stack) memory
   const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
   CHECK(m.ptx.find(".local") == std::string::npos);
+}
+
+TEST_CASE("a warp per output: lanes become the warp's threads, LaneReduce its shuffles", "[gpu][ptx]") {
+  // ResNet-18's last convolution and a dense layer of 4096 outputs at batch 1 (the tile
+  // rules pick lanes for both), and a 2 x 2 tile on a warp
+  loops::Conv2dProgram c;
+  c.channels = c.out_channels = 512, c.height = c.width = c.out_h = c.out_w = 7, c.kernel_h = c.kernel_w = 3;
+  c.pad_begin = {1, 1};
+  REQUIRE(loops::conv2d_tile(c).lanes);
+  loops::MatmulProgram dense;
+  dense.m = 1, dense.n = 4096, dense.k = 4096;
+  REQUIRE(loops::matmul_tile(dense).lanes);
+  loops::MatmulProgram square;
+  square.m = square.n = 64, square.k = 300;
+  std::vector<loops::LoweredKernel> lowered = {loops::lower_direct_conv2d(c, "conv_lanes"),
+                                               loops::lower_tiled_matmul(dense, "dense_lanes"),
+                                               loops::lower_tiled_matmul(square, "matmul_lanes_2x2", {2, 2, true})};
+  std::vector<const loops::Kernel*> kernels;
+  for (const loops::LoweredKernel& l : lowered) {
+    REQUIRE(l.ok());
+    INFO(loops::print_kernel(l.kernel));
+    CHECK(loops::verify(l.kernel).empty());
+    CHECK(l.kernel.uses_lanes());
+    kernels.push_back(&l.kernel);
+  }
+  check_module(kernels);  // ptxas for every targeted architecture, where it is installed
+  const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
+  INFO(m.ptx);
+  // every lane folds into its own registers; the tree is five shuffles down and one
+  // broadcast per accumulator (four for the 2 x 2 tile)
+  CHECK(m.ptx.find(".local") == std::string::npos);
+  auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = m.ptx.find(what); at != std::string::npos; at = m.ptx.find(what, at + 1)) ++n;
+    return n;
+  };
+  CHECK(count("shfl.sync.down.b32") == 5 * (1 + 1 + 4));
+  CHECK(count("shfl.sync.idx.b32") == 1 + 1 + 4);
+  // an iteration per warp: 32 threads each, launched in whole warps
+  REQUIRE(m.kernels.size() == 3);
+  CHECK(m.kernels[0].iterations == 512 * 7 * 7);
+  CHECK(m.kernels[0].lanes == 32);
+  CHECK(m.kernels[0].threads() == 512 * 7 * 7 * 32);
+  CHECK(m.kernels[1].iterations == 4096);
+  CHECK(m.kernels[1].grid == 4096 * 32 / compiler::gpu::kThreadsPerBlock);
+  const compiler::gpu::PtxLaunch launch = compiler::gpu::launch_for(m.kernels[1], 132);
+  CHECK(launch.block == compiler::gpu::kThreadsPerBlock);  // 512 blocks: enough for 132 SMs
+  CHECK(m.kernels[2].iterations == 32 * 32);
+  // a kernel without lanes launches a thread per iteration
+  loops::MatmulProgram plain = square;
+  plain.k = 16;
+  const loops::LoweredKernel shallow = loops::lower_tiled_matmul(plain, "shallow");
+  REQUIRE(shallow.ok());
+  CHECK_FALSE(shallow.kernel.uses_lanes());
+  const loops::Kernel* one[] = {&shallow.kernel};
+  CHECK(compiler::gpu::emit_ptx(one, compiler::gpu::PtxTarget{90}).kernels[0].lanes == 1);
+}
+
+TEST_CASE("the verifier keeps lanes where a warp is together", "[gpu][lanes]") {
+  loops::Kernel k;
+  k.name = "lanes";
+  const int out = loops::add_param(k, "out", loops::f32(), {4}, {1});
+  const int acc = loops::add_lane_local(k, "acc", loops::f32(), 1);
+  const loops::Var t = loops::new_var(k, "t", loops::i64()), lane = loops::new_var(k, "lane", loops::i64());
+  auto mine = loops::lane_slot_index(lane, k.buffer(acc), loops::int_imm(0));
+  auto body = [&](loops::Block fold_extra, loops::Expr index_in_lane) {
+    loops::Block fold{loops::store(k.buffer(acc), index_in_lane, loops::float_imm(1))};
+    for (loops::Stmt& s : fold_extra) fold.push_back(std::move(s));
+    return loops::Block{loops::alloc(k.buffer(acc)),
+                        loops::for_loop(lane, loops::int_imm(loops::kWarpLanes), loops::LoopKind::Lanes, std::move(fold)),
+                        loops::lane_reduce(k.buffer(acc), loops::BinaryOp::Add),
+                        loops::store(k.buffer(out), loops::var_ref(t), loops::load(k.buffer(acc), loops::int_imm(0)))};
+  };
+  auto errors_of = [&](loops::Block b) {
+    k.body = {loops::for_loop(t, loops::int_imm(4), loops::LoopKind::Parallel, std::move(b))};
+    std::string all;
+    for (const std::string& e : loops::verify(k)) all += e + "\n";
+    return all;
+  };
+  CHECK(errors_of(body({}, mine)).empty());
+  // inside the Lanes loop a lane-local index is the lane's slot
+  CHECK(errors_of(body({}, loops::int_imm(0))).find("lane * slot + j") != std::string::npos);
+  // no LaneReduce inside the Lanes loop
+  loops::Block nested;
+  nested.push_back(loops::lane_reduce(k.buffer(acc), loops::BinaryOp::Add));
+  CHECK(errors_of(body(std::move(nested), mine)).find("lane_reduce outside") != std::string::npos);
+  // after the tree, only lane 0's slot is read
+  loops::Block read_past = body({}, mine);
+  read_past.back() = loops::store(k.buffer(out), loops::var_ref(t), loops::load(k.buffer(acc), loops::int_imm(5)));
+  CHECK(errors_of(std::move(read_past)).find("outside a slot") != std::string::npos);
+  // only add, max and min combine
+  loops::Block by_product = body({}, mine);
+  by_product[2] = loops::lane_reduce(k.buffer(acc), loops::BinaryOp::Mul);
+  CHECK(errors_of(std::move(by_product)).find("lane_reduce by mul") != std::string::npos);
 }

@@ -1,9 +1,12 @@
 // The GPU's register-tiled convolution and matrix product (loops/conv2d.h, loops/matmul.h)
 // run on the CPU JIT: every tile computes the same bits as a thread per output (each output
 // folds its terms in the same order, and the loop IR allows no FMA contraction), and both
-// agree with a float64 reference within K roundings of each output's sum of |terms|.
+// agree with a float64 reference within K roundings of each output's sum of |terms|. A
+// warp per tile (lanes) computes the bits of its own order: each lane's share of the fold,
+// then the LaneReduce tree, recomputed here.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
 #include <random>
 #include <utility>
@@ -41,6 +44,14 @@ void check_close(const std::vector<float>& got, const std::vector<double>& want,
     INFO("output " << i << ": want " << want[i] << ", got " << got[i]);
     REQUIRE(std::fabs(got[i] - want[i]) <= static_cast<double>(terms) * 0x1p-23 * magnitude[i] + 1e-30);
   }
+}
+
+// The order a warp's LaneReduce adds 32 partial sums (loops/ir.h): for s = 16 .. 1, lane
+// l < s takes lane l + s's.
+float lane_tree(std::array<float, 32> partial) {
+  for (size_t s = 16; s >= 1; s /= 2)
+    for (size_t l = 0; l < s; ++l) partial[l] = partial[l] + partial[l + s];
+  return partial[0];
 }
 
 struct ConvCase {
@@ -107,6 +118,59 @@ TEST_CASE("the tiled direct convolution computes a thread per output's bits", "[
         ++tiled;
       }
     CHECK(tiled >= 1);
+
+    // A warp per tile: lane l folds channels l, l + 32, ... in float32, then the lanes'
+    // tree. Computed here in that order, it must give the kernel's bits.
+    std::vector<float> by_lanes(outputs);
+    for (int64_t n = 0; n < p.batch; ++n)
+      for (int64_t o = 0; o < p.out_channels; ++o)
+        for (int64_t oh = 0; oh < p.out_h; ++oh)
+          for (int64_t ow = 0; ow < p.out_w; ++ow) {
+            const int64_t first = o / (p.out_channels / p.groups) * I;
+            std::array<float, 32> partial{};
+            for (int64_t c = 0; c < I; ++c)
+              for (int64_t kh = 0; kh < p.kernel_h; ++kh)
+                for (int64_t kw = 0; kw < p.kernel_w; ++kw) {
+                  const int64_t ih = oh * p.strides[0] + kh * p.dilation[0] - p.pad_begin[0];
+                  const int64_t iw = ow * p.strides[1] + kw * p.dilation[1] - p.pad_begin[1];
+                  if (ih < 0 || ih >= p.height || iw < 0 || iw >= p.width) continue;
+                  const float product = x[static_cast<size_t>(((n * p.channels + first + c) * p.height + ih) * p.width + iw)] *
+                                        w[static_cast<size_t>(((o * I + c) * p.kernel_h + kh) * p.kernel_w + kw)];
+                  partial[static_cast<size_t>(c % 32)] = partial[static_cast<size_t>(c % 32)] + product;
+                }
+            by_lanes[static_cast<size_t>(((n * p.out_channels + o) * p.out_h + oh) * p.out_w + ow)] = lane_tree(partial);
+          }
+    check_close(by_lanes, want, magnitude, I * p.kernel_h * p.kernel_w);
+    for (int64_t tc : {1, 2, 4})
+      for (int64_t tw : {1, 2, 3}) {
+        if ((p.out_channels / p.groups) % tc != 0 || p.out_w % tw != 0) continue;
+        INFO("tile " << tc << " x " << tw << " on a warp");
+        CHECK(run(loops::lower_direct_conv2d(p, "conv_lanes", {tc, tw, true}), x, w, outputs) == by_lanes);
+      }
+  }
+  {
+    // more channels than lanes, so that lanes fold several (and some lanes one fewer)
+    const loops::Conv2dProgram p = conv(1, 70, 5, 5, 3, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1});
+    const size_t outputs = static_cast<size_t>(p.out_channels * p.out_h * p.out_w);
+    std::vector<float> x = random_values(static_cast<size_t>(p.channels * p.height * p.width), rng);
+    std::vector<float> w = random_values(static_cast<size_t>(p.out_channels * p.channels * 9), rng);
+    const std::vector<float> got = run(loops::lower_direct_conv2d(p, "conv_lanes", {1, 1, true}), x, w, outputs);
+    for (int64_t o = 0; o < p.out_channels; ++o)
+      for (int64_t oh = 0; oh < p.out_h; ++oh)
+        for (int64_t ow = 0; ow < p.out_w; ++ow) {
+          std::array<float, 32> partial{};
+          for (int64_t c = 0; c < p.channels; ++c)
+            for (int64_t kh = 0; kh < 3; ++kh)
+              for (int64_t kw = 0; kw < 3; ++kw) {
+                const int64_t ih = oh + kh - 1, iw = ow + kw - 1;
+                if (ih < 0 || ih >= p.height || iw < 0 || iw >= p.width) continue;
+                const float product = x[static_cast<size_t>((c * p.height + ih) * p.width + iw)] *
+                                      w[static_cast<size_t>(((o * p.channels + c) * 3 + kh) * 3 + kw)];
+                partial[static_cast<size_t>(c % 32)] = partial[static_cast<size_t>(c % 32)] + product;
+              }
+          INFO("output " << o << ", " << oh << ", " << ow);
+          CHECK(got[static_cast<size_t>((o * p.out_h + oh) * p.out_w + ow)] == lane_tree(partial));
+        }
   }
   // the default tiles of ResNet's shapes: 4 x 7 at batch 32, a thread per output at batch 1;
   // depthwise tiles one channel
@@ -119,6 +183,16 @@ TEST_CASE("the tiled direct convolution computes a thread per output's bits", "[
   CHECK(tile_of(32, 512, 7, 1) == std::pair<int64_t, int64_t>{4, 7});
   CHECK(tile_of(1, 64, 56, 1) == std::pair<int64_t, int64_t>{1, 1});
   CHECK(tile_of(1, 512, 7, 1) == std::pair<int64_t, int64_t>{1, 1});
+  // batch 1 from ResNet's second stage on (100k outputs and fewer): a warp per output;
+  // not the first stage (200k outputs), nor a depthwise window
+  auto lanes_of = [&](int64_t n, int64_t c, int64_t hw, int64_t groups) {
+    return loops::conv2d_tile(conv(n, c, hw, hw, c, 3, 3, groups, {1, 1}, {1, 1}, {1, 1, 1, 1})).lanes;
+  };
+  CHECK(lanes_of(1, 128, 28, 1));
+  CHECK(lanes_of(1, 512, 7, 1));
+  CHECK_FALSE(lanes_of(1, 64, 56, 1));
+  CHECK_FALSE(lanes_of(1, 512, 7, 512));
+  CHECK_FALSE(lanes_of(32, 512, 7, 1));
   CHECK(tile_of(32, 32, 28, 32) == std::pair<int64_t, int64_t>{1, 7});
   // a tile that does not divide is an error
   CHECK_FALSE(loops::lower_direct_conv2d(cases[0], "bad", {3, 1}).ok());
@@ -131,7 +205,7 @@ TEST_CASE("the tiled matrix product computes a thread per output's bits", "[gpu]
     return p;
   };
   const std::vector<loops::MatmulProgram> cases = {product(1, 1, 1, 8, 12, 33), product(3, 3, 1, 4, 6, 5),
-                                                   product(2, 1, 2, 6, 8, 17), product(1, 1, 1, 1, 10, 64),
+                                                   product(2, 1, 2, 6, 8, 17), product(1, 1, 1, 1, 10, 64), product(1, 1, 1, 2, 3, 100),
                                                    product(2, 2, 2, 5, 7, 3)};
   std::mt19937_64 rng(23);
   for (const loops::MatmulProgram& p : cases) {
@@ -160,9 +234,31 @@ TEST_CASE("the tiled matrix product computes a thread per output's bits", "[gpu]
         INFO("tile " << tm << " x " << tn);
         CHECK(run(loops::lower_tiled_matmul(p, "mm_tiled", {tm, tn}), a, b, outputs) == single);
       }
+    // a warp per tile: lane l folds k = l, l + 32, ..., then the lanes' tree
+    std::vector<float> by_lanes(outputs);
+    for (int64_t bi = 0; bi < p.batch; ++bi)
+      for (int64_t i = 0; i < p.m; ++i)
+        for (int64_t j = 0; j < p.n; ++j) {
+          std::array<float, 32> partial{};
+          for (int64_t x = 0; x < p.k; ++x)
+            partial[static_cast<size_t>(x % 32)] =
+                partial[static_cast<size_t>(x % 32)] + a[static_cast<size_t>(((p.a_batch > 1 ? bi : 0) * p.m + i) * p.k + x)] *
+                                                           b[static_cast<size_t>(((p.b_batch > 1 ? bi : 0) * p.n + j) * p.k + x)];
+          by_lanes[static_cast<size_t>((bi * p.m + i) * p.n + j)] = lane_tree(partial);
+        }
+    check_close(by_lanes, want, magnitude, p.k);
+    for (int64_t tm : {1, 2})
+      for (int64_t tn : {1, 2}) {
+        if (p.m % tm != 0 || p.n % tn != 0) continue;
+        INFO("tile " << tm << " x " << tn << " on a warp");
+        CHECK(run(loops::lower_tiled_matmul(p, "mm_lanes", {tm, tn, true}), a, b, outputs) == by_lanes);
+      }
   }
-  // large products take 4 x 4 tiles; a batch-1 row keeps a thread per output
+  // large products take 4 x 4 tiles; a batch-1 row a warp per output, unless shallow
   CHECK(loops::matmul_tile(product(1, 1, 1, 4096, 4096, 4096)).m == 4);
   CHECK(loops::matmul_tile(product(1, 1, 1, 4096, 4096, 4096)).n == 4);
+  CHECK_FALSE(loops::matmul_tile(product(1, 1, 1, 4096, 4096, 4096)).lanes);
   CHECK(loops::matmul_tile(product(1, 1, 1, 1, 4096, 4096)).n == 1);
+  CHECK(loops::matmul_tile(product(1, 1, 1, 1, 4096, 4096)).lanes);
+  CHECK_FALSE(loops::matmul_tile(product(1, 1, 1, 1, 4096, 32)).lanes);
 }
