@@ -220,6 +220,8 @@ llvm::Value* Emitter::math(const ExprNode& e, std::vector<llvm::Value*> args) {
     case MathFn::IsNan: return b_.CreateFCmpUNO(x, x);
     case MathFn::IsInf: return b_.CreateFCmpOEQ(intrinsic(llvm::Intrinsic::fabs), inf);
     case MathFn::IsFinite: return b_.CreateFCmpOLT(intrinsic(llvm::Intrinsic::fabs), inf);
+    case MathFn::Fma:  // one rounding: an FMA instruction, or the C library's fmaf without one
+      return b_.CreateIntrinsic(llvm::Intrinsic::fma, {t}, {x, args[1], args[2]});
   }
   return x;
 }

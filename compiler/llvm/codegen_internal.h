@@ -56,8 +56,11 @@ class Emitter {
   // on the GPU (codegen_nvptx.cpp) warp shuffles of each thread's own slot.
   void lane_reduce(const loops::Stmt& s);
   void gpu_lane_reduce(const loops::Stmt& s);
-  // A Lanes loop on the GPU: its body once, on each of the warp's threads.
-  void gpu_lanes_loop(const loops::Stmt& s);
+  // A Threads loop on the GPU: its body once, on each of the team's threads, then a
+  // barrier when the team shares buffers.
+  void gpu_threads_loop(const loops::Stmt& s);
+  // A shared buffer on the GPU: a shared-memory array of the module.
+  llvm::Value* gpu_shared_buffer(const loops::Buffer& b);
   // The combine of two values of dtype `t` by `op` (loops::BinaryOp), as a Binary node.
   llvm::Value* combine(loops::BinaryOp op, DataType t, llvm::Value* a, llvm::Value* b);
 
@@ -77,10 +80,12 @@ class Emitter {
   std::vector<llvm::Value*> buffers_;             // by buffer id
   std::unordered_map<int, llvm::Value*> vars_;    // by var id
   std::string math_prefix_;
-  // The GPU's warps (Kernel::uses_lanes): each thread keeps only its own slot of a
-  // lane-local buffer; lane_ is its lane inside a Lanes loop (null outside).
-  bool gpu_warps_ = false;
-  llvm::Value* lane_ = nullptr;
+  // A team per iteration on the GPU (Kernel::team() > 1): each thread keeps only its own
+  // slot of a thread-local buffer; thread_ is its index in the team inside a Threads loop
+  // (null outside). gpu_blocks_: the team is a whole block (else warps packed in one).
+  bool gpu_team_ = false;
+  bool gpu_blocks_ = false;
+  llvm::Value* thread_ = nullptr;
 };
 
 }  // namespace relay::compiler::cg

@@ -38,11 +38,15 @@ void Emitter::emit_gpu_kernel(const std::string& symbol) {
   annotate(m_, fn_, "maxntidx", static_cast<int>(gpu::kThreadsPerBlock));
   for (size_t i = 0; i < nparams; ++i) {
     fn_->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::NoAlias);
+    // every argument starts an allocation (cuMemAlloc aligns to 256 bytes): aligned
+    // accesses may merge into vector loads
+    fn_->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::getWithAlignment(ctx_, llvm::Align(gpu::kParamAlignment)));
     fn_->getArg(static_cast<unsigned>(i))->setName(k_.buffers[i].name);
   }
 
   b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
-  gpu_warps_ = k_.uses_lanes();
+  gpu_team_ = k_.team() > 1;
+  gpu_blocks_ = gpu_team_ && (k_.team() != kWarpLanes || k_.has_shared_buffers());
   bind_buffers();
 
   llvm::Value* tid = special_register(b_, m_, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, "tid");
@@ -62,15 +66,19 @@ void Emitter::emit_gpu_kernel(const std::string& symbol) {
     return;
   }
 
-  // for (i = ctaid * ntid + tid; i < extent; i += ntid * nctaid) body; with lanes an
-  // iteration per warp (blocks are whole warps, so a warp's threads share i and leave
-  // the loop together, as the shuffles need)
+  // for (i = ctaid * ntid + tid; i < extent; i += ntid * nctaid) body. A team of a warp
+  // takes an iteration per warp (blocks are whole warps, so a warp's threads share i and
+  // leave the loop together, as the shuffles need); a team of a block an iteration per
+  // block (i = ctaid, i += nctaid).
   const Stmt& s = k_.body[0];
   llvm::Value* ntid = special_register(b_, m_, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x, "ntid");
   llvm::Value* nctaid = special_register(b_, m_, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x, "nctaid");
   llvm::Value* first = b_.CreateAdd(b_.CreateMul(ctaid, ntid), tid, "first");
   llvm::Value* stride = b_.CreateMul(ntid, nctaid, "stride");
-  if (gpu_warps_) {
+  if (gpu_blocks_) {
+    first = ctaid;
+    stride = nctaid;
+  } else if (gpu_team_) {
     first = b_.CreateLShr(first, b_.getInt64(5), "warp");
     stride = b_.CreateLShr(stride, b_.getInt64(5), "warps");
   }
@@ -78,12 +86,23 @@ void Emitter::emit_gpu_kernel(const std::string& symbol) {
   b_.CreateRetVoid();
 }
 
-void Emitter::gpu_lanes_loop(const Stmt& s) {
+void Emitter::gpu_threads_loop(const Stmt& s) {
   llvm::Value* tid = special_register(b_, m_, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, "tid");
-  lane_ = b_.CreateAnd(tid, b_.getInt64(kWarpLanes - 1), "lane");
-  vars_[s.var.id] = lane_;
+  thread_ = gpu_blocks_ ? tid : b_.CreateAnd(tid, b_.getInt64(kWarpLanes - 1), "lane");
+  vars_[s.var.id] = thread_;
   block(s.body);
-  lane_ = nullptr;
+  thread_ = nullptr;
+  // the next phase may read what this one wrote to shared memory, or overwrite what it read
+  if (k_.has_shared_buffers()) b_.CreateCall(llvm::Intrinsic::getDeclaration(&m_, llvm::Intrinsic::nvvm_barrier0), {});
+}
+
+llvm::Value* Emitter::gpu_shared_buffer(const Buffer& b) {
+  auto* type = llvm::ArrayType::get(memory_type(b.dtype), static_cast<uint64_t>(b.extent()));
+  auto* array = new llvm::GlobalVariable(m_, type, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(type),
+                                         fn_->getName() + "." + b.name, nullptr,
+                                         llvm::GlobalValue::NotThreadLocal, /*AddressSpace=*/3);
+  array->setAlignment(llvm::Align(16));
+  return array;
 }
 
 // Each element of the thread's slot: a shuffle-down tree (lane l takes lane l + s's value
@@ -99,7 +118,7 @@ void Emitter::gpu_lane_reduce(const Stmt& s) {
   llvm::Value* all_lanes = b_.getInt32(-1);
   llvm::Value* whole_warp = b_.getInt32(kWarpLanes - 1);
   llvm::Type* type = memory_type(buf.dtype);
-  for (int64_t j = 0; j < buf.lane_slot; ++j) {
+  for (int64_t j = 0; j < buf.thread_slot; ++j) {
     llvm::Value* at = b_.CreateInBoundsGEP(type, buffers_[static_cast<size_t>(s.buffer)], b_.getInt64(j));
     llvm::Value* v = b_.CreateLoad(type, at);
     for (int64_t step = kWarpLanes / 2; step >= 1; step /= 2) {

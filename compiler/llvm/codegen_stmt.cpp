@@ -104,7 +104,11 @@ void Emitter::bind_buffers() {
   // the GPU they are per thread).
   for (size_t i = nparams; i < k_.buffers.size(); ++i) {
     const Buffer& buf = k_.buffers[i];
-    const int64_t elements = gpu_warps_ && buf.lane_slot ? buf.lane_slot : buf.extent();
+    if (gpu_team_ && buf.shared) {
+      buffers_[i] = gpu_shared_buffer(buf);
+      continue;
+    }
+    const int64_t elements = gpu_team_ && buf.thread_slot ? buf.thread_slot : buf.extent();
     buffers_[i] = b_.CreateAlloca(memory_type(buf.dtype), b_.getInt64(elements), buf.name);
   }
 }
@@ -115,9 +119,9 @@ void Emitter::block(const Block& b) {
 
 llvm::Value* Emitter::element_ptr(int buffer, const Expr& index) {
   const Buffer& buf = k_.buffer(buffer);
-  // On the GPU a thread holds its own slot of a lane-local buffer: inside a Lanes loop
-  // the index is lane * slot + j (verify.h), and j is the place in that slot.
-  const Expr& place = gpu_warps_ && buf.lane_slot && lane_ ? index->args[1] : index;
+  // On the GPU a thread holds its own slot of a thread-local buffer: inside a Threads loop
+  // the index is thread * slot + j (verify.h), and j is the place in that slot.
+  const Expr& place = gpu_team_ && buf.thread_slot && thread_ ? index->args[1] : index;
   return b_.CreateInBoundsGEP(memory_type(buf.dtype), buffers_[static_cast<size_t>(buffer)], expr(place));
 }
 
@@ -131,7 +135,7 @@ llvm::Value* Emitter::combine(BinaryOp op, DataType t, llvm::Value* a, llvm::Val
 }
 
 void Emitter::lane_reduce(const Stmt& s) {
-  if (gpu_warps_) {
+  if (gpu_team_) {
     gpu_lane_reduce(s);
     return;
   }
@@ -141,18 +145,18 @@ void Emitter::lane_reduce(const Stmt& s) {
   auto at = [&](int64_t i) { return b_.CreateInBoundsGEP(type, base, b_.getInt64(i)); };
   for (int64_t step = kWarpLanes / 2; step >= 1; step /= 2)
     for (int64_t lane = 0; lane < step; ++lane)
-      for (int64_t j = 0; j < buf.lane_slot; ++j) {
-        llvm::Value* mine = b_.CreateLoad(type, at(lane * buf.lane_slot + j));
-        llvm::Value* other = b_.CreateLoad(type, at((lane + step) * buf.lane_slot + j));
-        b_.CreateStore(combine(s.combine, buf.dtype, mine, other), at(lane * buf.lane_slot + j));
+      for (int64_t j = 0; j < buf.thread_slot; ++j) {
+        llvm::Value* mine = b_.CreateLoad(type, at(lane * buf.thread_slot + j));
+        llvm::Value* other = b_.CreateLoad(type, at((lane + step) * buf.thread_slot + j));
+        b_.CreateStore(combine(s.combine, buf.dtype, mine, other), at(lane * buf.thread_slot + j));
       }
 }
 
 void Emitter::stmt(const Stmt& s) {
   switch (s.kind) {
     case StmtKind::For:
-      if (gpu_warps_ && s.loop_kind == LoopKind::Lanes) {
-        gpu_lanes_loop(s);
+      if (gpu_team_ && s.loop_kind == LoopKind::Threads) {
+        gpu_threads_loop(s);
         break;
       }
       loop(s, b_.getInt64(0), expr(s.extent));

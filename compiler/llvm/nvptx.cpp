@@ -109,10 +109,11 @@ Built build(llvm::LLVMContext& ctx, std::span<const loops::Kernel* const> kernel
                       k->body[0].loop_kind == loops::LoopKind::Parallel;
     info.one_thread = !grid;
     info.iterations = grid ? k->parallel_extent() : 1;
-    if (grid && k->uses_lanes()) info.lanes = static_cast<unsigned>(loops::kWarpLanes);
     if (grid) {
-      info.block = kThreadsPerBlock;
-      const uint64_t blocks = (info.threads() + kThreadsPerBlock - 1) / kThreadsPerBlock;
+      info.team = static_cast<unsigned>(k->team());
+      info.whole_block = info.team != 1 && (info.team != loops::kWarpLanes || k->has_shared_buffers());
+      info.block = info.whole_block ? info.team : kThreadsPerBlock;
+      const uint64_t blocks = (info.threads() + info.block - 1) / info.block;
       // More blocks than this only add scheduling work: the grid-stride loop covers the rest.
       info.grid = std::min<uint64_t>(blocks, 1u << 16);
     }
@@ -172,6 +173,7 @@ std::string find_libdevice(std::string* searched) {
 
 PtxLaunch launch_for(const PtxKernelInfo& k, int multiprocessors) {
   if (k.one_thread) return {1, 1};
+  if (k.whole_block) return {k.grid, k.block};  // a block per iteration: its size is the team's
   const uint64_t threads = k.threads();
   const uint64_t wanted = static_cast<uint64_t>(std::max(multiprocessors, 1));
   unsigned block = k.block;

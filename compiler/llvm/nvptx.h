@@ -8,13 +8,18 @@
 //
 // Kernel ABI on the GPU: `.entry NAME(.param .u64 b0, ..., .param .u64 bN)`, one device
 // pointer per buffer parameter of the loop-IR kernel (its first element, in the kernel's
-// parameter order; the lowering fixed shapes and strides). The iterations of the kernel's
+// parameter order; the lowering fixed shapes and strides), each aligned to
+// kParamAlignment bytes (the start of an allocation: cuMemAlloc aligns to 256), which
+// lets neighbouring loads merge into vector loads. The iterations of the kernel's
 // top-level parallel loop are spread over every thread of the grid (a grid-stride loop,
 // so any grid is correct and consecutive threads take consecutive iterations); a kernel
-// without a top-level parallel loop runs on one thread. A kernel with Lanes loops
-// (loops/ir.h) runs an iteration on each warp instead: lane = threadIdx.x % 32, the lanes'
-// loop bodies once on each thread, a LaneReduce as warp shuffles (shfl.sync.down, then
-// shfl.sync.idx from lane 0), lane-local buffers one slot per thread. The lowerings' "every operation is
+// without a top-level parallel loop runs on one thread. A kernel with Threads loops
+// (loops/ir.h) runs an iteration on a team: on a warp (thread = threadIdx.x % 32, eight
+// iterations to a block) when its team is 32 threads sharing no memory, else on a block of
+// the team's size (thread = threadIdx.x, an iteration per block). A Threads loop's body
+// runs once on each thread, followed by bar.sync when the kernel has shared buffers
+// (shared memory); a LaneReduce is warp shuffles (shfl.sync.down, then shfl.sync.idx from
+// lane 0); a thread-local buffer is the thread's own slot. The lowerings' "every operation is
 // total" contract (loops/ir.h) holds on the GPU as on the CPU.
 //
 // This header includes no LLVM header.
@@ -48,13 +53,15 @@ struct PtxKernelInfo {
   std::string entry;         // the .entry's name
   size_t num_params = 0;     // device pointers it takes
   int64_t iterations = 1;    // of its top-level parallel loop (what the threads share)
-  unsigned lanes = 1;        // threads per iteration: kWarpLanes when an iteration runs
-                             // on a warp (Kernel::uses_lanes), else 1
+  unsigned team = 1;         // threads per iteration (Kernel::team())
+  bool whole_block = false;  // an iteration per block of `team` threads (a team larger
+                             // than a warp, or one sharing memory); else a team of a warp
+                             // is packed with others into blocks
   bool one_thread = false;   // no top-level parallel loop: launch <<<1, 1>>>
   unsigned block = 1;        // threads per block
   uint64_t grid = 1;         // blocks
   // The threads its iterations want (at least one iteration's).
-  uint64_t threads() const { return static_cast<uint64_t>(iterations > 1 ? iterations : 1) * lanes; }
+  uint64_t threads() const { return static_cast<uint64_t>(iterations > 1 ? iterations : 1) * team; }
 };
 
 struct PtxModule {
@@ -62,6 +69,8 @@ struct PtxModule {
   std::vector<PtxKernelInfo> kernels;  // in the order of the kernels given
   bool linked_libdevice = false;
 };
+
+inline constexpr unsigned kParamAlignment = 16;
 
 // The threads per block of every kernel (the grid-stride loop makes any count correct).
 inline constexpr unsigned kThreadsPerBlock = 256;

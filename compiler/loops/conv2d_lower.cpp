@@ -65,13 +65,13 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
   const int64_t tiles_w = OW / TW, tiles_c = O / TC;
   const int64_t tiles = N * tiles_c * OH * tiles_w;
   if (tiles == 0) return r;
-  const int acc = tile.lanes ? add_lane_local(k, "acc", f, TC * TW) : add_local(k, "acc", f, TC * TW);
+  const int acc = tile.lanes ? add_thread_local(k, "acc", f, kWarpLanes, TC * TW) : add_local(k, "acc", f, TC * TW);
   // acc_at: an accumulator after the fold (lane 0's slot); acc_in: inside the fold
   Var lane;  // (lanes) the warp's lane
   if (tile.lanes) lane = new_var(k, "lane", i64());
   auto acc_at = [&](int64_t i, int64_t j) { return int_imm(i * TW + j); };
   auto acc_in = [&](int64_t i, int64_t j) {
-    return tile.lanes ? lane_slot_index(lane, k.buffer(acc), acc_at(i, j)) : acc_at(i, j);
+    return tile.lanes ? thread_slot_index(lane, k.buffer(acc), acc_at(i, j)) : acc_at(i, j);
   };
 
   // The tile's coordinates from the thread's flat index: its first output column and
@@ -114,8 +114,8 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
     Block column{let(x, load(k.buffer(data), index_add(var_ref(row), var_ref(iw))))};
     for (int64_t i = 0; i < TC; ++i)
       column.push_back(store(k.buffer(acc), acc_in(i, j),
-                             binary(BinaryOp::Add, load(k.buffer(acc), acc_in(i, j)),
-                                    binary(BinaryOp::Mul, var_ref(x), var_ref(weights[static_cast<size_t>(i)])))));
+                             call(MathFn::Fma, {var_ref(x), var_ref(weights[static_cast<size_t>(i)]),
+                                                load(k.buffer(acc), acc_in(i, j))})));
     kw_body.push_back(if_then(within(var_ref(iw), W), std::move(column)));
   }
   Block kh_body{let(ih, index_add(var_ref(ih0), index_scale(var_ref(kh), p.dilation[0]))),
@@ -130,7 +130,7 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
                  for_loop(kh, int_imm(KH), LoopKind::Reduction, std::move(kh_body))};
     Expr share = index_div(index_add(index_scale(var_ref(lane), -1), I + kWarpLanes - 1), kWarpLanes);
     fold.push_back(for_loop(step, std::move(share), LoopKind::Reduction, std::move(c_body)));
-    per_tile.push_back(for_loop(lane, int_imm(kWarpLanes), LoopKind::Lanes, std::move(fold)));
+    per_tile.push_back(for_loop(lane, int_imm(kWarpLanes), LoopKind::Threads, std::move(fold)));
     per_tile.push_back(lane_reduce(k.buffer(acc), BinaryOp::Add));
   } else {
     Block c_body{for_loop(kh, int_imm(KH), LoopKind::Reduction, std::move(kh_body))};

@@ -29,14 +29,24 @@ int64_t Kernel::parallel_extent() const {
 }
 
 namespace {
-bool has_lanes_loop(const Block& b) {
-  for (const Stmt& s : b)
-    if ((s.kind == StmtKind::For && s.loop_kind == LoopKind::Lanes) || has_lanes_loop(s.body)) return true;
-  return false;
+// The extent of the first Threads loop in `b` (verify.h checks that they agree), or 1.
+int64_t team_of(const Block& b) {
+  for (const Stmt& s : b) {
+    if (s.kind == StmtKind::For && s.loop_kind == LoopKind::Threads)
+      return s.extent->kind == ExprKind::IntImm ? s.extent->int_value : 1;
+    if (const int64_t t = team_of(s.body); t > 1) return t;
+  }
+  return 1;
 }
 }  // namespace
 
-bool Kernel::uses_lanes() const { return has_lanes_loop(body); }
+int64_t Kernel::team() const { return team_of(body); }
+
+bool Kernel::has_shared_buffers() const {
+  for (const Buffer& b : buffers)
+    if (b.shared) return true;
+  return false;
+}
 
 DataType i64() { return DataType::int_(64); }
 DataType f32() { return DataType::float_(32); }
@@ -139,9 +149,15 @@ int add_local(Kernel& k, std::string name, DataType t, int64_t size) {
   return id;
 }
 
-int add_lane_local(Kernel& k, std::string name, DataType t, int64_t slot) {
-  const int id = add_local(k, std::move(name), t, kWarpLanes * slot);
-  k.buffers.back().lane_slot = slot;
+int add_thread_local(Kernel& k, std::string name, DataType t, int64_t team, int64_t slot) {
+  const int id = add_local(k, std::move(name), t, team * slot);
+  k.buffers.back().thread_slot = slot;
+  return id;
+}
+
+int add_shared(Kernel& k, std::string name, DataType t, int64_t size) {
+  const int id = add_local(k, std::move(name), t, size);
+  k.buffers.back().shared = true;
   return id;
 }
 
@@ -187,8 +203,8 @@ Stmt lane_reduce(const Buffer& b, BinaryOp combine) {
   return s;
 }
 
-Expr lane_slot_index(const Var& lane, const Buffer& b, Expr j) {
-  return binary(BinaryOp::Add, binary(BinaryOp::Mul, var_ref(lane), int_imm(b.lane_slot)), std::move(j));
+Expr thread_slot_index(const Var& thread, const Buffer& b, Expr j) {
+  return binary(BinaryOp::Add, binary(BinaryOp::Mul, var_ref(thread), int_imm(b.thread_slot)), std::move(j));
 }
 
 Stmt if_then(Expr cond, Block body) {
@@ -216,12 +232,12 @@ const char* name_of(MathFn fn) {
   static const char* const names[] = {
       "exp", "log", "log2", "log10", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
       "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "sigmoid",
-      "floor", "ceil", "round", "trunc", "fabs", "pow", "isnan", "isinf", "isfinite"};
+      "floor", "ceil", "round", "trunc", "fabs", "pow", "isnan", "isinf", "isfinite", "fma"};
   return names[static_cast<int>(fn)];
 }
 
 const char* name_of(LoopKind k) {
-  static const char* const names[] = {"serial", "parallel", "vectorizable", "reduction", "lanes"};
+  static const char* const names[] = {"serial", "parallel", "vectorizable", "reduction", "threads"};
   return names[static_cast<int>(k)];
 }
 

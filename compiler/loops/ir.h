@@ -48,13 +48,14 @@ enum class BinaryOp : uint8_t {
 // Float comparisons are ordered (false when either side is NaN), Ne included.
 enum class CmpOp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
 
-// Math intrinsics on float32/float64 (Pow takes two arguments). IsNan/IsInf/IsFinite
+// Math intrinsics on float32/float64 (Pow takes two arguments, Fma three). IsNan/IsInf/IsFinite
 // give bool. Round rounds halves away from zero. Results are those of the C library's
 // function of the same name (expf, tanhf, ...), so the interpreter's answers match.
 enum class MathFn : uint8_t {
   Exp, Log, Log2, Log10, Sqrt, Rsqrt, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh,
   Asinh, Acosh, Atanh, Erf, Sigmoid, Floor, Ceil, Round, Trunc, Fabs, Pow, IsNan, IsInf,
   IsFinite,
+  Fma,  // fma(a, b, c): a * b + c rounded once (C's fmaf/fma), on every target
 };
 
 struct ExprNode;
@@ -87,11 +88,17 @@ struct Buffer {
   std::vector<int64_t> shape;
   std::vector<int64_t> strides;  // in elements
   bool is_param = true;
-  // A lane-local buffer (add_lane_local): kWarpLanes slots of `slot` elements each,
-  // element j of lane l at l * slot + j. Inside a Lanes loop an index addresses the
-  // lane's own slot (lane * slot + j); elsewhere the slot of lane 0 (j), which holds the
-  // combined values after a LaneReduce. On the GPU each thread keeps only its own slot.
-  int64_t lane_slot = 0;  // 0: an ordinary buffer
+  // A thread-local buffer (add_thread_local): a slot of `thread_slot` elements for each
+  // of a team's T threads (see LoopKind::Threads), element j of thread i at
+  // i * thread_slot + j. Inside a Threads loop an index addresses the thread's own slot
+  // (thread * thread_slot + j: thread_slot_index); elsewhere it is only read, and means
+  // thread 0's slot (j), which after a LaneReduce holds the result (and so does every
+  // thread's copy on the GPU). On the GPU each thread keeps only its own slot (registers,
+  // when the indices are constants).
+  int64_t thread_slot = 0;  // 0: not thread-local
+  // A buffer shared by a team (add_shared): one copy per iteration of the parallel loop,
+  // written and read by its threads in different Threads loops; GPU shared memory.
+  bool shared = false;
   int64_t extent() const;  // elements addressed: 1 + sum((shape[d] - 1) * strides[d])
 };
 
@@ -100,15 +107,20 @@ enum class LoopKind : uint8_t {
   Parallel,      // iterations are independent; the kernel's outermost loop may be split
   Vectorizable,  // independent iterations, contiguous accesses: the backend vectorises
   Reduction,     // carries a dependence through memory or a local: keep the order
-  Lanes,         // `for lane in [0, kWarpLanes)`, directly inside the top-level parallel
-                 // loop's body: the lanes of one GPU warp that share an iteration of the
-                 // parallel loop, each folding its share of a long reduction into its
-                 // slot of a lane-local buffer (see LaneReduce). The CPU runs it as a
-                 // serial loop; the GPU runs the body once on each of the warp's threads.
+  Threads,       // `for thread in [0, T)`: the T threads of a team that share an
+                 // iteration of the top-level parallel loop (T, Kernel::team(), is the
+                 // same for every Threads loop of a kernel: a multiple of 32 up to 1024).
+                 // It stands in the parallel loop's body, or in serial/reduction loops
+                 // there, never inside an If or another Threads loop. The CPU runs it as a
+                 // serial loop; the GPU runs its body once on each of the team's threads (a
+                 // team of 32 is a warp, a larger one or one with shared buffers a block),
+                 // with a barrier after it when the kernel has shared buffers. So a thread
+                 // must not read what another writes in the same Threads loop.
 };
 
-// The lanes of a warp: a Lanes loop's extent, the slots of a lane-local buffer.
+// A warp's threads: LaneReduce's team.
 inline constexpr int64_t kWarpLanes = 32;
+inline constexpr int64_t kMaxTeam = 1024;
 
 // The machine a lowering shapes its loops for. Cpu: a parallel loop of a few large
 // iterations, each a vectorisable row that stays in cache. Gpu: one parallel loop with an
@@ -120,12 +132,11 @@ enum class LoopShape : uint8_t { Cpu, Gpu };
 
 enum class StmtKind : uint8_t {
   For, Let, Store, Alloc, If,
-  // LaneReduce: combine the kWarpLanes slots of a lane-local buffer with `combine`, in
-  // the order of a warp's shuffle tree: for s = 16, 8, 4, 2, 1 and every lane l < s,
-  // slot l = combine(slot l, slot l + s), element by element. Afterwards slot 0 holds
-  // the result (on the GPU every lane's copy does). It stands directly in the top-level
-  // parallel loop's body, outside any Lanes loop and any If, where the warp's lanes are
-  // together.
+  // LaneReduce: in a kernel whose team is a warp (kWarpLanes threads), combine the slots of
+  // a thread-local float32/int32 buffer with `combine`, in the order of a warp's shuffle
+  // tree: for s = 16, 8, 4, 2, 1 and every lane l < s, slot l = combine(slot l, slot l + s),
+  // element by element. Afterwards slot 0 holds the result (on the GPU every lane's copy
+  // does). It stands where a Threads loop may, outside any Threads loop.
   LaneReduce,
 };
 
@@ -162,8 +173,10 @@ struct Kernel {
   const Buffer& buffer(int id) const { return buffers[static_cast<size_t>(id)]; }
   // The extent of the top-level Parallel loop when it is a constant, else 1.
   int64_t parallel_extent() const;
-  // Whether an iteration of the parallel loop runs on a warp (it has a Lanes loop).
-  bool uses_lanes() const;
+  // The threads of the team that runs an iteration of the parallel loop: the extent of
+  // the kernel's Threads loops, 1 without any.
+  int64_t team() const;
+  bool has_shared_buffers() const;
 };
 
 // What every lowering (element-wise, reduction, index-mapping, softmax) gives back: the
@@ -200,8 +213,10 @@ Expr call(MathFn fn, std::vector<Expr> args);
 Var new_var(Kernel& k, std::string name, DataType t);
 int add_param(Kernel& k, std::string name, DataType t, std::vector<int64_t> shape, std::vector<int64_t> strides);
 int add_local(Kernel& k, std::string name, DataType t, int64_t size);
-// A lane-local buffer of kWarpLanes slots of `slot` elements (Buffer::lane_slot).
-int add_lane_local(Kernel& k, std::string name, DataType t, int64_t slot);
+// A thread-local buffer: `team` slots of `slot` elements (Buffer::thread_slot).
+int add_thread_local(Kernel& k, std::string name, DataType t, int64_t team, int64_t slot);
+// A buffer of `size` elements shared by a team (Buffer::shared).
+int add_shared(Kernel& k, std::string name, DataType t, int64_t size);
 
 Stmt for_loop(Var v, Expr extent, LoopKind kind, Block body);
 Stmt let(Var v, Expr value);
@@ -209,8 +224,8 @@ Stmt store(const Buffer& b, Expr index, Expr value);
 Stmt alloc(const Buffer& b);
 Stmt if_then(Expr cond, Block body);
 Stmt lane_reduce(const Buffer& b, BinaryOp combine);
-// Inside a Lanes loop over `lane`: element j of the lane's own slot of lane-local `b`.
-Expr lane_slot_index(const Var& lane, const Buffer& b, Expr j);
+// Inside a Threads loop over `thread`: element j of the thread's own slot of `b`.
+Expr thread_slot_index(const Var& thread, const Buffer& b, Expr j);
 
 const char* name_of(UnaryOp op);
 const char* name_of(BinaryOp op);

@@ -3,8 +3,9 @@
 // loop shape, register-tiled: one parallel iteration (a thread on the GPU) per tile of
 // tile_m x tile_n outputs, consecutive threads along n. Each step of k loads tile_m values
 // of a and tile_n of b for tile_m x tile_n multiply-adds into accumulators that stay in
-// registers. Every output folds over k in order from 0, as a thread per output did. No
-// shared memory and no matrix units: a fraction of the chip's rate (docs/compiler.md).
+// registers. Every output folds over k in order from 0, as a thread per output did, one
+// fused multiply-add a step (MathFn::Fma). Large products stage slices of a and b in
+// shared memory instead (block tiles, lower_block_matmul). No matrix units.
 //
 // A product of too few outputs to fill a GPU (a batch-1 dense layer: a few thousand
 // outputs, each a long fold) splits k over the 32 lanes of a warp instead (`lanes`): lane
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <string>
 
+#include "compiler/loops/block_gemm.h"
 #include "compiler/loops/ir.h"
 
 namespace relay::loops {
@@ -28,16 +30,22 @@ struct MatmulProgram {
 struct MatmulTile {
   int64_t m = 1, n = 1;
   bool lanes = false;  // a warp per tile, k split over its lanes
+  bool block = false;  // a block of threads per kBlockTile x kBlockTile outputs, through
+                       // shared memory (lower_block_matmul; m and n are ignored)
 };
+
+// Products of at least this many outputs whose m and n are multiples of kBlockTile and k of
+// kBlockDepth take block tiles.
+inline constexpr int64_t kBlockMinOutputs = int64_t{1} << 19;
 // Tiles (threads) below which a product gives up tile size for parallelism: a few per
 // multiprocessor's worth of resident threads on a large GPU (132 SMs x 2048).
 inline constexpr int64_t kEnoughTiles = 32768;
 // Products at least this deep split k over a warp when a thread per output would not
 // fill the GPU (below kEnoughTiles outputs).
 inline constexpr int64_t kLanesMinDepth = 64;
-// The largest of 4 x 4, then smaller tiles dividing m and n, that still leaves enough
-// tiles (threads) to fill a GPU; a thread per output for small shallow products, a warp
-// per output for small deep ones.
+// Block tiles for large products that they divide; else the largest of 4 x 4, then
+// smaller tiles dividing m and n, that still leaves enough tiles (threads) to fill a GPU;
+// a thread per output for small shallow products, a warp per output for small deep ones.
 MatmulTile matmul_tile(const MatmulProgram& p);
 
 // Buffers [a, b, out] (dense-shaped: a [a_batch * m, k], b [b_batch * n, k], out
@@ -45,5 +53,13 @@ MatmulTile matmul_tile(const MatmulProgram& p);
 // divide the product.
 LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name);
 LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, MatmulTile tile);
+
+// The block-tiled product (tile.block, block_gemm.h): per block of kBlockTile x kBlockTile
+// outputs, its threads copy each kBlockDepth-deep slice of a's rows and b's rows into
+// shared memory (four consecutive k a thread: vector loads), then each folds its 4 x 4
+// outputs over the slice. Every output still folds k in order from 0, one fused
+// multiply-add a step, so the bits are a thread per output's. An error when the block
+// tile does not divide the product.
+LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name);
 
 }  // namespace relay::loops

@@ -9,6 +9,11 @@ namespace relay::loops {
 
 MatmulTile matmul_tile(const MatmulProgram& p) {
   MatmulTile t;
+  if (p.batch * p.m * p.n >= kBlockMinOutputs && p.m % kBlockTile == 0 && p.n % kBlockTile == 0 &&
+      p.k % kBlockDepth == 0 && p.k > 0) {
+    t.block = true;
+    return t;
+  }
   if (p.batch * p.m * p.n < kEnoughTiles && p.k >= kLanesMinDepth) {
     t.lanes = true;  // a warp per output
     return t;
@@ -36,6 +41,7 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name) {
 }
 
 LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, MatmulTile tile) {
+  if (tile.block) return lower_block_matmul(p, std::move(name));
   LoweredKernel r;
   const int64_t B = p.batch, M = p.m, N = p.n, K = p.k, TM = tile.m, TN = tile.n;
   if (B < 1 || M < 1 || N < 1 || K < 0 || (p.a_batch != 1 && p.a_batch != B) || (p.b_batch != 1 && p.b_batch != B)) {
@@ -52,13 +58,13 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
   const int a = add_param(kn, "a", f, {p.a_batch * M, K}, {K, 1});
   const int b = add_param(kn, "b", f, {p.b_batch * N, K}, {K, 1});
   r.output_buffer = add_param(kn, "out", f, {B * M, N}, {N, 1});
-  const int acc = tile.lanes ? add_lane_local(kn, "acc", f, TM * TN) : add_local(kn, "acc", f, TM * TN);
+  const int acc = tile.lanes ? add_thread_local(kn, "acc", f, kWarpLanes, TM * TN) : add_local(kn, "acc", f, TM * TN);
   // acc_at: an accumulator after the fold (lane 0's slot); acc_in: inside the fold
   Var lane;  // (lanes) the warp's lane
   if (tile.lanes) lane = new_var(kn, "lane", i64());
   auto acc_at = [&](int64_t i, int64_t j) { return int_imm(i * TN + j); };
   auto acc_in = [&](int64_t i, int64_t j) {
-    return tile.lanes ? lane_slot_index(lane, kn.buffer(acc), acc_at(i, j)) : acc_at(i, j);
+    return tile.lanes ? thread_slot_index(lane, kn.buffer(acc), acc_at(i, j)) : acc_at(i, j);
   };
   const int64_t tiles_n = N / TN, tiles_m = M / TM;
 
@@ -99,14 +105,13 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
   for (int64_t i = 0; i < TM; ++i)
     for (int64_t j = 0; j < TN; ++j)
       step.push_back(store(kn.buffer(acc), acc_in(i, j),
-                           binary(BinaryOp::Add, load(kn.buffer(acc), acc_in(i, j)),
-                                  binary(BinaryOp::Mul, var_ref(as[static_cast<size_t>(i)]),
-                                         var_ref(bs[static_cast<size_t>(j)])))));
+                           call(MathFn::Fma, {var_ref(as[static_cast<size_t>(i)]), var_ref(bs[static_cast<size_t>(j)]),
+                                              load(kn.buffer(acc), acc_in(i, j))})));
   if (tile.lanes) {
     // lane l's share of [0, K): ceil((K - l) / 32) steps
     Expr share = index_div(index_add(index_scale(var_ref(lane), -1), K + kWarpLanes - 1), kWarpLanes);
     fold.push_back(for_loop(step_k, std::move(share), LoopKind::Reduction, std::move(step)));
-    per_tile.push_back(for_loop(lane, int_imm(kWarpLanes), LoopKind::Lanes, std::move(fold)));
+    per_tile.push_back(for_loop(lane, int_imm(kWarpLanes), LoopKind::Threads, std::move(fold)));
     per_tile.push_back(lane_reduce(kn.buffer(acc), BinaryOp::Add));
   } else {
     fold.push_back(for_loop(kk, int_imm(K), LoopKind::Reduction, std::move(step)));

@@ -83,7 +83,7 @@ class Printer {
       case StmtKind::Alloc: {
         const Buffer& b = k_.buffer(s.buffer);
         out_ << pad << "alloc " << b.name << ": " << dtype_name(b.dtype) << shape_text(b.shape)
-             << (b.lane_slot ? " lanes" : "") << ";\n";
+             << (b.thread_slot ? " per thread" : "") << (b.shared ? " shared" : "") << ";\n";
         break;
       }
       case StmtKind::LaneReduce:

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <set>
+#include <string_view>
 #include <unordered_set>
 
 #include "compiler/loops/print.h"
@@ -18,18 +19,18 @@ class Verifier {
   explicit Verifier(const Kernel& k) : k_(k) {}
 
   std::vector<std::string> run() {
+    team_ = k_.team();
+    if (team_ != 1 && (team_ < kWarpLanes || team_ > kMaxTeam || team_ % kWarpLanes != 0))
+      fail("a team of " + std::to_string(team_) + " threads (a multiple of 32 up to 1024)");
     for (size_t i = 0; i < k_.buffers.size(); ++i) {
       const Buffer& b = k_.buffers[i];
       if (b.id != static_cast<int>(i)) fail("buffer " + b.name + " has id " + std::to_string(b.id));
       if (b.shape.size() != b.strides.size()) fail("buffer " + b.name + ": shape and strides differ in rank");
       if (b.dtype.lanes != 1) fail("buffer " + b.name + ": vector dtypes are not supported");
       if (b.is_param && i >= k_.num_params()) fail("parameter " + b.name + " follows a local buffer");
-      if (b.lane_slot != 0) {
-        if (b.is_param || b.lane_slot < 0 || b.extent() != kWarpLanes * b.lane_slot)
-          fail("lane-local buffer " + b.name + " is not a local of kWarpLanes slots");
-        if (b.dtype != f32() && b.dtype != DataType::int_(32))
-          fail("lane-local buffer " + b.name + " is " + dtype_name(b.dtype) + " (float32 and int32 are shuffled)");
-      }
+      if (b.thread_slot != 0 && (b.is_param || b.thread_slot < 0 || b.extent() != team_ * b.thread_slot))
+        fail("thread-local buffer " + b.name + " is not a local of a slot for each of the team's threads");
+      if (b.shared && (b.is_param || team_ == 1)) fail("shared buffer " + b.name + " without a team to share it");
     }
     int parallel = 0;
     count_parallel(k_.body, parallel);
@@ -65,34 +66,32 @@ class Verifier {
   void block(const Block& b) {
     const size_t mark = scope_.size();
     const std::set<int> allocated = allocated_;
-    const Block* outer = current_;
-    current_ = &b;
     for (const Stmt& s : b) stmt(s);
-    current_ = outer;
     scope_.resize(mark);
     allocated_ = allocated;
   }
 
-  // Lanes loops and LaneReduce stand directly in the parallel loop's body (ir.h).
-  bool at_warp_level() const { return current_ != nullptr && current_ == parallel_body_ && !lane_.has_value(); }
-
-  // A lane-local buffer's index: inside a Lanes loop `lane * slot + j` (the lane's own
-  // slot), elsewhere j (lane 0's); j is checked like any index, within the slot.
-  void lane_local_index(const Buffer& b, const Expr& e, const char* what) {
+  // A thread-local buffer's index: inside a Threads loop `thread * slot + j` (the
+  // thread's own slot), elsewhere j (thread 0's, only read); j is checked like any index,
+  // within the slot.
+  void thread_local_index(const Buffer& b, const Expr& e, const char* what) {
     Expr j = e;
-    if (lane_.has_value()) {
+    if (thread_.has_value()) {
       const bool shaped = e->kind == ExprKind::Binary && static_cast<BinaryOp>(e->op) == BinaryOp::Add &&
                           e->args[0]->kind == ExprKind::Binary &&
                           static_cast<BinaryOp>(e->args[0]->op) == BinaryOp::Mul &&
-                          e->args[0]->args[0]->kind == ExprKind::Var && e->args[0]->args[0]->id == *lane_ &&
-                          e->args[0]->args[1]->kind == ExprKind::IntImm && e->args[0]->args[1]->int_value == b.lane_slot;
+                          e->args[0]->args[0]->kind == ExprKind::Var && e->args[0]->args[0]->id == *thread_ &&
+                          e->args[0]->args[1]->kind == ExprKind::IntImm &&
+                          e->args[0]->args[1]->int_value == b.thread_slot;
       if (!shaped) {
-        fail(std::string(what) + " of lane-local " + b.name + " inside a Lanes loop is not lane * slot + j");
+        fail(std::string(what) + " of thread-local " + b.name + " inside a Threads loop is not thread * slot + j");
         return;
       }
       j = e->args[1];
+    } else if (std::string_view(what) == "store") {
+      fail("store to thread-local " + b.name + " outside a Threads loop");
     }
-    if (j->kind == ExprKind::IntImm && (j->int_value < 0 || j->int_value >= b.lane_slot))
+    if (j->kind == ExprKind::IntImm && (j->int_value < 0 || j->int_value >= b.thread_slot))
       fail(std::string(what) + " index " + std::to_string(j->int_value) + " is outside a slot of " + b.name);
   }
 
@@ -109,8 +108,8 @@ class Verifier {
     expr(e);
     if (e->dtype != i64()) fail(std::string(what) + " index is not int64");
     if (!affine(e)) fail(std::string(what) + " index is not affine: " + print_expr(k_, e));
-    if (buffer >= 0 && static_cast<size_t>(buffer) < k_.buffers.size() && k_.buffer(buffer).lane_slot != 0) {
-      lane_local_index(k_.buffer(buffer), e, what);
+    if (buffer >= 0 && static_cast<size_t>(buffer) < k_.buffers.size() && k_.buffer(buffer).thread_slot != 0) {
+      thread_local_index(k_.buffer(buffer), e, what);
       return;
     }
     if (e->kind == ExprKind::IntImm && buffer >= 0 && static_cast<size_t>(buffer) < k_.buffers.size()) {
@@ -156,19 +155,23 @@ class Verifier {
         expr(s.extent);
         if (s.extent->dtype != i64() || !extent_ok(s.extent)) fail("loop extent must be an affine int64 (or a min of two)");
         if (s.var.dtype != i64()) fail("loop variable " + s.var.name + " is not int64");
-        if (s.loop_kind == LoopKind::Lanes) {
-          if (!at_warp_level()) fail("a Lanes loop outside the parallel loop's body, or inside another");
-          if (s.extent->kind != ExprKind::IntImm || s.extent->int_value != kWarpLanes)
-            fail("a Lanes loop's extent is not kWarpLanes");
+        if (s.loop_kind == LoopKind::Threads) {
+          if (!team_level_) fail("a Threads loop outside the parallel loop's body (or its loops), in an if or in another");
+          if (s.extent->kind != ExprKind::IntImm || s.extent->int_value != team_)
+            fail("Threads loops of different extents");
         }
         {
           const size_t mark = scope_.size();
           define(s.var);
-          const std::optional<int> lane = lane_;
-          if (s.loop_kind == LoopKind::Lanes) lane_ = s.var.id;
-          if (s.loop_kind == LoopKind::Parallel) parallel_body_ = &s.body;
+          const std::optional<int> thread = thread_;
+          const bool team_level = team_level_;
+          if (s.loop_kind == LoopKind::Threads) thread_ = s.var.id;
+          // the team level: the parallel loop's body and the serial loops in it
+          team_level_ = s.loop_kind == LoopKind::Parallel ||
+                        (team_level_ && s.loop_kind != LoopKind::Threads);
           block(s.body);
-          lane_ = lane;
+          thread_ = thread;
+          team_level_ = team_level;
           scope_.resize(mark);
         }
         break;
@@ -192,18 +195,27 @@ class Verifier {
         else
           allocated_.insert(s.buffer);
         break;
-      case StmtKind::If:
+      case StmtKind::If: {
         expr(s.value);
         if (!s.value->dtype.is_bool()) fail("if condition is not bool");
+        const bool team_level = team_level_;
+        team_level_ = false;  // a team's threads must not part ways around a barrier
         block(s.body);
+        team_level_ = team_level;
         break;
+      }
       case StmtKind::LaneReduce:
         check_buffer(s.buffer, "lane_reduce");
-        if (s.buffer >= 0 && static_cast<size_t>(s.buffer) < k_.buffers.size() && k_.buffer(s.buffer).lane_slot == 0)
-          fail("lane_reduce of " + k_.buffer(s.buffer).name + ", which is not lane-local");
+        if (s.buffer >= 0 && static_cast<size_t>(s.buffer) < k_.buffers.size()) {
+          const Buffer& b = k_.buffer(s.buffer);
+          if (b.thread_slot == 0) fail("lane_reduce of " + b.name + ", which is not thread-local");
+          if (b.dtype != f32() && b.dtype != DataType::int_(32))
+            fail("lane_reduce of " + b.name + ", a " + dtype_name(b.dtype) + " buffer (float32 and int32 are shuffled)");
+        }
+        if (team_ != kWarpLanes) fail("a lane_reduce in a kernel whose team is not a warp");
         if (s.combine != BinaryOp::Add && s.combine != BinaryOp::Max && s.combine != BinaryOp::Min)
           fail(std::string("lane_reduce by ") + name_of(s.combine) + " (add, max and min are)");
-        if (!at_warp_level()) fail("a lane_reduce outside the parallel loop's body, or inside a Lanes loop");
+        if (!team_level_) fail("a lane_reduce outside the parallel loop's body (or its loops), in an if or a Threads loop");
         break;
     }
   }
@@ -258,7 +270,8 @@ class Verifier {
         const auto fn = static_cast<MathFn>(e->op);
         same_operands(e, name_of(fn));
         if (!is_arith_float(t)) fail(std::string(name_of(fn)) + " on " + dtype_name(t));
-        if ((fn == MathFn::Pow) != (e->args.size() == 2)) fail(std::string(name_of(fn)) + ": wrong arity");
+        const size_t arity = fn == MathFn::Fma ? 3 : fn == MathFn::Pow ? 2 : 1;
+        if (e->args.size() != arity) fail(std::string(name_of(fn)) + ": wrong arity");
         break;
       }
     }
@@ -268,9 +281,9 @@ class Verifier {
   std::vector<Var> scope_;
   std::unordered_set<int> defined_ever_;
   std::set<int> allocated_;
-  const Block* current_ = nullptr;        // the block being verified
-  const Block* parallel_body_ = nullptr;  // the top-level parallel loop's body
-  std::optional<int> lane_;               // the enclosing Lanes loop's variable
+  int64_t team_ = 1;          // Kernel::team()
+  bool team_level_ = false;   // where Threads loops and LaneReduce may stand
+  std::optional<int> thread_;  // the enclosing Threads loop's variable
   std::vector<std::string> errors_;
 };
 

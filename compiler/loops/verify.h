@@ -23,10 +23,12 @@ namespace relay::loops {
 //    a Store's value has the buffer's dtype
 //  - a local buffer is used only after its Alloc; at most one Parallel loop, and it is the
 //    body's only top-level statement
-//  - Lanes loops (extent kWarpLanes) and LaneReduce stand directly in the parallel loop's
-//    body, not inside each other; a lane-local buffer is float32 or int32, indexed
-//    `lane * slot + j` inside a Lanes loop and j elsewhere (ir.h); LaneReduce combines
-//    a lane-local buffer by add, max or min
+//  - Threads loops share one extent (the team: a multiple of 32 up to 1024) and stand,
+//    like LaneReduce, in the parallel loop's body or in serial loops there, not in an If
+//    or a Threads loop; a thread-local buffer is indexed `thread * slot + j` inside a
+//    Threads loop and only read (j) elsewhere; a shared buffer needs a team; LaneReduce
+//    combines a float32/int32 thread-local buffer by add, max or min in a warp's team
+//    (ir.h)
 std::vector<std::string> verify(const Kernel& k);
 
 }  // namespace relay::loops

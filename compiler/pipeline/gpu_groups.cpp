@@ -75,7 +75,7 @@ std::string emit_gpu_groups(const Graph& g, const FusionPlan& plan, std::string_
     const gpu::PtxKernelInfo& k = gpu.module.kernels[static_cast<size_t>(entry)];
     return "entry " + k.entry + ", " +
            (k.one_thread ? std::string("one thread")
-                         : std::to_string(k.iterations) + (k.lanes > 1 ? " iterations of a warp each" : " iterations") +
+                         : std::to_string(k.iterations) + (k.team > 1 ? " iterations of " + std::to_string(k.team) + " threads each" : std::string(" iterations")) +
                                " over " + std::to_string(k.grid) + " x " +
                                std::to_string(k.block) + " threads");
   };

@@ -245,7 +245,7 @@ TEST_CASE("a warp per output: lanes become the warp's threads, LaneReduce its sh
     REQUIRE(l.ok());
     INFO(loops::print_kernel(l.kernel));
     CHECK(loops::verify(l.kernel).empty());
-    CHECK(l.kernel.uses_lanes());
+    CHECK(l.kernel.team() == 32);
     kernels.push_back(&l.kernel);
   }
   check_module(kernels);  // ptxas for every targeted architecture, where it is installed
@@ -264,7 +264,8 @@ TEST_CASE("a warp per output: lanes become the warp's threads, LaneReduce its sh
   // an iteration per warp: 32 threads each, launched in whole warps
   REQUIRE(m.kernels.size() == 3);
   CHECK(m.kernels[0].iterations == 512 * 7 * 7);
-  CHECK(m.kernels[0].lanes == 32);
+  CHECK(m.kernels[0].team == 32);
+  CHECK_FALSE(m.kernels[0].whole_block);
   CHECK(m.kernels[0].threads() == 512 * 7 * 7 * 32);
   CHECK(m.kernels[1].iterations == 4096);
   CHECK(m.kernels[1].grid == 4096 * 32 / compiler::gpu::kThreadsPerBlock);
@@ -276,23 +277,23 @@ TEST_CASE("a warp per output: lanes become the warp's threads, LaneReduce its sh
   plain.k = 16;
   const loops::LoweredKernel shallow = loops::lower_tiled_matmul(plain, "shallow");
   REQUIRE(shallow.ok());
-  CHECK_FALSE(shallow.kernel.uses_lanes());
+  CHECK(shallow.kernel.team() == 1);
   const loops::Kernel* one[] = {&shallow.kernel};
-  CHECK(compiler::gpu::emit_ptx(one, compiler::gpu::PtxTarget{90}).kernels[0].lanes == 1);
+  CHECK(compiler::gpu::emit_ptx(one, compiler::gpu::PtxTarget{90}).kernels[0].team == 1);
 }
 
 TEST_CASE("the verifier keeps lanes where a warp is together", "[gpu][lanes]") {
   loops::Kernel k;
   k.name = "lanes";
   const int out = loops::add_param(k, "out", loops::f32(), {4}, {1});
-  const int acc = loops::add_lane_local(k, "acc", loops::f32(), 1);
+  const int acc = loops::add_thread_local(k, "acc", loops::f32(), 32, 1);
   const loops::Var t = loops::new_var(k, "t", loops::i64()), lane = loops::new_var(k, "lane", loops::i64());
-  auto mine = loops::lane_slot_index(lane, k.buffer(acc), loops::int_imm(0));
+  auto mine = loops::thread_slot_index(lane, k.buffer(acc), loops::int_imm(0));
   auto body = [&](loops::Block fold_extra, loops::Expr index_in_lane) {
     loops::Block fold{loops::store(k.buffer(acc), index_in_lane, loops::float_imm(1))};
     for (loops::Stmt& s : fold_extra) fold.push_back(std::move(s));
     return loops::Block{loops::alloc(k.buffer(acc)),
-                        loops::for_loop(lane, loops::int_imm(loops::kWarpLanes), loops::LoopKind::Lanes, std::move(fold)),
+                        loops::for_loop(lane, loops::int_imm(loops::kWarpLanes), loops::LoopKind::Threads, std::move(fold)),
                         loops::lane_reduce(k.buffer(acc), loops::BinaryOp::Add),
                         loops::store(k.buffer(out), loops::var_ref(t), loops::load(k.buffer(acc), loops::int_imm(0)))};
   };
@@ -304,7 +305,7 @@ TEST_CASE("the verifier keeps lanes where a warp is together", "[gpu][lanes]") {
   };
   CHECK(errors_of(body({}, mine)).empty());
   // inside the Lanes loop a lane-local index is the lane's slot
-  CHECK(errors_of(body({}, loops::int_imm(0))).find("lane * slot + j") != std::string::npos);
+  CHECK(errors_of(body({}, loops::int_imm(0))).find("thread * slot + j") != std::string::npos);
   // no LaneReduce inside the Lanes loop
   loops::Block nested;
   nested.push_back(loops::lane_reduce(k.buffer(acc), loops::BinaryOp::Add));
@@ -317,4 +318,42 @@ TEST_CASE("the verifier keeps lanes where a warp is together", "[gpu][lanes]") {
   loops::Block by_product = body({}, mine);
   by_product[2] = loops::lane_reduce(k.buffer(acc), loops::BinaryOp::Mul);
   CHECK(errors_of(std::move(by_product)).find("lane_reduce by mul") != std::string::npos);
+}
+
+TEST_CASE("the block-tiled product stages slices in shared memory, with vector loads and no spills", "[gpu][ptx]") {
+  loops::MatmulProgram product;
+  product.m = product.n = product.k = 4096;
+  REQUIRE(loops::matmul_tile(product).block);
+  const loops::LoweredKernel block = loops::lower_tiled_matmul(product, "dense_block");
+  REQUIRE(block.ok());
+  CHECK(loops::verify(block.kernel).empty());
+  const loops::Kernel* kernels[] = {&block.kernel};
+  check_module({&block.kernel});
+  const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
+  INFO(m.ptx);
+  // an iteration per block of 256 threads, whose size launch_for keeps
+  REQUIRE(m.kernels.size() == 1);
+  CHECK(m.kernels[0].whole_block);
+  CHECK(m.kernels[0].team == loops::kBlockThreads);
+  CHECK(m.kernels[0].block == loops::kBlockThreads);
+  CHECK(m.kernels[0].grid == 64 * 64);
+  CHECK(compiler::gpu::launch_for(m.kernels[0], 132).block == loops::kBlockThreads);
+  // shared memory between barriers; the slices' rows read four floats at a time; the
+  // accumulators in registers
+  CHECK(m.ptx.find(".shared .align 16 .b8") != std::string::npos);
+  CHECK(m.ptx.find("bar.sync") != std::string::npos);
+  CHECK(m.ptx.find("ld.shared.f32") != std::string::npos);
+  CHECK(m.ptx.find("ld.global.nc.v4.f32") != std::string::npos);
+  CHECK(m.ptx.find("fma.rn.f32") != std::string::npos);
+  CHECK(m.ptx.find(".local") == std::string::npos);
+  const std::string ptxas = testing::find_ptxas();
+  if (ptxas.empty()) return;
+  for (int sm : compiler::gpu::kTargetedArchitectures) {
+    const compiler::gpu::PtxModule mm = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{sm});
+    std::string report;
+    REQUIRE(testing::ptxas_errors(ptxas, mm.ptx, "sm_" + std::to_string(sm), &report) == "");
+    INFO(report);
+    CHECK(report.find("0 bytes spill stores") != std::string::npos);
+    CHECK(report.find("bytes smem") != std::string::npos);
+  }
 }

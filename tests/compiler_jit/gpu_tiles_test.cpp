@@ -1,6 +1,7 @@
 // The GPU's register-tiled convolution and matrix product (loops/conv2d.h, loops/matmul.h)
 // run on the CPU JIT: every tile computes the same bits as a thread per output (each output
-// folds its terms in the same order, and the loop IR allows no FMA contraction), and both
+// folds its terms in the same order, each step one fused multiply-add: MathFn::Fma rounds
+// once on every target, and the loop IR contracts nothing else), and both
 // agree with a float64 reference within K roundings of each output's sum of |terms|. A
 // warp per tile (lanes) computes the bits of its own order: each lane's share of the fold,
 // then the LaneReduce tree, recomputed here.
@@ -134,9 +135,9 @@ TEST_CASE("the tiled direct convolution computes a thread per output's bits", "[
                   const int64_t ih = oh * p.strides[0] + kh * p.dilation[0] - p.pad_begin[0];
                   const int64_t iw = ow * p.strides[1] + kw * p.dilation[1] - p.pad_begin[1];
                   if (ih < 0 || ih >= p.height || iw < 0 || iw >= p.width) continue;
-                  const float product = x[static_cast<size_t>(((n * p.channels + first + c) * p.height + ih) * p.width + iw)] *
-                                        w[static_cast<size_t>(((o * I + c) * p.kernel_h + kh) * p.kernel_w + kw)];
-                  partial[static_cast<size_t>(c % 32)] = partial[static_cast<size_t>(c % 32)] + product;
+                  const float x_at = x[static_cast<size_t>(((n * p.channels + first + c) * p.height + ih) * p.width + iw)];
+                  const float w_at = w[static_cast<size_t>(((o * I + c) * p.kernel_h + kh) * p.kernel_w + kw)];
+                  partial[static_cast<size_t>(c % 32)] = std::fma(x_at, w_at, partial[static_cast<size_t>(c % 32)]);
                 }
             by_lanes[static_cast<size_t>(((n * p.out_channels + o) * p.out_h + oh) * p.out_w + ow)] = lane_tree(partial);
           }
@@ -164,9 +165,9 @@ TEST_CASE("the tiled direct convolution computes a thread per output's bits", "[
               for (int64_t kw = 0; kw < 3; ++kw) {
                 const int64_t ih = oh + kh - 1, iw = ow + kw - 1;
                 if (ih < 0 || ih >= p.height || iw < 0 || iw >= p.width) continue;
-                const float product = x[static_cast<size_t>((c * p.height + ih) * p.width + iw)] *
-                                      w[static_cast<size_t>(((o * p.channels + c) * 3 + kh) * 3 + kw)];
-                partial[static_cast<size_t>(c % 32)] = partial[static_cast<size_t>(c % 32)] + product;
+                const float x_at = x[static_cast<size_t>((c * p.height + ih) * p.width + iw)];
+                const float w_at = w[static_cast<size_t>(((o * p.channels + c) * 3 + kh) * 3 + kw)];
+                partial[static_cast<size_t>(c % 32)] = std::fma(x_at, w_at, partial[static_cast<size_t>(c % 32)]);
               }
           INFO("output " << o << ", " << oh << ", " << ow);
           CHECK(got[static_cast<size_t>((o * p.out_h + oh) * p.out_w + ow)] == lane_tree(partial));
@@ -242,8 +243,8 @@ TEST_CASE("the tiled matrix product computes a thread per output's bits", "[gpu]
           std::array<float, 32> partial{};
           for (int64_t x = 0; x < p.k; ++x)
             partial[static_cast<size_t>(x % 32)] =
-                partial[static_cast<size_t>(x % 32)] + a[static_cast<size_t>(((p.a_batch > 1 ? bi : 0) * p.m + i) * p.k + x)] *
-                                                           b[static_cast<size_t>(((p.b_batch > 1 ? bi : 0) * p.n + j) * p.k + x)];
+                std::fma(a[static_cast<size_t>(((p.a_batch > 1 ? bi : 0) * p.m + i) * p.k + x)],
+                         b[static_cast<size_t>(((p.b_batch > 1 ? bi : 0) * p.n + j) * p.k + x)], partial[static_cast<size_t>(x % 32)]);
           by_lanes[static_cast<size_t>((bi * p.m + i) * p.n + j)] = lane_tree(partial);
         }
     check_close(by_lanes, want, magnitude, p.k);
@@ -254,11 +255,41 @@ TEST_CASE("the tiled matrix product computes a thread per output's bits", "[gpu]
         CHECK(run(loops::lower_tiled_matmul(p, "mm_lanes", {tm, tn, true}), a, b, outputs) == by_lanes);
       }
   }
-  // large products take 4 x 4 tiles; a batch-1 row a warp per output, unless shallow
-  CHECK(loops::matmul_tile(product(1, 1, 1, 4096, 4096, 4096)).m == 4);
-  CHECK(loops::matmul_tile(product(1, 1, 1, 4096, 4096, 4096)).n == 4);
+  // large products that block tiles divide take them, others 4 x 4 tiles; a batch-1 row a
+  // warp per output, unless shallow
+  CHECK(loops::matmul_tile(product(1, 1, 1, 4096, 4096, 4096)).block);
+  CHECK(loops::matmul_tile(product(16, 16, 16, 512, 512, 512)).block);
   CHECK_FALSE(loops::matmul_tile(product(1, 1, 1, 4096, 4096, 4096)).lanes);
+  CHECK_FALSE(loops::matmul_tile(product(1, 1, 1, 4000, 4096, 4096)).block);
+  CHECK(loops::matmul_tile(product(1, 1, 1, 4000, 4096, 4096)).m == 4);
+  CHECK(loops::matmul_tile(product(1, 1, 1, 4000, 4096, 4096)).n == 4);
+  CHECK_FALSE(loops::matmul_tile(product(1, 1, 1, 4096, 4096, 4100)).block);
   CHECK(loops::matmul_tile(product(1, 1, 1, 1, 4096, 4096)).n == 1);
   CHECK(loops::matmul_tile(product(1, 1, 1, 1, 4096, 4096)).lanes);
   CHECK_FALSE(loops::matmul_tile(product(1, 1, 1, 1, 4096, 32)).lanes);
+}
+
+TEST_CASE("the block-tiled matrix product computes a thread per output's bits", "[gpu][matmul]") {
+  auto product = [](int64_t batch, int64_t a_batch, int64_t b_batch, int64_t m, int64_t n, int64_t k) {
+    loops::MatmulProgram p;
+    p.batch = batch, p.a_batch = a_batch, p.b_batch = b_batch, p.m = m, p.n = n, p.k = k;
+    return p;
+  };
+  // one block and several, a broadcast batch of each side, one slice and several
+  std::mt19937_64 rng(29);
+  for (const loops::MatmulProgram& p : {product(1, 1, 1, 64, 64, 16), product(1, 1, 1, 128, 192, 48),
+                                        product(2, 2, 1, 64, 128, 32), product(3, 1, 3, 128, 64, 16)}) {
+    INFO("product " << p.batch << " x " << p.m << " x " << p.n << " x " << p.k);
+    std::vector<float> a = random_values(static_cast<size_t>(p.a_batch * p.m * p.k), rng);
+    std::vector<float> b = random_values(static_cast<size_t>(p.b_batch * p.n * p.k), rng);
+    const size_t outputs = static_cast<size_t>(p.batch * p.m * p.n);
+    const loops::LoweredKernel block = loops::lower_tiled_matmul(p, "mm_block", {1, 1, false, true});
+    REQUIRE(block.ok());
+    CHECK(block.kernel.team() == loops::kBlockThreads);
+    CHECK(block.kernel.has_shared_buffers());
+    CHECK(run(block, a, b, outputs) == run(loops::lower_tiled_matmul(p, "mm_1x1", {1, 1}), a, b, outputs));
+  }
+  // a block tile must divide the product
+  CHECK_FALSE(loops::lower_block_matmul(product(1, 1, 1, 64, 64, 8), "bad").ok());
+  CHECK_FALSE(loops::lower_block_matmul(product(1, 1, 1, 32, 64, 16), "bad").ok());
 }

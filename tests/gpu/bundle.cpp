@@ -251,8 +251,9 @@ void write_benchmarks(Writer& w, const Options& o) {
 // loops/matmul.h) over ResNet-18's and MobileNet's shapes at batch 1 and 32 and the
 // issue's products, each tile with the static launch (blocks of 256) and with launch_for's
 // smaller blocks on 132 multiprocessors: the measurements the tile rules are tuned by.
-// A tile is (channels or m, width or n, on a warp); the tiles to try, each once, in order.
-using Tile = std::tuple<int64_t, int64_t, bool>;
+// A tile is (channels or m, width or n, on a warp, a shared-memory block); the tiles to try,
+// each once, in order.
+using Tile = std::tuple<int64_t, int64_t, bool, bool>;
 std::vector<Tile> distinct(std::vector<Tile> tiles) {
   std::sort(tiles.begin(), tiles.end());
   tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
@@ -277,13 +278,15 @@ void write_tile_benchmarks(Writer& w, const Options& o) {
       p.kernel_h = p.kernel_w = c.k, p.groups = c.groups, p.out_h = p.out_w = c.hw;
       p.pad_begin = {c.k / 2, c.k / 2};
       const loops::Conv2dTile chosen = loops::conv2d_tile(p);
-      const Tile chosen_tile{chosen.channels, chosen.width, chosen.lanes};
-      std::vector<Tile> tiles{{1, 1, false}, {2, 2, false}, {4, 4, false}, {4, 7, false}, {4, 8, false}, chosen_tile};
-      if (batch == 1) tiles.insert(tiles.end(), {{1, 1, true}, {2, 2, true}});  // warps: for the few outputs of batch 1
-      for (auto [tc, tw, lanes] : distinct(tiles)) {
+      const Tile chosen_tile{chosen.channels, chosen.width, chosen.lanes, false};
+      std::vector<Tile> tiles{{1, 1, false, false}, {2, 2, false, false}, {4, 4, false, false},
+                              {4, 7, false, false}, {4, 8, false, false}, chosen_tile};
+      if (batch == 1)  // warps: for the few outputs of batch 1
+        tiles.insert(tiles.end(), {{1, 1, true, false}, {2, 2, true, false}});
+      for (auto [tc, tw, lanes, block] : distinct(tiles)) {
         loops::LoweredKernel k = loops::lower_direct_conv2d(p, "conv", {tc, tw, lanes});
         if (!k.ok()) continue;
-        const bool is_chosen = Tile{tc, tw, lanes} == chosen_tile;
+        const bool is_chosen = Tile{tc, tw, lanes, block} == chosen_tile;
         names.push_back("conv_" + std::string(c.name) + "_b" + std::to_string(batch) + "_t" + std::to_string(tc) + "x" +
                         std::to_string(tw) + (lanes ? "_warp" : "") + (is_chosen ? "_chosen" : ""));
         const size_t x = static_cast<size_t>(batch * c.c * c.hw * c.hw) * 4;
@@ -301,14 +304,15 @@ void write_tile_benchmarks(Writer& w, const Options& o) {
     loops::MatmulProgram p;
     p.batch = p.a_batch = p.b_batch = q.batch, p.m = q.m, p.n = q.n, p.k = q.k;
     const loops::MatmulTile chosen = loops::matmul_tile(p);
-    const Tile chosen_tile{chosen.m, chosen.n, chosen.lanes};
-    std::vector<Tile> tiles{{1, 1, false}, {2, 2, false}, {4, 4, false}, chosen_tile};
-    if (q.batch * q.m * q.n < (int64_t{1} << 20)) tiles.insert(tiles.end(), {{1, 1, true}, {1, 4, true}});
-    for (auto [tm, tn, lanes] : distinct(tiles)) {
-      loops::LoweredKernel k = loops::lower_tiled_matmul(p, "matmul", {tm, tn, lanes});
+    const Tile chosen_tile = chosen.block ? Tile{0, 0, false, true} : Tile{chosen.m, chosen.n, chosen.lanes, false};
+    std::vector<Tile> tiles{{1, 1, false, false}, {2, 2, false, false}, {4, 4, false, false}, {0, 0, false, true},
+                            chosen_tile};
+    if (q.batch * q.m * q.n < (int64_t{1} << 20)) tiles.insert(tiles.end(), {{1, 1, true, false}, {1, 4, true, false}});
+    for (auto [tm, tn, lanes, block] : distinct(tiles)) {
+      loops::LoweredKernel k = loops::lower_tiled_matmul(p, "matmul", {tm, tn, lanes, block});
       if (!k.ok()) continue;
-      names.push_back(std::string(q.name) + "_t" + std::to_string(tm) + "x" + std::to_string(tn) + (lanes ? "_warp" : "") +
-                      (Tile{tm, tn, lanes} == chosen_tile ? "_chosen" : ""));
+      names.push_back(std::string(q.name) + (block ? std::string("_block") : "_t" + std::to_string(tm) + "x" + std::to_string(tn)) +
+                      (lanes ? "_warp" : "") + (Tile{tm, tn, lanes, block} == chosen_tile ? "_chosen" : ""));
       sizes.push_back({static_cast<size_t>(q.batch * q.m * q.k) * 4, static_cast<size_t>(q.batch * q.n * q.k) * 4,
                        static_cast<size_t>(q.batch * q.m * q.n) * 4});
       flops.push_back(2.0 * static_cast<double>(q.batch * q.m * q.n) * static_cast<double>(q.k));

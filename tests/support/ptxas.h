@@ -37,8 +37,10 @@ inline std::string find_ptxas() {
 }
 
 // Assembles `ptx` for `arch` (sm_80, ...): empty when ptxas accepts it, else its exit
-// status and messages.
-inline std::string ptxas_errors(const std::string& ptxas, const std::string& ptx, const std::string& arch) {
+// status and messages. With `report` (ptxas -v), *report gets its per-function registers,
+// shared memory and spills.
+inline std::string ptxas_errors(const std::string& ptxas, const std::string& ptx, const std::string& arch,
+                                std::string* report = nullptr) {
   char dir_template[] = "/tmp/relay-ptxas-XXXXXX";
   if (!::mkdtemp(dir_template)) return "cannot make a scratch folder";
   const std::filesystem::path dir = dir_template;
@@ -46,7 +48,8 @@ inline std::string ptxas_errors(const std::string& ptxas, const std::string& ptx
     std::ofstream out(dir / "module.ptx", std::ios::binary);
     out << ptx;
   }
-  const std::string command = "'" + ptxas + "' -arch=" + arch + " '" + (dir / "module.ptx").string() + "' -o '" +
+  const std::string command = "'" + ptxas + "'" + (report ? " -v" : "") + " -arch=" + arch + " '" +
+                              (dir / "module.ptx").string() + "' -o '" +
                               (dir / "module.cubin").string() + "' 2>&1";
   std::string output;
   int status = -1;
@@ -58,6 +61,7 @@ inline std::string ptxas_errors(const std::string& ptxas, const std::string& ptx
   }
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
+  if (report) *report = output;
   if (status == 0) return {};
   return "ptxas -arch=" + arch + " exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
          ": " + output.substr(0, 4000);

@@ -1,0 +1,172 @@
+// The shared-memory block tiling of a matrix product (block_gemm.h).
+#include "compiler/loops/block_gemm.h"
+
+#include <vector>
+
+#include "compiler/loops/index_math.h"
+
+namespace relay::loops {
+
+namespace {
+
+constexpr int64_t kThreadRows = 4, kThreadCols = 4;  // a thread's outputs
+constexpr int64_t kGrid = kBlockTile / kThreadCols;  // threads along a tile's rows and columns
+constexpr int64_t kStride = kBlockTile + 1;          // a shared row, padded
+constexpr int64_t kCopy = kBlockTile * kBlockDepth / kBlockThreads;  // elements a thread copies
+static_assert(kGrid * kGrid == kBlockThreads && kBlockTile / kThreadRows == kGrid);
+static_assert(kCopy * kBlockThreads == kBlockTile * kBlockDepth && kBlockDepth % kCopy == 0);
+
+class Builder {
+ public:
+  Builder(Kernel& k, const BlockGemm& g) : k_(k), g_(g) {}
+
+  void build() {
+    const DataType f = f32();
+    a_tile_ = add_shared(k_, "a_tile", f, kBlockDepth * kStride);
+    b_tile_ = add_shared(k_, "b_tile", f, kBlockDepth * kStride);
+    acc_ = add_thread_local(k_, "acc", f, kBlockThreads, kThreadRows * kThreadCols);
+    const int64_t tiles_m = g_.rows / kBlockTile, tiles_n = (g_.cols + kBlockTile - 1) / kBlockTile;
+
+    const Var t = new_var(k_, "t", i64());
+    col0_ = new_var(k_, "col0", i64()), row0_ = new_var(k_, "row0", i64()), batch_ = new_var(k_, "batch", i64());
+    Block per_tile{let(col0_, index_scale(index_rem(var_ref(t), tiles_n), kBlockTile)),
+                   let(row0_, index_scale(index_rem(index_div(var_ref(t), tiles_n), tiles_m), kBlockTile)),
+                   let(batch_, index_div(var_ref(t), tiles_n * tiles_m))};
+    for (int buffer : {a_tile_, b_tile_, acc_}) per_tile.push_back(alloc(k_.buffer(buffer)));
+    per_tile.push_back(threads([&](const Var& thread) {
+      Block zero;
+      for (int64_t i = 0; i < kThreadRows; ++i)
+        for (int64_t j = 0; j < kThreadCols; ++j) zero.push_back(store(acc(), acc_of(thread, i, j), float_imm(0)));
+      return zero;
+    }));
+
+    // for each slice of k: copy A's and B's, then fold
+    slice_ = new_var(k_, "slice", i64());
+    Block per_slice;
+    per_slice.push_back(threads([&](const Var& thread) {
+      Block copy;
+      copy_operand(copy, thread, a_tile_, g_.a_walk, row0_, g_.rows, g_.a);
+      copy_operand(copy, thread, b_tile_, g_.b_walk, col0_, g_.cols, g_.b);
+      return copy;
+    }));
+    per_slice.push_back(threads([&](const Var& thread) { return fold(thread); }));
+    per_tile.push_back(for_loop(slice_, int_imm(g_.depth / kBlockDepth), LoopKind::Reduction, std::move(per_slice)));
+
+    per_tile.push_back(threads([&](const Var& thread) { return write(thread); }));
+    k_.body.push_back(for_loop(t, int_imm(g_.batches * tiles_m * tiles_n), LoopKind::Parallel, std::move(per_tile)));
+  }
+
+ private:
+  const Buffer& acc() const { return k_.buffer(acc_); }
+  Expr acc_of(const Var& thread, int64_t i, int64_t j) {
+    return thread_slot_index(thread, acc(), int_imm(i * kThreadCols + j));
+  }
+
+  // `for thread in [0, kBlockThreads) body(thread)`, a Threads loop of its own variable
+  template <class Body>
+  Stmt threads(Body body) {
+    const Var thread = new_var(k_, "thread", i64());
+    return for_loop(thread, int_imm(kBlockThreads), LoopKind::Threads, body(thread));
+  }
+
+  // The thread's row and column in the 16 x 16 grid.
+  std::pair<Var, Var> grid_position(const Var& thread, Block& at) {
+    const Var ty = new_var(k_, "ty", i64()), tx = new_var(k_, "tx", i64());
+    at.push_back(let(ty, index_div(var_ref(thread), kGrid)));
+    at.push_back(let(tx, index_rem(var_ref(thread), kGrid)));
+    return {ty, tx};
+  }
+
+  // The thread's kCopy elements of an operand's slice into its shared tile (k-major).
+  // Columns past the product's (a last partial tile) and elements not `inside` are zeros.
+  template <class Reader>
+  void copy_operand(Block& at, const Var& thread, int tile, SliceWalk walk, const Var& first, int64_t extent,
+                    const Reader& read) {
+    const Var r = new_var(k_, "r", i64()), kq = new_var(k_, "kq", i64());
+    if (walk == SliceWalk::AlongK) {
+      at.push_back(let(r, index_div(var_ref(thread), kBlockDepth / kCopy)));
+      at.push_back(let(kq, index_scale(index_rem(var_ref(thread), kBlockDepth / kCopy), kCopy)));
+    } else {
+      at.push_back(let(r, index_rem(var_ref(thread), kBlockTile)));
+      at.push_back(let(kq, index_scale(index_div(var_ref(thread), kBlockTile), kCopy)));
+    }
+    const Var row = new_var(k_, "row", i64());
+    at.push_back(let(row, index_add(var_ref(first), var_ref(r))));
+    const Expr in_range = extent % kBlockTile != 0 ? compare(CmpOp::Lt, var_ref(row), int_imm(extent)) : nullptr;
+    for (int64_t c = 0; c < kCopy; ++c) {
+      const Expr k_index = index_sum({index_scale(var_ref(slice_), kBlockDepth), var_ref(kq), int_imm(c)});
+      const GemmElement e = read(k_, at, var_ref(batch_), var_ref(row), k_index);
+      const Expr staged = index_add(index_scale(index_add(var_ref(kq), c), kStride), var_ref(r));
+      Expr guard = e.inside;
+      if (in_range) guard = guard ? binary(BinaryOp::And, in_range, guard) : in_range;
+      if (!guard) {
+        at.push_back(store(k_.buffer(tile), staged, e.value));
+      } else {
+        at.push_back(store(k_.buffer(tile), staged, float_imm(0)));
+        at.push_back(if_then(guard, Block{store(k_.buffer(tile), staged, e.value)}));
+      }
+    }
+  }
+
+  Block fold(const Var& thread) {
+    Block fold;
+    auto [ty, tx] = grid_position(thread, fold);
+    const Var kk = new_var(k_, "kk", i64());
+    Block step;
+    std::vector<Var> as, bs;
+    for (int64_t i = 0; i < kThreadRows; ++i) {
+      as.push_back(new_var(k_, "a", f32()));
+      step.push_back(let(as.back(), load(k_.buffer(a_tile_), index_sum({index_scale(var_ref(kk), kStride), var_ref(ty),
+                                                                        int_imm(i * kGrid)}))));
+    }
+    for (int64_t j = 0; j < kThreadCols; ++j) {
+      bs.push_back(new_var(k_, "b", f32()));
+      step.push_back(let(bs.back(), load(k_.buffer(b_tile_), index_sum({index_scale(var_ref(kk), kStride), var_ref(tx),
+                                                                        int_imm(j * kGrid)}))));
+    }
+    for (int64_t i = 0; i < kThreadRows; ++i)
+      for (int64_t j = 0; j < kThreadCols; ++j)
+        step.push_back(store(acc(), acc_of(thread, i, j),
+                             call(MathFn::Fma, {var_ref(as[static_cast<size_t>(i)]), var_ref(bs[static_cast<size_t>(j)]),
+                                                load(acc(), acc_of(thread, i, j))})));
+    fold.push_back(for_loop(kk, int_imm(kBlockDepth), LoopKind::Reduction, std::move(step)));
+    return fold;
+  }
+
+  // The thread's outputs: rows row0 + ty + 16 i, columns col0 + tx + 16 j.
+  Block write(const Var& thread) {
+    Block write;
+    auto [ty, tx] = grid_position(thread, write);
+    for (int64_t j = 0; j < kThreadCols; ++j) {
+      const Var col = new_var(k_, "col", i64());
+      write.push_back(let(col, index_sum({var_ref(col0_), var_ref(tx), int_imm(j * kGrid)})));
+      Block outputs;
+      for (int64_t i = 0; i < kThreadRows; ++i) {
+        const Expr row = index_sum({var_ref(row0_), var_ref(ty), int_imm(i * kGrid)});
+        g_.out(k_, outputs, var_ref(batch_), row, var_ref(col), load(acc(), acc_of(thread, i, j)));
+      }
+      if (g_.cols % kBlockTile != 0) {
+        write.push_back(if_then(compare(CmpOp::Lt, var_ref(col), int_imm(g_.cols)), std::move(outputs)));
+      } else {
+        for (Stmt& s : outputs) write.push_back(std::move(s));
+      }
+    }
+    return write;
+  }
+
+  Kernel& k_;
+  const BlockGemm& g_;
+  int a_tile_ = -1, b_tile_ = -1, acc_ = -1;
+  Var col0_, row0_, batch_, slice_;
+};
+
+}  // namespace
+
+std::string append_block_gemm(Kernel& k, const BlockGemm& g) {
+  if (g.rows < 1 || g.cols < 1 || g.depth < 1 || g.batches < 1) return "an empty block-tiled product";
+  if (g.rows % kBlockTile != 0 || g.depth % kBlockDepth != 0) return "a block tile that does not divide the product";
+  Builder(k, g).build();
+  return {};
+}
+
+}  // namespace relay::loops

@@ -1,0 +1,63 @@
+// The GPU's shared-memory block tiling of a matrix product, shared by the lowerings that
+// are a product underneath (loops/matmul.h's block tiles; loops/conv2d.h's implicit-GEMM
+// convolution): out[row, col] = sum over k of A[row, k] * B[col, k], where the caller
+// says how to read an element of A and of B (a matrix, the window of a convolution, a
+// zero in its padding) and where an output goes.
+//
+// A team of kBlockThreads threads computes a kBlockTile x kBlockTile tile of outputs.
+// For each kBlockDepth-deep slice of k, the threads copy the slice of the tile's rows of A
+// and columns of B into shared memory, transposed (k-major), then thread (ty, tx) of the
+// 16 x 16 grid folds the slice into its 4 x 4 accumulators: rows ty + 16 i, columns
+// tx + 16 j, so that a warp's reads of B's slice are 16 consecutive words (no bank
+// conflicts) and its reads of A's are broadcasts. The shared rows are padded by one word,
+// so the transposing writes spread over the banks. Every output folds k in order from 0,
+// one fused multiply-add a step (MathFn::Fma): the bits of a thread per output that folds
+// the same terms in the same order.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "compiler/loops/ir.h"
+
+namespace relay::loops {
+
+inline constexpr int64_t kBlockTile = 64;
+inline constexpr int64_t kBlockDepth = 16;
+inline constexpr int64_t kBlockThreads = 256;
+
+// How the copy phase walks an operand's slice (kBlockTile rows by kBlockDepth k, four
+// elements a thread):
+//  * AlongK: a thread copies 4 consecutive k of one row, and consecutive threads the next
+//    4 (a matrix stored row by row, k innermost: one vector load when aligned);
+//  * AlongRows: consecutive threads copy consecutive rows at the same k, each thread 4
+//    k (a convolution's window: neighbouring outputs read neighbouring inputs).
+enum class SliceWalk : uint8_t { AlongK, AlongRows };
+
+// An operand's element: its value (float32) and, where it may be a zero that is not in
+// memory (a convolution's padding), when it is read (bool; null: always). Its loads are
+// evaluated only where `inside` holds.
+struct GemmElement {
+  Expr value;
+  Expr inside;
+};
+
+struct BlockGemm {
+  int64_t rows = 0, cols = 0, depth = 0;  // rows % kBlockTile == 0 and depth % kBlockDepth == 0;
+                                          // a last partial tile of columns is allowed
+  int64_t batches = 1;                    // independent products, the outermost index
+  SliceWalk a_walk = SliceWalk::AlongK, b_walk = SliceWalk::AlongK;
+  // A[row, k] and B[col, k] of product `batch` (int64 expressions); a reader may append
+  // lets (index arithmetic) to `at`.
+  std::function<GemmElement(Kernel&, Block& at, const Expr& batch, const Expr& row, const Expr& k)> a, b;
+  // Output (row, col) of product `batch`: append its store to `at` (col < cols holds).
+  std::function<void(Kernel&, Block& at, const Expr& batch, const Expr& row, const Expr& col, const Expr& value)> out;
+};
+
+// Appends the product's parallel loop (an iteration per tile of each batch, a team of
+// kBlockThreads threads each) to `k`'s body. An error message when the shape does not fit
+// (empty: done).
+std::string append_block_gemm(Kernel& k, const BlockGemm& g);
+
+}  // namespace relay::loops
