@@ -11,7 +11,9 @@ namespace {
 
 constexpr int64_t kThreadRows = 4, kThreadCols = 4;  // a thread's outputs
 constexpr int64_t kGrid = kBlockTile / kThreadCols;  // threads along a tile's rows and columns
-constexpr int64_t kStride = kBlockTile + 1;          // a shared row, padded
+// A shared row, padded by 4 words: rows stay 16-byte aligned for vector reads, and the
+// transposing writes of a warp spread over the banks.
+constexpr int64_t kStride = kBlockTile + 4;
 constexpr int64_t kCopy = kBlockTile * kBlockDepth / kBlockThreads;  // elements a thread copies
 static_assert(kGrid * kGrid == kBlockThreads && kBlockTile / kThreadRows == kGrid);
 static_assert(kCopy * kBlockThreads == kBlockTile * kBlockDepth && kBlockDepth % kCopy == 0);
@@ -116,13 +118,13 @@ class Builder {
     std::vector<Var> as, bs;
     for (int64_t i = 0; i < kThreadRows; ++i) {
       as.push_back(new_var(k_, "a", f32()));
-      step.push_back(let(as.back(), load(k_.buffer(a_tile_), index_sum({index_scale(var_ref(kk), kStride), var_ref(ty),
-                                                                        int_imm(i * kGrid)}))));
+      step.push_back(let(as.back(), load(k_.buffer(a_tile_), index_sum({index_scale(var_ref(kk), kStride),
+                                                                        index_scale(var_ref(ty), kThreadRows), int_imm(i)}))));
     }
     for (int64_t j = 0; j < kThreadCols; ++j) {
       bs.push_back(new_var(k_, "b", f32()));
-      step.push_back(let(bs.back(), load(k_.buffer(b_tile_), index_sum({index_scale(var_ref(kk), kStride), var_ref(tx),
-                                                                        int_imm(j * kGrid)}))));
+      step.push_back(let(bs.back(), load(k_.buffer(b_tile_), index_sum({index_scale(var_ref(kk), kStride),
+                                                                        index_scale(var_ref(tx), kThreadCols), int_imm(j)}))));
     }
     for (int64_t i = 0; i < kThreadRows; ++i)
       for (int64_t j = 0; j < kThreadCols; ++j)
@@ -133,16 +135,16 @@ class Builder {
     return fold;
   }
 
-  // The thread's outputs: rows row0 + ty + 16 i, columns col0 + tx + 16 j.
+  // The thread's outputs: rows row0 + 4 ty + i, columns col0 + 4 tx + j.
   Block write(const Var& thread) {
     Block write;
     auto [ty, tx] = grid_position(thread, write);
     for (int64_t j = 0; j < kThreadCols; ++j) {
       const Var col = new_var(k_, "col", i64());
-      write.push_back(let(col, index_sum({var_ref(col0_), var_ref(tx), int_imm(j * kGrid)})));
+      write.push_back(let(col, index_sum({var_ref(col0_), index_scale(var_ref(tx), kThreadCols), int_imm(j)})));
       Block outputs;
       for (int64_t i = 0; i < kThreadRows; ++i) {
-        const Expr row = index_sum({var_ref(row0_), var_ref(ty), int_imm(i * kGrid)});
+        const Expr row = index_sum({var_ref(row0_), index_scale(var_ref(ty), kThreadRows), int_imm(i)});
         g_.out(k_, outputs, var_ref(batch_), row, var_ref(col), load(acc(), acc_of(thread, i, j)));
       }
       if (g_.cols % kBlockTile != 0) {

@@ -7,10 +7,11 @@
 // A team of kBlockThreads threads computes a kBlockTile x kBlockTile tile of outputs.
 // For each kBlockDepth-deep slice of k, the threads copy the slice of the tile's rows of A
 // and columns of B into shared memory, transposed (k-major), then thread (ty, tx) of the
-// 16 x 16 grid folds the slice into its 4 x 4 accumulators: rows ty + 16 i, columns
-// tx + 16 j, so that a warp's reads of B's slice are 16 consecutive words (no bank
-// conflicts) and its reads of A's are broadcasts. The shared rows are padded by one word,
-// so the transposing writes spread over the banks. Every output folds k in order from 0,
+// 16 x 16 grid folds the slice into its 4 x 4 accumulators: rows 4 ty .. 4 ty + 3 and
+// columns 4 tx .. 4 tx + 3, so that each step of k reads A's four and B's four with one
+// 16-byte shared load each (a quarter warp's reads of B are 128 consecutive bytes: no bank
+// conflicts; of A, broadcasts) for 16 multiply-adds. The shared rows are padded by four
+// words, so the transposing writes spread over the banks. Every output folds k in order from 0,
 // one fused multiply-add a step (MathFn::Fma): the bits of a thread per output that folds
 // the same terms in the same order.
 #pragma once

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 
+#include "compiler/loops/block_gemm.h"
 #include "compiler/loops/ir.h"
 
 namespace relay::loops {
@@ -29,12 +30,15 @@ struct Conv2dProgram {
 };
 
 // The tile a lowering picks: a thread per output for a convolution of fewer than
-// kConvTiledOutputs outputs; else the largest of 4, 2, 1 output channels that divides a
-// group's channels by the widest tile up to 7 columns that divides the output's width.
-// Measured on an H200 over ResNet-18's and MobileNet's convolutions (tests/gpu/README.md,
-// the tile benchmarks): at batch 1 (25k to 200k outputs) a thread per output was the
-// fastest of every tile tried, by up to 3x; at batch 32 (0.8M to 6.4M outputs) 4 x 7 was
-// the fastest (1.3x to 3x faster than a thread per output, ahead of 4 x 4 and 4 x 8).
+// kConvTiledOutputs outputs (or a warp per output, below); above, the block-tiled product
+// where it fits (block_conv2d_fits), else the largest of 4, 2, 1 output channels that
+// divides a group's channels by the widest tile up to 7 columns that divides the output's
+// width. Measured on an H200 over ResNet-18's and MobileNet's convolutions (tests/gpu/
+// README.md, the tile benchmarks): at batch 1 (25k to 200k outputs) a thread per output
+// was the fastest of the register tiles tried, by up to 3x; at batch 32 (0.8M to 6.4M
+// outputs) 4 x 7 was the fastest of them (1.3x to 3x faster than a thread per output,
+// ahead of 4 x 4 and 4 x 8), 21 TFLOP/s on ResNet's first stage. The block tiles and the
+// warps came after that run: the tile benchmarks time them beside the register tiles.
 inline constexpr int64_t kConvTiledOutputs = int64_t{1} << 19;
 // Below this many outputs a convolution whose window holds at least kConvLanesMinWindow
 // terms over at least 2 x 32 input channels runs a warp per output instead (`lanes`):
@@ -48,6 +52,8 @@ inline constexpr int64_t kConvLanesMinWindow = 256;
 struct Conv2dTile {
   int64_t channels = 1, width = 1;
   bool lanes = false;  // a warp per tile, the channels split over its lanes
+  bool block = false;  // an implicit product through shared memory (lower_block_conv2d;
+                       // channels and width are ignored)
 };
 Conv2dTile conv2d_tile(const Conv2dProgram& p);
 
@@ -56,5 +62,15 @@ Conv2dTile conv2d_tile(const Conv2dProgram& p);
 // the register tile (conv2d_tile(p) when not given; {1, 1} is a thread per output).
 LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name);
 LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv2dTile tile);
+
+// The convolution as a block-tiled product (block_gemm.h): output channels by output
+// positions (image, row, column), over the window's C x KH x KW terms in the direct
+// convolution's order (channel, row, column); weights are read as rows (vector loads),
+// inputs as the window's taps at consecutive positions, a tap in the padding a zero. For
+// finite weights the bits are the direct convolution's (a zero tap adds +-0 to a sum that
+// is never -0). Needs one group, output channels a multiple of kBlockTile and a window of
+// a multiple of kBlockDepth terms (block_conv2d_fits); an error otherwise.
+bool block_conv2d_fits(const Conv2dProgram& p);
+LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name);
 
 }  // namespace relay::loops

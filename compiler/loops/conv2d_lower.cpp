@@ -23,6 +23,10 @@ Conv2dTile conv2d_tile(const Conv2dProgram& p) {
     return t;
   }
   if (outputs < kConvTiledOutputs) return t;  // a thread per output
+  if (block_conv2d_fits(p)) {
+    t.block = true;  // a product through shared memory
+    return t;
+  }
   const int64_t per_group = p.groups > 0 ? p.out_channels / p.groups : 1;
   for (int64_t c : {4, 2, 1})
     if (per_group % c == 0) {
@@ -42,6 +46,7 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name) {
 }
 
 LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv2dTile tile) {
+  if (tile.block) return lower_block_conv2d(p, std::move(name));
   LoweredKernel r;
   const int64_t N = p.batch, C = p.channels, H = p.height, W = p.width, O = p.out_channels;
   const int64_t KH = p.kernel_h, KW = p.kernel_w, OH = p.out_h, OW = p.out_w, G = p.groups;

@@ -25,7 +25,12 @@ struct MatmulProgram {
   int64_t batch = 1;                 // the output's batch
   int64_t a_batch = 1, b_batch = 1;  // each 1 (broadcast) or `batch`
   int64_t m = 1, n = 1, k = 1;       // a [a_batch, m, k], b [b_batch, n, k], out [batch, m, n]
+  // a, b and out: float32, or float16/bfloat16 (storage: products and sums in float32,
+  // the output rounded once, as the reference rounds its double sum once)
+  DataType dtype = DataType::float_(32);
 };
+// Whether the products lower over `t` (float32, float16, bfloat16).
+bool matmul_supports(DataType t);
 
 struct MatmulTile {
   int64_t m = 1, n = 1;
@@ -49,8 +54,8 @@ inline constexpr int64_t kLanesMinDepth = 64;
 MatmulTile matmul_tile(const MatmulProgram& p);
 
 // Buffers [a, b, out] (dense-shaped: a [a_batch * m, k], b [b_batch * n, k], out
-// [batch * m, n], contiguous); output_buffer 2, no status. An error when the tile does not
-// divide the product.
+// [batch * m, n], contiguous, of p.dtype); output_buffer 2, no status. An error when the
+// tile does not divide the product or the dtype is not supported.
 LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name);
 LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, MatmulTile tile);
 

@@ -16,12 +16,16 @@ LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name) {
     r.error = "a block tile that does not divide the matrix product";
     return r;
   }
+  if (!matmul_supports(p.dtype)) {
+    r.error = "a matrix product of " + dtype_name(p.dtype);
+    return r;
+  }
   Kernel& kn = r.kernel;
   kn.name = std::move(name);
-  const DataType f = f32();
-  const int a = add_param(kn, "a", f, {p.a_batch * M, K}, {K, 1});
-  const int b = add_param(kn, "b", f, {p.b_batch * N, K}, {K, 1});
-  r.output_buffer = add_param(kn, "out", f, {B * M, N}, {N, 1});
+  const DataType t = p.dtype;
+  const int a = add_param(kn, "a", t, {p.a_batch * M, K}, {K, 1});
+  const int b = add_param(kn, "b", t, {p.b_batch * N, K}, {K, 1});
+  r.output_buffer = add_param(kn, "out", t, {B * M, N}, {N, 1});
   const int out = r.output_buffer;
 
   BlockGemm g;
@@ -29,14 +33,15 @@ LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name) {
   // a batch of 1 is broadcast: every batch reads it
   auto row_reader = [&](int buffer, int64_t batch_stride) {
     return [=](Kernel& k, Block&, const Expr& batch, const Expr& row, const Expr& k_index) {
-      return GemmElement{load(k.buffer(buffer), index_sum({index_scale(batch, batch_stride), index_scale(row, K), k_index})),
+      return GemmElement{cast(f32(), load(k.buffer(buffer), index_sum({index_scale(batch, batch_stride),
+                                                                         index_scale(row, K), k_index}))),
                          nullptr};
     };
   };
   g.a = row_reader(a, p.a_batch > 1 ? M * K : 0);
   g.b = row_reader(b, p.b_batch > 1 ? N * K : 0);
   g.out = [=](Kernel& k, Block& at, const Expr& batch, const Expr& row, const Expr& col, const Expr& value) {
-    at.push_back(store(k.buffer(out), index_sum({index_scale(batch, M * N), index_scale(row, N), col}), value));
+    at.push_back(store(k.buffer(out), index_sum({index_scale(batch, M * N), index_scale(row, N), col}), cast(t, value)));
   };
   r.error = append_block_gemm(kn, g);
   return r;

@@ -7,6 +7,8 @@
 
 namespace relay::loops {
 
+bool matmul_supports(DataType t) { return t == f32() || is_storage_only(t); }
+
 MatmulTile matmul_tile(const MatmulProgram& p) {
   MatmulTile t;
   if (p.batch * p.m * p.n >= kBlockMinOutputs && p.m % kBlockTile == 0 && p.n % kBlockTile == 0 &&
@@ -52,12 +54,16 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
     r.error = "a register tile that does not divide the matrix product";
     return r;
   }
+  if (!matmul_supports(p.dtype)) {
+    r.error = "a matrix product of " + dtype_name(p.dtype);
+    return r;
+  }
   Kernel& kn = r.kernel;
   kn.name = std::move(name);
   const DataType f = f32();
-  const int a = add_param(kn, "a", f, {p.a_batch * M, K}, {K, 1});
-  const int b = add_param(kn, "b", f, {p.b_batch * N, K}, {K, 1});
-  r.output_buffer = add_param(kn, "out", f, {B * M, N}, {N, 1});
+  const int a = add_param(kn, "a", p.dtype, {p.a_batch * M, K}, {K, 1});
+  const int b = add_param(kn, "b", p.dtype, {p.b_batch * N, K}, {K, 1});
+  r.output_buffer = add_param(kn, "out", p.dtype, {B * M, N}, {N, 1});
   const int acc = tile.lanes ? add_thread_local(kn, "acc", f, kWarpLanes, TM * TN) : add_local(kn, "acc", f, TM * TN);
   // acc_at: an accumulator after the fold (lane 0's slot); acc_in: inside the fold
   Var lane;  // (lanes) the warp's lane
@@ -96,11 +102,11 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
   std::vector<Var> as, bs;
   for (int64_t i = 0; i < TM; ++i) {
     as.push_back(new_var(kn, "a", f));
-    step.push_back(let(as.back(), load(kn.buffer(a), index_add(index_add(var_ref(a_base), i * K), var_ref(kk)))));
+    step.push_back(let(as.back(), cast(f, load(kn.buffer(a), index_add(index_add(var_ref(a_base), i * K), var_ref(kk))))));
   }
   for (int64_t j = 0; j < TN; ++j) {
     bs.push_back(new_var(kn, "b", f));
-    step.push_back(let(bs.back(), load(kn.buffer(b), index_add(index_add(var_ref(b_base), j * K), var_ref(kk)))));
+    step.push_back(let(bs.back(), cast(f, load(kn.buffer(b), index_add(index_add(var_ref(b_base), j * K), var_ref(kk))))));
   }
   for (int64_t i = 0; i < TM; ++i)
     for (int64_t j = 0; j < TN; ++j)
@@ -124,7 +130,7 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
   for (int64_t i = 0; i < TM; ++i)
     for (int64_t j = 0; j < TN; ++j)
       per_tile.push_back(store(kn.buffer(r.output_buffer), index_add(var_ref(out_base), i * N + j),
-                               load(kn.buffer(acc), acc_at(i, j))));
+                               cast(p.dtype, load(kn.buffer(acc), acc_at(i, j)))));
   kn.body.push_back(for_loop(t, int_imm(B * tiles_m * tiles_n), LoopKind::Parallel, std::move(per_tile)));
   return r;
 }

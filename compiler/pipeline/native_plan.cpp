@@ -209,10 +209,12 @@ std::optional<NativePlan> plan_gpu_master(const Graph& g, const FusedGroup& grou
     *why = "not a matrix product or a convolution";
     return std::nullopt;
   }
-  const DataType f32 = DataType::float_(32);
-  if (m.inputs.size() < 2 || dtype_of(m.type) != f32 || dtype_of(g[m.inputs[0]].type) != f32 ||
-      dtype_of(g[m.inputs[1]].type) != f32) {
-    *why = "not float32";
+  // float32, and for the products float16/bfloat16 (one dtype in, the same out)
+  const DataType t = dtype_of(m.type);
+  const bool one_dtype =
+      m.inputs.size() >= 2 && dtype_of(g[m.inputs[0]].type) == t && dtype_of(g[m.inputs[1]].type) == t;
+  if (!one_dtype || (op == "nn.conv2d" ? t != DataType::float_(32) : !loops::matmul_supports(t))) {
+    *why = op == "nn.conv2d" ? "not float32" : "not float32, float16 or bfloat16 throughout";
     return std::nullopt;
   }
   if (op == "nn.conv2d") return plan_conv2d_master(g, group, why);
@@ -235,11 +237,12 @@ std::optional<NativePlan> plan_gpu_master(const Graph& g, const FusedGroup& grou
     p.batch = std::max(a[0], b[0]), p.a_batch = a[0], p.b_batch = b[0];
     p.m = a[1], p.n = b[1], p.k = a[2];
   }
+  p.dtype = t;
   FusedGroup part = sub_group(g, group, {group.master}, group.master);
   part.inputs = {m.inputs[0], m.inputs[1]};
   return lowered_plan(NativePlan::Kind::Reduction, std::move(part),
                       loops::lower_tiled_matmul(p, kernel_name(g, group) + "_" + std::string(op == "nn.dense" ? "dense" : "batch_matmul")),
-                      f32, shape_of(m.type), "", why);
+                      t, shape_of(m.type), "", why);
 }
 
 namespace {

@@ -204,14 +204,14 @@ TEST_CASE("the tiled convolution and matrix product assemble, their accumulators
     return p;
   };
   std::vector<loops::LoweredKernel> lowered = {
-      loops::lower_direct_conv2d(conv(64, 56, 1, 1), "conv_4x7"),
-      loops::lower_direct_conv2d(conv(512, 14, 1, 2), "conv_strided_4x7"),
+      loops::lower_direct_conv2d(conv(64, 56, 1, 1), "conv_4x7", {4, 7}),
+      loops::lower_direct_conv2d(conv(512, 14, 1, 2), "conv_strided_4x7", {4, 7}),
       loops::lower_direct_conv2d(conv(32, 28, 32, 1), "conv_depthwise_1x7"),
       loops::lower_direct_conv2d(conv(64, 56, 1, 1), "conv_1x1", {1, 1})};
-  CHECK(loops::conv2d_tile(conv(64, 56, 1, 1)).width == 7);
+  CHECK(loops::conv2d_tile(conv(96, 56, 1, 1)).width == 7);  // where block tiles do not fit
   loops::MatmulProgram product;
   product.m = product.n = product.k = 512, product.batch = product.a_batch = product.b_batch = 16;
-  lowered.push_back(loops::lower_tiled_matmul(product, "matmul_4x4"));
+  lowered.push_back(loops::lower_tiled_matmul(product, "matmul_4x4", {4, 4}));
   lowered.push_back(loops::lower_tiled_matmul(product, "matmul_2x1", {2, 1}));
   std::vector<const loops::Kernel*> kernels;
   for (const loops::LoweredKernel& l : lowered) {
@@ -320,29 +320,40 @@ TEST_CASE("the verifier keeps lanes where a warp is together", "[gpu][lanes]") {
   CHECK(errors_of(std::move(by_product)).find("lane_reduce by mul") != std::string::npos);
 }
 
-TEST_CASE("the block-tiled product stages slices in shared memory, with vector loads and no spills", "[gpu][ptx]") {
+TEST_CASE("block-tiled products stage slices in shared memory, with vector loads and no spills", "[gpu][ptx]") {
+  // dense 4096^3, and ResNet-18's first-stage convolution at batch 32 as a product
   loops::MatmulProgram product;
   product.m = product.n = product.k = 4096;
   REQUIRE(loops::matmul_tile(product).block);
+  loops::Conv2dProgram c;
+  c.batch = 32, c.channels = c.out_channels = 64, c.height = c.width = c.out_h = c.out_w = 56;
+  c.kernel_h = c.kernel_w = 3, c.pad_begin = {1, 1};
+  REQUIRE(loops::block_conv2d_fits(c));
   const loops::LoweredKernel block = loops::lower_tiled_matmul(product, "dense_block");
+  const loops::LoweredKernel conv = loops::lower_block_conv2d(c, "conv_block");
   REQUIRE(block.ok());
+  REQUIRE(conv.ok());
   CHECK(loops::verify(block.kernel).empty());
-  const loops::Kernel* kernels[] = {&block.kernel};
-  check_module({&block.kernel});
+  CHECK(loops::verify(conv.kernel).empty());
+  const loops::Kernel* kernels[] = {&block.kernel, &conv.kernel};
+  check_module({&block.kernel, &conv.kernel});
   const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
   INFO(m.ptx);
   // an iteration per block of 256 threads, whose size launch_for keeps
-  REQUIRE(m.kernels.size() == 1);
-  CHECK(m.kernels[0].whole_block);
-  CHECK(m.kernels[0].team == loops::kBlockThreads);
-  CHECK(m.kernels[0].block == loops::kBlockThreads);
+  REQUIRE(m.kernels.size() == 2);
+  for (const compiler::gpu::PtxKernelInfo& k : m.kernels) {
+    CHECK(k.whole_block);
+    CHECK(k.team == loops::kBlockThreads);
+    CHECK(k.block == loops::kBlockThreads);
+    CHECK(compiler::gpu::launch_for(k, 132).block == loops::kBlockThreads);
+  }
   CHECK(m.kernels[0].grid == 64 * 64);
-  CHECK(compiler::gpu::launch_for(m.kernels[0], 132).block == loops::kBlockThreads);
-  // shared memory between barriers; the slices' rows read four floats at a time; the
-  // accumulators in registers
+  CHECK(m.kernels[1].grid == 32 * 56 * 56 / 64);
+  // shared memory between barriers; the rows of a and of the weights read four floats at
+  // a time; the accumulators in registers
   CHECK(m.ptx.find(".shared .align 16 .b8") != std::string::npos);
   CHECK(m.ptx.find("bar.sync") != std::string::npos);
-  CHECK(m.ptx.find("ld.shared.f32") != std::string::npos);
+  CHECK(m.ptx.find("ld.shared.v4.f32") != std::string::npos);  // a step's four of a and four of b
   CHECK(m.ptx.find("ld.global.nc.v4.f32") != std::string::npos);
   CHECK(m.ptx.find("fma.rn.f32") != std::string::npos);
   CHECK(m.ptx.find(".local") == std::string::npos);
@@ -353,7 +364,10 @@ TEST_CASE("the block-tiled product stages slices in shared memory, with vector l
     std::string report;
     REQUIRE(testing::ptxas_errors(ptxas, mm.ptx, "sm_" + std::to_string(sm), &report) == "");
     INFO(report);
-    CHECK(report.find("0 bytes spill stores") != std::string::npos);
-    CHECK(report.find("bytes smem") != std::string::npos);
+    size_t functions = 0;
+    for (size_t at = report.find("0 bytes spill stores"); at != std::string::npos;
+         at = report.find("0 bytes spill stores", at + 1))
+      if (at == 0 || report[at - 1] == ' ') ++functions;  // "0 bytes", not "40 bytes"
+    CHECK(functions == 2);
   }
 }

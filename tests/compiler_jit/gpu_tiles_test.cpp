@@ -16,6 +16,7 @@
 #include "compiler/llvm/jit.h"
 #include "compiler/loops/conv2d.h"
 #include "compiler/loops/matmul.h"
+#include "interpreter/runtime/float16.h"
 
 namespace {
 
@@ -173,15 +174,21 @@ TEST_CASE("the tiled direct convolution computes a thread per output's bits", "[
           CHECK(got[static_cast<size_t>((o * p.out_h + oh) * p.out_w + ow)] == lane_tree(partial));
         }
   }
-  // the default tiles of ResNet's shapes: 4 x 7 at batch 32, a thread per output at batch 1;
-  // depthwise tiles one channel
+  // the default tiles: a thread per output at batch 1 (or a warp, below); depthwise tiles
+  // one channel
   auto tile_of = [&](int64_t n, int64_t c, int64_t hw, int64_t groups) {
     const loops::Conv2dTile t = loops::conv2d_tile(conv(n, c, hw, hw, c, 3, 3, groups, {1, 1}, {1, 1}, {1, 1, 1, 1}));
     return std::pair{t.channels, t.width};
   };
-  CHECK(tile_of(32, 64, 56, 1) == std::pair<int64_t, int64_t>{4, 7});
-  CHECK(tile_of(32, 256, 14, 1) == std::pair<int64_t, int64_t>{4, 7});
-  CHECK(tile_of(32, 512, 7, 1) == std::pair<int64_t, int64_t>{4, 7});
+  // batch 32: block tiles where they fit, else 4 x 7
+  auto block_of = [&](int64_t n, int64_t c, int64_t hw, int64_t groups) {
+    return loops::conv2d_tile(conv(n, c, hw, hw, c, 3, 3, groups, {1, 1}, {1, 1}, {1, 1, 1, 1})).block;
+  };
+  CHECK(block_of(32, 64, 56, 1));
+  CHECK(block_of(32, 512, 7, 1));
+  CHECK_FALSE(block_of(1, 64, 56, 1));
+  CHECK_FALSE(block_of(32, 32, 28, 32));
+  CHECK(tile_of(32, 96, 28, 1) == std::pair<int64_t, int64_t>{4, 7});  // 96 channels: no block tile
   CHECK(tile_of(1, 64, 56, 1) == std::pair<int64_t, int64_t>{1, 1});
   CHECK(tile_of(1, 512, 7, 1) == std::pair<int64_t, int64_t>{1, 1});
   // batch 1 from ResNet's second stage on (100k outputs and fewer): a warp per output;
@@ -197,6 +204,36 @@ TEST_CASE("the tiled direct convolution computes a thread per output's bits", "[
   CHECK(tile_of(32, 32, 28, 32) == std::pair<int64_t, int64_t>{1, 7});
   // a tile that does not divide is an error
   CHECK_FALSE(loops::lower_direct_conv2d(cases[0], "bad", {3, 1}).ok());
+}
+
+TEST_CASE("the block-tiled convolution computes the direct convolution's bits", "[gpu][conv2d]") {
+  // a last partial tile of positions, strides, dilation and asymmetric padding, a 1x1 and
+  // a 5x5 window, two images
+  const std::vector<loops::Conv2dProgram> cases = {
+      conv(2, 16, 7, 9, 64, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1}),
+      conv(1, 32, 11, 13, 128, 1, 1, 1, {2, 2}, {1, 1}, {0, 0, 0, 0}),
+      conv(1, 16, 12, 10, 64, 5, 5, 1, {2, 1}, {1, 2}, {2, 1, 3, 0}),
+  };
+  std::mt19937_64 rng(31);
+  for (const loops::Conv2dProgram& p : cases) {
+    INFO("conv " << p.channels << "->" << p.out_channels << " " << p.kernel_h << "x" << p.kernel_w << ", output "
+                 << p.out_h << "x" << p.out_w);
+    REQUIRE(loops::block_conv2d_fits(p));
+    std::vector<float> x = random_values(static_cast<size_t>(p.batch * p.channels * p.height * p.width), rng);
+    std::vector<float> w = random_values(static_cast<size_t>(p.out_channels * p.channels * p.kernel_h * p.kernel_w), rng);
+    const size_t outputs = static_cast<size_t>(p.batch * p.out_channels * p.out_h * p.out_w);
+    const loops::LoweredKernel block = loops::lower_direct_conv2d(p, "conv_block", {1, 1, false, true});
+    REQUIRE(block.ok());
+    CHECK(block.kernel.team() == loops::kBlockThreads);
+    CHECK(run(block, x, w, outputs) == run(loops::lower_direct_conv2d(p, "conv_1x1", {1, 1}), x, w, outputs));
+  }
+  // one group, output channels a multiple of 64, a window of a multiple of 16 terms
+  CHECK_FALSE(loops::block_conv2d_fits(conv(1, 16, 8, 8, 32, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1})));
+  CHECK_FALSE(loops::block_conv2d_fits(conv(1, 3, 8, 8, 64, 7, 7, 1, {1, 1}, {1, 1}, {1, 1, 1, 1})));
+  CHECK_FALSE(loops::block_conv2d_fits(conv(1, 64, 8, 8, 64, 3, 3, 2, {1, 1}, {1, 1}, {1, 1, 1, 1})));
+  CHECK_FALSE(loops::lower_direct_conv2d(conv(1, 3, 8, 8, 64, 7, 7, 1, {1, 1}, {1, 1}, {1, 1, 1, 1}), "bad",
+                                         {1, 1, false, true})
+                  .ok());
 }
 
 TEST_CASE("the tiled matrix product computes a thread per output's bits", "[gpu][matmul]") {
@@ -292,4 +329,64 @@ TEST_CASE("the block-tiled matrix product computes a thread per output's bits", 
   // a block tile must divide the product
   CHECK_FALSE(loops::lower_block_matmul(product(1, 1, 1, 64, 64, 8), "bad").ok());
   CHECK_FALSE(loops::lower_block_matmul(product(1, 1, 1, 32, 64, 16), "bad").ok());
+}
+
+namespace {
+
+// A product of float16 or bfloat16 (storage type S) through `lowered`, against the float64
+// sum: within the dtype's rounding of the result (half an ulp, `half_ulp` relative) plus K
+// float32 roundings of the sum of |terms|.
+template <class S>
+void check_storage_product(const loops::MatmulProgram& p, const loops::LoweredKernel& lowered, double half_ulp,
+                           std::mt19937_64& rng) {
+  REQUIRE(lowered.ok());
+  std::vector<float> a_values = random_values(static_cast<size_t>(p.a_batch * p.m * p.k), rng);
+  std::vector<float> b_values = random_values(static_cast<size_t>(p.b_batch * p.n * p.k), rng);
+  std::vector<S> a(a_values.begin(), a_values.end()), b(b_values.begin(), b_values.end());
+  std::vector<S> out(static_cast<size_t>(p.batch * p.m * p.n), S(std::nanf("")));
+  const compiler::CompiledKernel k = compiler::Jit::instance().compile(lowered.kernel);
+  std::vector<void*> buffers{a.data(), b.data(), out.data()};
+  compiler::run_kernel(k, buffers.data(), nullptr);
+  for (int64_t bi = 0; bi < p.batch; ++bi)
+    for (int64_t i = 0; i < p.m; ++i)
+      for (int64_t j = 0; j < p.n; ++j) {
+        double want = 0, magnitude = 0;
+        for (int64_t x = 0; x < p.k; ++x) {
+          const double term = static_cast<double>(static_cast<float>(a[static_cast<size_t>(((p.a_batch > 1 ? bi : 0) * p.m + i) * p.k + x)])) *
+                              static_cast<float>(b[static_cast<size_t>(((p.b_batch > 1 ? bi : 0) * p.n + j) * p.k + x)]);
+          want += term;
+          magnitude += std::fabs(term);
+        }
+        const float got = out[static_cast<size_t>((bi * p.m + i) * p.n + j)];
+        INFO("output " << bi << ", " << i << ", " << j << ": want " << want << ", got " << got);
+        REQUIRE(std::fabs(got - want) <= half_ulp * std::fabs(want) + static_cast<double>(p.k) * 0x1p-23 * magnitude + 1e-30);
+      }
+}
+
+}  // namespace
+
+TEST_CASE("float16 and bfloat16 products store their storage type, summed in float32", "[gpu][matmul]") {
+  auto product = [](int64_t batch, int64_t m, int64_t n, int64_t k) {
+    loops::MatmulProgram p;
+    p.batch = p.a_batch = p.b_batch = batch, p.m = m, p.n = n, p.k = k;
+    return p;
+  };
+  std::mt19937_64 rng(37);
+  for (DataType t : {DataType::float_(16), DataType{DataType::BFloat, 16, 1}}) {
+    INFO(dtype_name(t));
+    // a register tile, a warp per output, a block tile
+    for (auto [p, tile] : {std::pair{product(2, 4, 6, 40), loops::MatmulTile{2, 2}},
+                           std::pair{product(1, 1, 12, 100), loops::MatmulTile{1, 1, true}},
+                           std::pair{product(1, 64, 64, 32), loops::MatmulTile{1, 1, false, true}}}) {
+      p.dtype = t;
+      const loops::LoweredKernel lowered = loops::lower_tiled_matmul(p, "mm", tile);
+      if (t.code == DataType::BFloat) check_storage_product<rt::bfloat16>(p, lowered, 0x1p-8, rng);
+      else check_storage_product<rt::float16>(p, lowered, 0x1p-11, rng);
+    }
+  }
+  // other dtypes are not lowered
+  loops::MatmulProgram ints = product(1, 4, 4, 4);
+  ints.dtype = DataType::int_(32);
+  CHECK_FALSE(loops::lower_tiled_matmul(ints, "mm").ok());
+  CHECK_FALSE(loops::matmul_supports(DataType::float_(64)));
 }

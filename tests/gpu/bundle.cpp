@@ -278,17 +278,20 @@ void write_tile_benchmarks(Writer& w, const Options& o) {
       p.kernel_h = p.kernel_w = c.k, p.groups = c.groups, p.out_h = p.out_w = c.hw;
       p.pad_begin = {c.k / 2, c.k / 2};
       const loops::Conv2dTile chosen = loops::conv2d_tile(p);
-      const Tile chosen_tile{chosen.channels, chosen.width, chosen.lanes, false};
+      const Tile chosen_tile =
+          chosen.block ? Tile{0, 0, false, true} : Tile{chosen.channels, chosen.width, chosen.lanes, false};
       std::vector<Tile> tiles{{1, 1, false, false}, {2, 2, false, false}, {4, 4, false, false},
                               {4, 7, false, false}, {4, 8, false, false}, chosen_tile};
       if (batch == 1)  // warps: for the few outputs of batch 1
         tiles.insert(tiles.end(), {{1, 1, true, false}, {2, 2, true, false}});
+      if (loops::block_conv2d_fits(p)) tiles.push_back({0, 0, false, true});  // shared-memory block tiles
       for (auto [tc, tw, lanes, block] : distinct(tiles)) {
-        loops::LoweredKernel k = loops::lower_direct_conv2d(p, "conv", {tc, tw, lanes});
+        loops::LoweredKernel k = loops::lower_direct_conv2d(p, "conv", {tc, tw, lanes, block});
         if (!k.ok()) continue;
         const bool is_chosen = Tile{tc, tw, lanes, block} == chosen_tile;
-        names.push_back("conv_" + std::string(c.name) + "_b" + std::to_string(batch) + "_t" + std::to_string(tc) + "x" +
-                        std::to_string(tw) + (lanes ? "_warp" : "") + (is_chosen ? "_chosen" : ""));
+        names.push_back("conv_" + std::string(c.name) + "_b" + std::to_string(batch) +
+                        (block ? std::string("_block") : "_t" + std::to_string(tc) + "x" + std::to_string(tw)) +
+                        (lanes ? "_warp" : "") + (is_chosen ? "_chosen" : ""));
         const size_t x = static_cast<size_t>(batch * c.c * c.hw * c.hw) * 4;
         sizes.push_back({x, static_cast<size_t>(c.c * (c.c / c.groups) * c.k * c.k) * 4, x});
         flops.push_back(2.0 * static_cast<double>(batch * c.c * c.hw * c.hw) * static_cast<double>(c.c / c.groups * c.k * c.k));
