@@ -61,6 +61,13 @@ class Emitter {
   void gpu_threads_loop(const loops::Stmt& s);
   // A shared buffer on the GPU: a shared-memory array of the module.
   llvm::Value* gpu_shared_buffer(const loops::Buffer& b);
+  // Mma and FragmentStore: on the CPU loops over the warp's tile, each element of a
+  // fragment in lane (16 m + n) / 8 of the warp, place (16 m + n) % 8 (codegen_matrix.cpp);
+  // on the GPU the WMMA intrinsics (codegen_nvptx.cpp).
+  void matrix_statement(const loops::Stmt& s);
+  void gpu_matrix_statement(const loops::Stmt& s);
+  // A Warps loop on the GPU: warp = threadIdx.x / 32, its body on every thread.
+  void gpu_warps_loop(const loops::Stmt& s);
   // The combine of two values of dtype `t` by `op` (loops::BinaryOp), as a Binary node.
   llvm::Value* combine(loops::BinaryOp op, DataType t, llvm::Value* a, llvm::Value* b);
 
@@ -86,6 +93,8 @@ class Emitter {
   bool gpu_team_ = false;
   bool gpu_blocks_ = false;
   llvm::Value* thread_ = nullptr;
+  const loops::Var* warp_ = nullptr;  // the enclosing Warps loop's variable (the CPU's tiles)
+  int scratch_vars_ = 0;              // ids of variables the CPU's tile loops make (negative)
 };
 
 }  // namespace relay::compiler::cg

@@ -103,12 +103,66 @@ void Emitter::gpu_threads_loop(const Stmt& s) {
   if (k_.has_shared_buffers()) b_.CreateCall(llvm::Intrinsic::getDeclaration(&m_, llvm::Intrinsic::nvvm_barrier0), {});
 }
 
+void Emitter::gpu_warps_loop(const Stmt& s) {
+  llvm::Value* tid = special_register(b_, m_, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, "tid");
+  vars_[s.var.id] = b_.CreateLShr(tid, b_.getInt64(5), "warp");
+  block(s.body);
+  if (k_.has_shared_buffers()) b_.CreateCall(llvm::Intrinsic::getDeclaration(&m_, llvm::Intrinsic::nvvm_barrier0), {});
+}
+
+// WMMA m16n16k16: the fragment is the thread's kFragment floats of its slot; A is read as a
+// row-major 16 x 16 tile and B ([n][k]) as a column-major one, from shared memory.
+void Emitter::gpu_matrix_statement(const Stmt& s) {
+  const MmaOperands& o = s.mma;
+  llvm::Type* f = b_.getFloatTy();
+  llvm::Value* fragment = b_.CreateInBoundsGEP(f, buffers_[static_cast<size_t>(s.buffer)], expr(s.index));
+  auto element = [&](int i) { return b_.CreateInBoundsGEP(f, fragment, b_.getInt64(i)); };
+  auto tile = [&](int buffer, const Expr& offset) {
+    const Buffer& buf = k_.buffer(buffer);
+    return b_.CreateInBoundsGEP(memory_type(buf.dtype), buffers_[static_cast<size_t>(buffer)], expr(offset));
+  };
+  auto fields = [&](llvm::Value* aggregate, std::vector<llvm::Value*>& into) {
+    const unsigned n = llvm::cast<llvm::StructType>(aggregate->getType())->getNumElements();
+    for (unsigned i = 0; i < n; ++i) into.push_back(b_.CreateExtractValue(aggregate, i));
+  };
+  if (s.kind == StmtKind::FragmentStore) {
+    llvm::Value* out = tile(o.a, o.a_offset);
+    llvm::Function* store = llvm::Intrinsic::getDeclaration(
+        &m_, llvm::Intrinsic::nvvm_wmma_m16n16k16_store_d_f32_row_stride, {out->getType()});
+    std::vector<llvm::Value*> args{out};
+    for (int i = 0; i < kFragment; ++i) args.push_back(b_.CreateLoad(f, element(i)));
+    args.push_back(b_.getInt32(static_cast<uint32_t>(o.a_stride)));
+    b_.CreateCall(store, args);
+    return;
+  }
+  const bool bf16 = k_.buffer(o.a).dtype.code == DataType::BFloat;
+  llvm::Value* a = tile(o.a, o.a_offset);
+  llvm::Value* bt = tile(o.b, o.b_offset);
+  llvm::Function* load_a = llvm::Intrinsic::getDeclaration(
+      &m_, bf16 ? llvm::Intrinsic::nvvm_wmma_m16n16k16_load_a_bf16_row_stride
+                : llvm::Intrinsic::nvvm_wmma_m16n16k16_load_a_f16_row_stride,
+      {a->getType()});
+  llvm::Function* load_b = llvm::Intrinsic::getDeclaration(
+      &m_, bf16 ? llvm::Intrinsic::nvvm_wmma_m16n16k16_load_b_bf16_col_stride
+                : llvm::Intrinsic::nvvm_wmma_m16n16k16_load_b_f16_col_stride,
+      {bt->getType()});
+  llvm::Function* mma = llvm::Intrinsic::getDeclaration(
+      &m_, bf16 ? llvm::Intrinsic::nvvm_wmma_m16n16k16_mma_row_col_bf16
+                : llvm::Intrinsic::nvvm_wmma_m16n16k16_mma_row_col_f32_f32);
+  std::vector<llvm::Value*> args;
+  fields(b_.CreateCall(load_a, {a, b_.getInt32(static_cast<uint32_t>(o.a_stride))}), args);
+  fields(b_.CreateCall(load_b, {bt, b_.getInt32(static_cast<uint32_t>(o.b_stride))}), args);
+  for (int i = 0; i < kFragment; ++i) args.push_back(b_.CreateLoad(f, element(i)));
+  llvm::Value* d = b_.CreateCall(mma, args);
+  for (int i = 0; i < kFragment; ++i) b_.CreateStore(b_.CreateExtractValue(d, static_cast<unsigned>(i)), element(i));
+}
+
 llvm::Value* Emitter::gpu_shared_buffer(const Buffer& b) {
   auto* type = llvm::ArrayType::get(memory_type(b.dtype), static_cast<uint64_t>(b.extent()));
   auto* array = new llvm::GlobalVariable(m_, type, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(type),
                                          fn_->getName() + "." + b.name, nullptr,
                                          llvm::GlobalValue::NotThreadLocal, /*AddressSpace=*/3);
-  array->setAlignment(llvm::Align(16));
+  array->setAlignment(llvm::Align(32));  // WMMA tiles start at 32-byte boundaries
   return array;
 }
 

@@ -159,6 +159,17 @@ void Emitter::stmt(const Stmt& s) {
         gpu_threads_loop(s);
         break;
       }
+      if (s.loop_kind == LoopKind::Warps) {
+        if (gpu_team_) {
+          gpu_warps_loop(s);
+          break;
+        }
+        const Var* outer = warp_;
+        warp_ = &s.var;
+        loop(s, b_.getInt64(0), expr(s.extent));
+        warp_ = outer;
+        break;
+      }
       loop(s, b_.getInt64(0), expr(s.extent));
       break;
     case StmtKind::Let: {
@@ -176,6 +187,11 @@ void Emitter::stmt(const Stmt& s) {
     }
     case StmtKind::Alloc: break;  // the alloca is in the entry block
     case StmtKind::LaneReduce: lane_reduce(s); break;
+    case StmtKind::Mma:
+    case StmtKind::FragmentStore:
+      if (gpu_team_) gpu_matrix_statement(s);
+      else matrix_statement(s);
+      break;
     case StmtKind::If: {
       llvm::BasicBlock* then = llvm::BasicBlock::Create(ctx_, "then", fn_);
       llvm::BasicBlock* after = llvm::BasicBlock::Create(ctx_, "endif", fn_);

@@ -207,6 +207,25 @@ Expr thread_slot_index(const Var& thread, const Buffer& b, Expr j) {
   return binary(BinaryOp::Add, binary(BinaryOp::Mul, var_ref(thread), int_imm(b.thread_slot)), std::move(j));
 }
 
+Stmt mma(const Buffer& acc, int64_t fragment_offset, const Buffer& a, Expr a_offset, int64_t a_stride, const Buffer& b,
+         Expr b_offset, int64_t b_stride) {
+  Stmt s;
+  s.kind = StmtKind::Mma;
+  s.buffer = acc.id;
+  s.index = int_imm(fragment_offset);
+  s.mma = MmaOperands{a.id, b.id, std::move(a_offset), std::move(b_offset), a_stride, b_stride};
+  return s;
+}
+
+Stmt fragment_store(const Buffer& acc, int64_t fragment_offset, const Buffer& out, Expr out_offset, int64_t out_stride) {
+  Stmt s;
+  s.kind = StmtKind::FragmentStore;
+  s.buffer = acc.id;
+  s.index = int_imm(fragment_offset);
+  s.mma = MmaOperands{out.id, -1, std::move(out_offset), nullptr, out_stride, 0};
+  return s;
+}
+
 Stmt if_then(Expr cond, Block body) {
   Stmt s;
   s.kind = StmtKind::If;
@@ -237,7 +256,7 @@ const char* name_of(MathFn fn) {
 }
 
 const char* name_of(LoopKind k) {
-  static const char* const names[] = {"serial", "parallel", "vectorizable", "reduction", "threads"};
+  static const char* const names[] = {"serial", "parallel", "vectorizable", "reduction", "threads", "warps"};
   return names[static_cast<int>(k)];
 }
 

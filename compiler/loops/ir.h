@@ -116,6 +116,11 @@ enum class LoopKind : uint8_t {
                  // team of 32 is a warp, a larger one or one with shared buffers a block),
                  // with a barrier after it when the kernel has shared buffers. So a thread
                  // must not read what another writes in the same Threads loop.
+  Warps,         // `for warp in [0, T / 32)`: the team's warps, where a Threads loop may
+                 // stand. Its body holds lets, serial loops and the warp-wide matrix
+                 // statements (Mma, FragmentStore), no stores. The CPU runs it as a serial
+                 // loop; the GPU runs its body on every thread, warp = threadIdx.x / 32,
+                 // with a barrier after it when the kernel has shared buffers.
 };
 
 // A warp's threads: LaneReduce's team.
@@ -138,6 +143,29 @@ enum class StmtKind : uint8_t {
   // element by element. Afterwards slot 0 holds the result (on the GPU every lane's copy
   // does). It stands where a Threads loop may, outside any Threads loop.
   LaneReduce,
+  // Mma: inside a Warps loop, the warp's 16 x 16 float32 accumulator tile (a fragment:
+  // kFragment elements of each lane's slot of the thread-local float32 buffer `buffer`,
+  // from the constant `index`, a multiple of kFragment) += A x B^T, with A[m][k] =
+  // mma.a[mma.a_offset + m * mma.a_stride + k] and B[n][k] = mma.b[mma.b_offset +
+  // n * mma.b_stride + k] (m, n, k < 16) from shared float16 or bfloat16 buffers (one
+  // dtype), products and sums in float32 in an order the hardware chooses (tensor cores).
+  // How a fragment's elements spread over the lanes is the target's: zeroing every slot,
+  // Mma and FragmentStore are the only ways a kernel touches a fragment.
+  Mma,
+  // FragmentStore: inside a Warps loop, the fragment (buffer, index) to the shared float32
+  // buffer mma.a, element (m, n) at mma.a_offset + m * mma.a_stride + n.
+  FragmentStore,
+};
+
+// The elements of a 16 x 16 fragment a lane holds.
+inline constexpr int64_t kFragment = 8;
+
+// The matrix operands of Mma and FragmentStore (offsets in elements; strides multiples of
+// 8 elements; offsets must keep each tile 32-byte aligned).
+struct MmaOperands {
+  int a = -1, b = -1;
+  Expr a_offset, b_offset;
+  int64_t a_stride = 0, b_stride = 0;
 };
 
 struct Stmt;
@@ -155,6 +183,7 @@ struct Stmt {
   Expr value;  // Let value, Store value, If condition
   Block body;  // For, If
   BinaryOp combine = BinaryOp::Add;  // LaneReduce: Add, Max or Min
+  MmaOperands mma;                   // Mma, FragmentStore
 };
 
 // A kernel. The C ABI of a compiled kernel is
@@ -224,6 +253,10 @@ Stmt store(const Buffer& b, Expr index, Expr value);
 Stmt alloc(const Buffer& b);
 Stmt if_then(Expr cond, Block body);
 Stmt lane_reduce(const Buffer& b, BinaryOp combine);
+// acc[fragment] += A x B^T (StmtKind::Mma) and acc[fragment] -> out (FragmentStore).
+Stmt mma(const Buffer& acc, int64_t fragment_offset, const Buffer& a, Expr a_offset, int64_t a_stride, const Buffer& b,
+         Expr b_offset, int64_t b_stride);
+Stmt fragment_store(const Buffer& acc, int64_t fragment_offset, const Buffer& out, Expr out_offset, int64_t out_stride);
 // Inside a Threads loop over `thread`: element j of the thread's own slot of `b`.
 Expr thread_slot_index(const Var& thread, const Buffer& b, Expr j);
 

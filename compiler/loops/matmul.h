@@ -37,6 +37,8 @@ struct MatmulTile {
   bool lanes = false;  // a warp per tile, k split over its lanes
   bool block = false;  // a block of threads per kBlockTile x kBlockTile outputs, through
                        // shared memory (lower_block_matmul; m and n are ignored)
+  bool tensor_cores = false;  // float16/bfloat16: the same blocks, their products on the
+                              // tensor cores (lower_mma_matmul)
 };
 
 // Products of at least this many outputs whose m and n are multiples of kBlockTile and k of
@@ -48,7 +50,8 @@ inline constexpr int64_t kEnoughTiles = 32768;
 // Products at least this deep split k over a warp when a thread per output would not
 // fill the GPU (below kEnoughTiles outputs).
 inline constexpr int64_t kLanesMinDepth = 64;
-// Block tiles for large products that they divide; else the largest of 4 x 4, then
+// float16/bfloat16 products that kMmaDepth-deep block tiles divide: tensor cores; block
+// tiles for large products that they divide; else the largest of 4 x 4, then
 // smaller tiles dividing m and n, that still leaves enough tiles (threads) to fill a GPU;
 // a thread per output for small shallow products, a warp per output for small deep ones.
 MatmulTile matmul_tile(const MatmulProgram& p);
@@ -66,5 +69,15 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
 // multiply-add a step, so the bits are a thread per output's. An error when the block
 // tile does not divide the product.
 LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name);
+
+// The tensor cores' product (tile.tensor_cores; float16/bfloat16, sm_80 and later): per
+// block of kBlockTile x kBlockTile outputs, 8 warps each own 16 x 32 of them (two 16 x 16
+// accumulator fragments, float32); for each kMmaDepth-deep slice the threads copy the
+// block's rows of a and of b into shared memory as they are (8 consecutive k a thread),
+// then each warp multiplies its tiles (Mma, ir.h); at the end the fragments go through
+// shared memory to the output, rounded once to its dtype. Sums in an order the hardware
+// chooses. An error unless kBlockTile divides m and n and kMmaDepth divides k.
+inline constexpr int64_t kMmaDepth = 32;
+LoweredKernel lower_mma_matmul(const MatmulProgram& p, std::string name);
 
 }  // namespace relay::loops

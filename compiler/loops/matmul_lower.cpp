@@ -11,6 +11,10 @@ bool matmul_supports(DataType t) { return t == f32() || is_storage_only(t); }
 
 MatmulTile matmul_tile(const MatmulProgram& p) {
   MatmulTile t;
+  if (is_storage_only(p.dtype) && p.m % kBlockTile == 0 && p.n % kBlockTile == 0 && p.k % kMmaDepth == 0 && p.k > 0) {
+    t.tensor_cores = true;
+    return t;
+  }
   if (p.batch * p.m * p.n >= kBlockMinOutputs && p.m % kBlockTile == 0 && p.n % kBlockTile == 0 &&
       p.k % kBlockDepth == 0 && p.k > 0) {
     t.block = true;
@@ -43,6 +47,7 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name) {
 }
 
 LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, MatmulTile tile) {
+  if (tile.tensor_cores) return lower_mma_matmul(p, std::move(name));
   if (tile.block) return lower_block_matmul(p, std::move(name));
   LoweredKernel r;
   const int64_t B = p.batch, M = p.m, N = p.n, K = p.k, TM = tile.m, TN = tile.n;

@@ -86,6 +86,17 @@ class Printer {
              << (b.thread_slot ? " per thread" : "") << (b.shared ? " shared" : "") << ";\n";
         break;
       }
+      case StmtKind::Mma: {
+        const MmaOperands& o = s.mma;
+        out_ << pad << k_.buffer(s.buffer).name << "{fragment " << expr(s.index) << "} += mma("
+             << k_.buffer(o.a).name << "[" << expr(o.a_offset) << ", stride " << o.a_stride << "], "
+             << k_.buffer(o.b).name << "[" << expr(o.b_offset) << ", stride " << o.b_stride << "]^T);\n";
+        break;
+      }
+      case StmtKind::FragmentStore:
+        out_ << pad << k_.buffer(s.mma.a).name << "[" << expr(s.mma.a_offset) << ", stride " << s.mma.a_stride
+             << "] = " << k_.buffer(s.buffer).name << "{fragment " << expr(s.index) << "};\n";
+        break;
       case StmtKind::LaneReduce:
         out_ << pad << "lane_reduce " << name_of(s.combine) << " " << k_.buffer(s.buffer).name << ";\n";
         break;

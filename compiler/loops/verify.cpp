@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 #include <string_view>
+#include <tuple>
 #include <unordered_set>
 
 #include "compiler/loops/print.h"
@@ -155,23 +156,28 @@ class Verifier {
         expr(s.extent);
         if (s.extent->dtype != i64() || !extent_ok(s.extent)) fail("loop extent must be an affine int64 (or a min of two)");
         if (s.var.dtype != i64()) fail("loop variable " + s.var.name + " is not int64");
-        if (s.loop_kind == LoopKind::Threads) {
-          if (!team_level_) fail("a Threads loop outside the parallel loop's body (or its loops), in an if or in another");
-          if (s.extent->kind != ExprKind::IntImm || s.extent->int_value != team_)
-            fail("Threads loops of different extents");
+        if (s.loop_kind == LoopKind::Threads || s.loop_kind == LoopKind::Warps) {
+          if (!team_level_)
+            fail(std::string("a ") + name_of(s.loop_kind) +
+                 " loop outside the parallel loop's body (or its loops), in an if, a Threads or a Warps loop");
+          const int64_t want = s.loop_kind == LoopKind::Threads ? team_ : team_ / kWarpLanes;
+          if (s.extent->kind != ExprKind::IntImm || s.extent->int_value != want || team_ == 1)
+            fail(std::string("a ") + name_of(s.loop_kind) + " loop whose extent is not the team's");
         }
         {
           const size_t mark = scope_.size();
           define(s.var);
           const std::optional<int> thread = thread_;
-          const bool team_level = team_level_;
+          const bool team_level = team_level_, in_warps = in_warps_;
           if (s.loop_kind == LoopKind::Threads) thread_ = s.var.id;
+          if (s.loop_kind == LoopKind::Warps) in_warps_ = true;
           // the team level: the parallel loop's body and the serial loops in it
           team_level_ = s.loop_kind == LoopKind::Parallel ||
-                        (team_level_ && s.loop_kind != LoopKind::Threads);
+                        (team_level_ && s.loop_kind != LoopKind::Threads && s.loop_kind != LoopKind::Warps);
           block(s.body);
           thread_ = thread;
           team_level_ = team_level;
+          in_warps_ = in_warps;
           scope_.resize(mark);
         }
         break;
@@ -181,6 +187,7 @@ class Verifier {
         define(s.var);
         break;
       case StmtKind::Store:
+        if (in_warps_) fail("a store inside a Warps loop (its statements are the warp's, not a lane's)");
         check_buffer(s.buffer, "store");
         index(s.buffer, s.index, "store");
         expr(s.value);
@@ -204,6 +211,8 @@ class Verifier {
         team_level_ = team_level;
         break;
       }
+      case StmtKind::Mma:
+      case StmtKind::FragmentStore: matrix_statement(s); break;
       case StmtKind::LaneReduce:
         check_buffer(s.buffer, "lane_reduce");
         if (s.buffer >= 0 && static_cast<size_t>(s.buffer) < k_.buffers.size()) {
@@ -217,6 +226,45 @@ class Verifier {
           fail(std::string("lane_reduce by ") + name_of(s.combine) + " (add, max and min are)");
         if (!team_level_) fail("a lane_reduce outside the parallel loop's body (or its loops), in an if or a Threads loop");
         break;
+    }
+  }
+
+  // Mma and FragmentStore (ir.h): in a Warps loop, a fragment of a float32 thread-local
+  // buffer, shared operands of the right dtypes, offsets in scope, strides the hardware
+  // takes.
+  void matrix_statement(const Stmt& s) {
+    const bool is_mma = s.kind == StmtKind::Mma;
+    const char* what = is_mma ? "mma" : "fragment_store";
+    if (!in_warps_) fail(std::string(what) + " outside a Warps loop");
+    check_buffer(s.buffer, what);
+    auto known = [&](int id) { return id >= 0 && static_cast<size_t>(id) < k_.buffers.size(); };
+    if (known(s.buffer)) {
+      const Buffer& acc = k_.buffer(s.buffer);
+      const int64_t at = s.index && s.index->kind == ExprKind::IntImm ? s.index->int_value : -1;
+      if (acc.dtype != f32() || acc.thread_slot % kFragment != 0 || acc.thread_slot == 0 || at < 0 ||
+          at % kFragment != 0 || at + kFragment > acc.thread_slot)
+        fail(std::string(what) + ": the accumulator is not a fragment of a float32 thread-local buffer");
+    }
+    const MmaOperands& o = s.mma;
+    std::vector<std::tuple<int, const Expr*, int64_t>> operands{{o.a, &o.a_offset, o.a_stride}};
+    if (is_mma) operands.emplace_back(o.b, &o.b_offset, o.b_stride);
+    for (auto [id, offset, stride] : operands) {
+      check_buffer(id, what);
+      if (!known(id)) continue;
+      const Buffer& m = k_.buffer(id);
+      const bool dtype_ok = is_mma ? (m.dtype == DataType::float_(16) || m.dtype.code == DataType::BFloat) &&
+                                         m.dtype == k_.buffer(o.a).dtype
+                                   : m.dtype == f32();
+      if (!m.shared || !dtype_ok)
+        fail(std::string(what) + ": " + m.name + " is not a shared " + (is_mma ? "float16/bfloat16" : "float32") +
+             " buffer");
+      if (stride <= 0 || stride % (is_mma ? 8 : 4) != 0) fail(std::string(what) + ": a stride the hardware does not take");
+      if (!*offset) {
+        fail(std::string(what) + ": no offset");
+        continue;
+      }
+      expr(*offset);
+      if ((*offset)->dtype != i64() || !affine(*offset)) fail(std::string(what) + ": an offset that is not affine int64");
     }
   }
 
@@ -284,6 +332,7 @@ class Verifier {
   int64_t team_ = 1;          // Kernel::team()
   bool team_level_ = false;   // where Threads loops and LaneReduce may stand
   std::optional<int> thread_;  // the enclosing Threads loop's variable
+  bool in_warps_ = false;      // inside a Warps loop
   std::vector<std::string> errors_;
 };
 

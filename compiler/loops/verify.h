@@ -29,6 +29,10 @@ namespace relay::loops {
 //    Threads loop and only read (j) elsewhere; a shared buffer needs a team; LaneReduce
 //    combines a float32/int32 thread-local buffer by add, max or min in a warp's team
 //    (ir.h)
+//  - Warps loops (extent team / 32) stand where Threads loops may and hold no stores; Mma
+//    and FragmentStore stand in them, on a fragment of a float32 thread-local buffer and
+//    shared float16/bfloat16 (Mma) or float32 (FragmentStore) tiles, with affine offsets
+//    and strides of 8 (4 for float32) elements
 std::vector<std::string> verify(const Kernel& k);
 
 }  // namespace relay::loops

@@ -9,6 +9,7 @@
 
 #include "compiler/cuda/device.h"
 #include "compiler/graph/passes.h"
+#include "compiler/loops/block_gemm.h"
 #include "compiler/pipeline/executable.h"
 #include "compiler/pipeline/gpu_executable.h"
 #include "compiler/pipeline/gpu_groups.h"
@@ -135,6 +136,38 @@ def @main(%a: Tensor[(3, 5, 17), float32], %b: Tensor[(3, 17, 7), float32]) {
 })");
   REQUIRE(m->error.empty());
   check_loaded(m.get(), 1, false);
+}
+
+TEST_CASE("float16 products run on the GPU, on its tensor cores where blocks fit (simulated driver)",
+          "[gpu][executable]") {
+  // a dense layer whose 64 x 64 blocks fit (tensor cores), and a batch-1 one (a warp per
+  // output); float32 sums rounded once to float16, as the CPU's reference rounds its own
+  auto m = t::load_model_text(R"(#[version = "0.0.5"]
+def @main(%x: Tensor[(64, 96), float16], %w: Tensor[(128, 96), float16], %v: Tensor[(1, 96), float16]) {
+  (nn.dense(%x, %w, units=128), nn.dense(%v, %w, units=128))
+})");
+  REQUIRE(m->error.empty());
+  const t::FusedGraph fused = t::fused_main(*m);
+  const compiler::Graph& g = fused.graph;
+  const compiler::FusionPlan& plan = fused.plan;
+  register_kernels(g, plan);
+  const compiler::GpuGroups planned = compiler::plan_gpu_groups(g, plan, compiler::gpu::PtxTarget{90});
+  size_t tensor_core_kernels = 0;
+  for (const auto& master : planned.masters)
+    if (master && master->kernel.team() == loops::kBlockThreads) ++tensor_core_kernels;
+  CHECK(tensor_core_kernels == 1);
+  CHECK(planned.module.ptx.find("wmma.mma.sync") != std::string::npos);
+  std::string why;
+  std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
+  REQUIRE(gpu);
+  compiler::GpuExecutable exe(g, plan, *gpu, nullptr);
+  CHECK(exe.gpu_groups() == 2);
+  compiler::ThreadPool pool(2);
+  compiler::Executable cpu(g, plan, compiler::Jit::instance(), &pool, nullptr);
+  const std::vector<rt::NDArray> args = t::random_args(*m, 5);
+  const std::vector<rt::Value> vals(args.begin(), args.end());
+  // two float16 roundings of the result apart at most (each side rounds its own sum)
+  CHECK(max_diff(exe.call(vals), cpu.call(vals)) <= 0x1p-9);
 }
 
 TEST_CASE("a GPU kernel's status word raises the reference's error (simulated driver)", "[gpu][executable]") {

@@ -351,7 +351,7 @@ TEST_CASE("block-tiled products stage slices in shared memory, with vector loads
   CHECK(m.kernels[1].grid == 32 * 56 * 56 / 64);
   // shared memory between barriers; the rows of a and of the weights read four floats at
   // a time; the accumulators in registers
-  CHECK(m.ptx.find(".shared .align 16 .b8") != std::string::npos);
+  CHECK(m.ptx.find(".shared .align 32 .b8") != std::string::npos);
   CHECK(m.ptx.find("bar.sync") != std::string::npos);
   CHECK(m.ptx.find("ld.shared.v4.f32") != std::string::npos);  // a step's four of a and four of b
   CHECK(m.ptx.find("ld.global.nc.v4.f32") != std::string::npos);
@@ -370,4 +370,44 @@ TEST_CASE("block-tiled products stage slices in shared memory, with vector loads
       if (at == 0 || report[at - 1] == ' ') ++functions;  // "0 bytes", not "40 bytes"
     CHECK(functions == 2);
   }
+}
+
+TEST_CASE("float16 and bfloat16 block products run on the tensor cores", "[gpu][ptx]") {
+  std::vector<loops::LoweredKernel> lowered;
+  for (DataType t : {DataType::float_(16), DataType{DataType::BFloat, 16, 1}}) {
+    loops::MatmulProgram p;
+    p.m = p.n = p.k = 4096, p.dtype = t;
+    REQUIRE(loops::matmul_tile(p).tensor_cores);
+    lowered.push_back(loops::lower_tiled_matmul(p, t.bits == 16 && t.code == DataType::BFloat ? "bf16_mma" : "f16_mma"));
+  }
+  std::vector<const loops::Kernel*> kernels;
+  for (const loops::LoweredKernel& l : lowered) {
+    REQUIRE(l.ok());
+    INFO(loops::print_kernel(l.kernel));
+    CHECK(loops::verify(l.kernel).empty());
+    kernels.push_back(&l.kernel);
+  }
+  check_module(kernels);  // sm_80 and sm_90
+  const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{80});
+  INFO(m.ptx);
+  for (const char* op : {"wmma.load.a.sync.aligned.row.m16n16k16.shared.f16", "wmma.load.b.sync.aligned.col.m16n16k16.shared.f16",
+                         "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32", "wmma.load.a.sync.aligned.row.m16n16k16.shared.bf16",
+                         "wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f32",
+                         "wmma.store.d.sync.aligned.row.m16n16k16.shared.f32"})
+    CHECK(m.ptx.find(op) != std::string::npos);
+  CHECK(m.ptx.find(".local") == std::string::npos);
+  for (const compiler::gpu::PtxKernelInfo& k : m.kernels) {
+    CHECK(k.whole_block);
+    CHECK(k.block == loops::kBlockThreads);
+    CHECK(k.grid == 64 * 64);
+  }
+  const std::string ptxas = testing::find_ptxas();
+  if (ptxas.empty()) return;
+  std::string report;
+  REQUIRE(testing::ptxas_errors(ptxas, m.ptx, "sm_80", &report) == "");
+  INFO(report);
+  size_t clean = 0;  // functions that spill nothing ("0 bytes", not "40 bytes")
+  for (size_t at = report.find("0 bytes spill stores"); at != std::string::npos; at = report.find("0 bytes spill stores", at + 1))
+    if (at == 0 || report[at - 1] == ' ') ++clean;
+  CHECK(clean == 2);
 }

@@ -374,10 +374,13 @@ TEST_CASE("float16 and bfloat16 products store their storage type, summed in flo
   std::mt19937_64 rng(37);
   for (DataType t : {DataType::float_(16), DataType{DataType::BFloat, 16, 1}}) {
     INFO(dtype_name(t));
-    // a register tile, a warp per output, a block tile
+    // a register tile, a warp per output, a block tile, tensor cores (one block, and two
+    // batches of two blocks over several slices)
     for (auto [p, tile] : {std::pair{product(2, 4, 6, 40), loops::MatmulTile{2, 2}},
                            std::pair{product(1, 1, 12, 100), loops::MatmulTile{1, 1, true}},
-                           std::pair{product(1, 64, 64, 32), loops::MatmulTile{1, 1, false, true}}}) {
+                           std::pair{product(1, 64, 64, 32), loops::MatmulTile{1, 1, false, true}},
+                           std::pair{product(1, 64, 64, 32), loops::MatmulTile{1, 1, false, false, true}},
+                           std::pair{product(2, 128, 64, 96), loops::MatmulTile{1, 1, false, false, true}}}) {
       p.dtype = t;
       const loops::LoweredKernel lowered = loops::lower_tiled_matmul(p, "mm", tile);
       if (t.code == DataType::BFloat) check_storage_product<rt::bfloat16>(p, lowered, 0x1p-8, rng);
@@ -389,4 +392,12 @@ TEST_CASE("float16 and bfloat16 products store their storage type, summed in flo
   ints.dtype = DataType::int_(32);
   CHECK_FALSE(loops::lower_tiled_matmul(ints, "mm").ok());
   CHECK_FALSE(loops::matmul_supports(DataType::float_(64)));
+  // tensor cores take float16/bfloat16 products that their blocks divide
+  loops::MatmulProgram half = product(1, 4096, 4096, 4096);
+  half.dtype = DataType::float_(16);
+  CHECK(loops::matmul_tile(half).tensor_cores);
+  half.k = 4080;
+  CHECK_FALSE(loops::matmul_tile(half).tensor_cores);
+  CHECK_FALSE(loops::lower_mma_matmul(half, "bad").ok());
+  CHECK_FALSE(loops::matmul_tile(product(1, 4096, 4096, 4096)).tensor_cores);  // float32
 }
