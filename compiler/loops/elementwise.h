@@ -59,6 +59,9 @@ using LoweredElementwise = LoweredKernel;
 // The elements per chunk of the parallel loop when the output collapses to one long
 // dimension (a multiple of every vector width; 16 KiB of float32).
 inline constexpr int64_t kElementwiseChunk = 4096;
+// The consecutive output elements a GPU thread computes where they divide the output (four
+// float32: one 16-byte load of each operand laid out like the output).
+inline constexpr int64_t kGpuVector = 4;
 
 LoweredElementwise lower_elementwise(const ElementwiseProgram& p, std::string name, LoopShape shape = LoopShape::Cpu);
 

@@ -9,8 +9,9 @@
 //     serial for ...    (middle dimensions)
 //       vectorizable for i   (the last dimension: unit or zero strides, so it vectorises)
 // and each input is loaded once per element, each step bound to a let. The GPU shape is
-//   parallel for t      (every element of the collapsed output, in row-major order)
-// with each collapsed dimension's index (t / inner) % extent.
+//   parallel for t      (kGpuVector consecutive elements of the collapsed output, in
+//                        row-major order, where they divide it; else one)
+// with each collapsed dimension's index (e / inner) % extent of each element e.
 #include "compiler/loops/elementwise_internal.h"
 #include "compiler/loops/verify.h"
 
@@ -80,23 +81,33 @@ LoweredElementwise lower_elementwise(const ElementwiseProgram& p, std::string na
   if (shape == LoopShape::Gpu) {
     int64_t n = 1;
     for (int64_t d : nest.dims) n *= d;
+    // kGpuVector consecutive elements a thread where they divide the output: an operand
+    // laid out like the output is read at consecutive addresses, which the GPU backend
+    // merges into vector loads (its buffers are 16-byte aligned, nvptx.h)
+    const int64_t per_thread = n % kGpuVector == 0 ? kGpuVector : 1;
     const Var t = new_var(k, "t", i64());
-    const std::vector<Expr> index = flat_indices(nest, t);
     Block body;
     if (flag >= 0) {
       body.push_back(alloc(k.buffer(flag)));
       body.push_back(store(k.buffer(flag), int_imm(0), int_imm(0, boolean())));
     }
-    ew::Emitter em{k, body, {}};
-    const Expr value = ew::emit_program(
-        em, p, [&](int i) { return load(k.buffer(i), index[static_cast<size_t>(i) + 1]); });
-    body.push_back(store(k.buffer(r.output_buffer), index[0], value));
-    if (flag >= 0) {
-      ew::record_failures(body, k, flag, em.failures);
+    for (int64_t c = 0; c < per_thread; ++c) {
+      Var element = t;
+      if (per_thread > 1) {
+        element = new_var(k, "e", i64());
+        body.push_back(let(element, ew::index_add(ew::index_scale(var_ref(t), per_thread), int_imm(c))));
+      }
+      const std::vector<Expr> index = flat_indices(nest, element);
+      ew::Emitter em{k, body, {}};
+      const Expr value = ew::emit_program(
+          em, p, [&](int i) { return load(k.buffer(i), index[static_cast<size_t>(i) + 1]); });
+      body.push_back(store(k.buffer(r.output_buffer), index[0], value));
+      if (flag >= 0) ew::record_failures(body, k, flag, em.failures);
+    }
+    if (flag >= 0)
       body.push_back(if_then(load(k.buffer(flag), int_imm(0)),
                              {store(k.buffer(r.status_buffer), int_imm(0), int_imm(1, DataType::int_(32)))}));
-    }
-    k.body.push_back(for_loop(t, int_imm(n), LoopKind::Parallel, std::move(body)));
+    k.body.push_back(for_loop(t, int_imm(n / per_thread), LoopKind::Parallel, std::move(body)));
     std::vector<std::string> problems = verify(k);
     if (!problems.empty()) return fail("internal error: the lowered kernel does not verify: " + problems[0]);
     return r;

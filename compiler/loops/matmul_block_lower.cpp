@@ -2,31 +2,22 @@
 // rows of a and of b, k innermost in both.
 #include "compiler/loops/index_math.h"
 #include "compiler/loops/matmul.h"
+#include "compiler/loops/matmul_internal.h"
 
 namespace relay::loops {
 
 LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name) {
   LoweredKernel r;
   const int64_t B = p.batch, M = p.m, N = p.n, K = p.k;
-  if (B < 1 || M < 1 || N < 1 || K < 1 || (p.a_batch != 1 && p.a_batch != B) || (p.b_batch != 1 && p.b_batch != B)) {
-    r.error = "a matrix product whose extents disagree";
-    return r;
-  }
   if (M % kBlockTile != 0 || N % kBlockTile != 0 || K % kBlockDepth != 0) {
     r.error = "a block tile that does not divide the matrix product";
     return r;
   }
-  if (!matmul_supports(p.dtype)) {
-    r.error = "a matrix product of " + dtype_name(p.dtype);
-    return r;
-  }
+  const std::optional<MatmulBuffers> buffers = begin_matmul_kernel(p, std::move(name), r);
+  if (!buffers) return r;
   Kernel& kn = r.kernel;
-  kn.name = std::move(name);
   const DataType t = p.dtype;
-  const int a = add_param(kn, "a", t, {p.a_batch * M, K}, {K, 1});
-  const int b = add_param(kn, "b", t, {p.b_batch * N, K}, {K, 1});
-  r.output_buffer = add_param(kn, "out", t, {B * M, N}, {N, 1});
-  const int out = r.output_buffer;
+  const int a = buffers->a, b = buffers->b, out = buffers->out;
 
   BlockGemm g;
   g.rows = M, g.cols = N, g.depth = K, g.batches = B;

@@ -1,5 +1,6 @@
 // The register-tiled matrix product's loops (matmul.h).
 #include "compiler/loops/matmul.h"
+#include "compiler/loops/matmul_internal.h"
 
 #include <vector>
 
@@ -8,6 +9,25 @@
 namespace relay::loops {
 
 bool matmul_supports(DataType t) { return t == f32() || is_storage_only(t); }
+
+std::optional<MatmulBuffers> begin_matmul_kernel(const MatmulProgram& p, std::string name, LoweredKernel& r) {
+  const int64_t B = p.batch;
+  if (B < 1 || p.m < 1 || p.n < 1 || p.k < 0 || (p.a_batch != 1 && p.a_batch != B) || (p.b_batch != 1 && p.b_batch != B)) {
+    r.error = "a matrix product whose extents disagree";
+    return std::nullopt;
+  }
+  if (!matmul_supports(p.dtype)) {
+    r.error = "a matrix product of " + dtype_name(p.dtype);
+    return std::nullopt;
+  }
+  Kernel& k = r.kernel;
+  k.name = std::move(name);
+  MatmulBuffers buffers;
+  buffers.a = add_param(k, "a", p.dtype, {p.a_batch * p.m, p.k}, {p.k, 1});
+  buffers.b = add_param(k, "b", p.dtype, {p.b_batch * p.n, p.k}, {p.k, 1});
+  buffers.out = r.output_buffer = add_param(k, "out", p.dtype, {B * p.m, p.n}, {p.n, 1});
+  return buffers;
+}
 
 MatmulTile matmul_tile(const MatmulProgram& p) {
   MatmulTile t;
@@ -51,24 +71,15 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
   if (tile.block) return lower_block_matmul(p, std::move(name));
   LoweredKernel r;
   const int64_t B = p.batch, M = p.m, N = p.n, K = p.k, TM = tile.m, TN = tile.n;
-  if (B < 1 || M < 1 || N < 1 || K < 0 || (p.a_batch != 1 && p.a_batch != B) || (p.b_batch != 1 && p.b_batch != B)) {
-    r.error = "a matrix product whose extents disagree";
-    return r;
-  }
   if (TM < 1 || TN < 1 || M % TM != 0 || N % TN != 0) {
     r.error = "a register tile that does not divide the matrix product";
     return r;
   }
-  if (!matmul_supports(p.dtype)) {
-    r.error = "a matrix product of " + dtype_name(p.dtype);
-    return r;
-  }
+  const std::optional<MatmulBuffers> buffers = begin_matmul_kernel(p, std::move(name), r);
+  if (!buffers) return r;
   Kernel& kn = r.kernel;
-  kn.name = std::move(name);
   const DataType f = f32();
-  const int a = add_param(kn, "a", p.dtype, {p.a_batch * M, K}, {K, 1});
-  const int b = add_param(kn, "b", p.dtype, {p.b_batch * N, K}, {K, 1});
-  r.output_buffer = add_param(kn, "out", p.dtype, {B * M, N}, {N, 1});
+  const int a = buffers->a, b = buffers->b;
   const int acc = tile.lanes ? add_thread_local(kn, "acc", f, kWarpLanes, TM * TN) : add_local(kn, "acc", f, TM * TN);
   // acc_at: an accumulator after the fold (lane 0's slot); acc_in: inside the fold
   Var lane;  // (lanes) the warp's lane

@@ -4,6 +4,7 @@
 
 #include "compiler/loops/index_math.h"
 #include "compiler/loops/matmul.h"
+#include "compiler/loops/matmul_internal.h"
 
 namespace relay::loops {
 
@@ -25,10 +26,6 @@ constexpr int64_t kOutputsPerThread = kBlockTile * kBlockTile / kBlockThreads;
 LoweredKernel lower_mma_matmul(const MatmulProgram& p, std::string name) {
   LoweredKernel r;
   const int64_t B = p.batch, M = p.m, N = p.n, K = p.k;
-  if (B < 1 || M < 1 || N < 1 || K < 1 || (p.a_batch != 1 && p.a_batch != B) || (p.b_batch != 1 && p.b_batch != B)) {
-    r.error = "a matrix product whose extents disagree";
-    return r;
-  }
   if (!is_storage_only(p.dtype)) {
     r.error = "tensor cores for a product of " + dtype_name(p.dtype) + " (float16 and bfloat16 are)";
     return r;
@@ -37,12 +34,11 @@ LoweredKernel lower_mma_matmul(const MatmulProgram& p, std::string name) {
     r.error = "a tensor-core block that does not divide the matrix product";
     return r;
   }
+  const std::optional<MatmulBuffers> buffers = begin_matmul_kernel(p, std::move(name), r);
+  if (!buffers) return r;
   Kernel& kn = r.kernel;
-  kn.name = std::move(name);
   const DataType t = p.dtype;
-  const int a = add_param(kn, "a", t, {p.a_batch * M, K}, {K, 1});
-  const int b = add_param(kn, "b", t, {p.b_batch * N, K}, {K, 1});
-  r.output_buffer = add_param(kn, "out", t, {B * M, N}, {N, 1});
+  const int a = buffers->a, b = buffers->b;
   const int a_tile = add_shared(kn, "a_tile", t, kBlockTile * kSliceStride);
   const int b_tile = add_shared(kn, "b_tile", t, kBlockTile * kSliceStride);
   const int c_tile = add_shared(kn, "c_tile", f32(), kBlockTile * kOutStride);

@@ -34,6 +34,14 @@ void register_kernels(const compiler::Graph& g, const compiler::FusionPlan& plan
   }
 }
 
+// The fused @main of `m`, its GPU kernels registered with the simulated driver.
+t::FusedGraph fused_on_simulated_gpu(const t::CompiledModel& m) {
+  REQUIRE(m.error.empty());
+  t::FusedGraph fused = t::fused_main(m);
+  register_kernels(fused.graph, fused.plan);
+  return fused;
+}
+
 double max_diff(const rt::Value& a, const rt::Value& b) {
   if (a.is_tuple()) {
     double worst = 0;
@@ -54,10 +62,9 @@ void check_model(const char* name, size_t min_gpu_groups) {
 }
 
 void check_loaded(const t::CompiledModel* m, size_t min_gpu_groups, bool replayable) {
-  const t::FusedGraph fused = t::fused_main(*m);
+  const t::FusedGraph fused = fused_on_simulated_gpu(*m);
   const compiler::Graph& g = fused.graph;
   const compiler::FusionPlan& plan = fused.plan;
-  register_kernels(g, plan);
   std::string why;
   {
     std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
@@ -146,11 +153,9 @@ TEST_CASE("float16 products run on the GPU, on its tensor cores where blocks fit
 def @main(%x: Tensor[(64, 96), float16], %w: Tensor[(128, 96), float16], %v: Tensor[(1, 96), float16]) {
   (nn.dense(%x, %w, units=128), nn.dense(%v, %w, units=128))
 })");
-  REQUIRE(m->error.empty());
-  const t::FusedGraph fused = t::fused_main(*m);
+  const t::FusedGraph fused = fused_on_simulated_gpu(*m);
   const compiler::Graph& g = fused.graph;
   const compiler::FusionPlan& plan = fused.plan;
-  register_kernels(g, plan);
   const compiler::GpuGroups planned = compiler::plan_gpu_groups(g, plan, compiler::gpu::PtxTarget{90});
   size_t tensor_core_kernels = 0;
   for (const auto& master : planned.masters)
@@ -175,11 +180,9 @@ TEST_CASE("a GPU kernel's status word raises the reference's error (simulated dr
 def @main(%a: Tensor[(6), int32], %b: Tensor[(6), int32]) {
   add(floor_divide(%a, %b), %a)
 })");
-  REQUIRE(m->error.empty());
-  const t::FusedGraph fused = t::fused_main(*m);
+  const t::FusedGraph fused = fused_on_simulated_gpu(*m);
   const compiler::Graph& g = fused.graph;
   const compiler::FusionPlan& plan = fused.plan;
-  register_kernels(g, plan);
   std::string why;
   std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
   REQUIRE(gpu);

@@ -108,15 +108,30 @@ TEST_CASE("a GPU kernel's launch shape follows its parallel loop", "[gpu][ptx]")
                                "add", loops::LoopShape::Gpu);
   REQUIRE(flat.ok());
   INFO(loops::print_kernel(flat.kernel));
-  // one iteration per output element, a thread each
-  CHECK(flat.kernel.parallel_extent() == 300000);
+  // one iteration per four output elements (they divide the output), a thread each
+  CHECK(flat.kernel.parallel_extent() == 300000 / loops::kGpuVector);
   const loops::Kernel* one[] = {&flat.kernel};
   const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(one, compiler::gpu::PtxTarget{90});
   REQUIRE(m.kernels.size() == 1);
   CHECK_FALSE(m.kernels[0].one_thread);
-  CHECK(m.kernels[0].iterations == 300000);
+  CHECK(m.kernels[0].iterations == 75000);
   CHECK(m.kernels[0].block == compiler::gpu::kThreadsPerBlock);
-  CHECK(m.kernels[0].grid == (300000 + compiler::gpu::kThreadsPerBlock - 1) / compiler::gpu::kThreadsPerBlock);
+  CHECK(m.kernels[0].grid == (75000 + compiler::gpu::kThreadsPerBlock - 1) / compiler::gpu::kThreadsPerBlock);
+  // the output's own layout is written four floats at a time
+  CHECK(m.ptx.find("st.global.v4.f32") != std::string::npos);
+  // an output that four elements do not divide keeps one a thread
+  const loops::LoweredKernel odd =
+      loops::lower_elementwise(binary_program("add", DataType::float_(32), DataType::float_(32), {999}, {999}, {999}),
+                               "add", loops::LoopShape::Gpu);
+  REQUIRE(odd.ok());
+  CHECK(odd.kernel.parallel_extent() == 999);
+  // operands laid out like the output are read with vector loads
+  const loops::LoweredKernel same =
+      loops::lower_elementwise(binary_program("add", DataType::float_(32), DataType::float_(32), {1024}, {1024}, {1024}),
+                               "add", loops::LoopShape::Gpu);
+  const loops::Kernel* same_kernels[] = {&same.kernel};
+  CHECK(compiler::gpu::emit_ptx(same_kernels, compiler::gpu::PtxTarget{90}).ptx.find("ld.global.nc.v4.f32") !=
+        std::string::npos);
   CHECK(m.kernels[0].num_params == 3);
   // the grid-stride loop reads the thread and block registers
   for (const char* reg : {"%tid.x", "%ctaid.x", "%ntid.x", "%nctaid.x"}) CHECK(m.ptx.find(reg) != std::string::npos);

@@ -56,6 +56,50 @@ float lane_tree(std::array<float, 32> partial) {
   return partial[0];
 }
 
+// Calls term(output, c, x, w) for every output of `p` (its flat index) and every term of
+// its window inside the input, in the direct convolution's order (channel of the group,
+// row, column).
+template <class Term>
+void for_each_term(const loops::Conv2dProgram& p, const std::vector<float>& x, const std::vector<float>& w, Term term) {
+  const int64_t I = p.channels / p.groups;
+  for (int64_t n = 0; n < p.batch; ++n)
+    for (int64_t o = 0; o < p.out_channels; ++o)
+      for (int64_t oh = 0; oh < p.out_h; ++oh)
+        for (int64_t ow = 0; ow < p.out_w; ++ow) {
+          const size_t at = static_cast<size_t>(((n * p.out_channels + o) * p.out_h + oh) * p.out_w + ow);
+          const int64_t first = o / (p.out_channels / p.groups) * I;
+          for (int64_t c = 0; c < I; ++c)
+            for (int64_t kh = 0; kh < p.kernel_h; ++kh)
+              for (int64_t kw = 0; kw < p.kernel_w; ++kw) {
+                const int64_t ih = oh * p.strides[0] + kh * p.dilation[0] - p.pad_begin[0];
+                const int64_t iw = ow * p.strides[1] + kw * p.dilation[1] - p.pad_begin[1];
+                if (ih < 0 || ih >= p.height || iw < 0 || iw >= p.width) continue;
+                term(at, c, x[static_cast<size_t>(((n * p.channels + first + c) * p.height + ih) * p.width + iw)],
+                     w[static_cast<size_t>(((o * I + c) * p.kernel_h + kh) * p.kernel_w + kw)]);
+              }
+        }
+}
+
+// What a warp per output computes (loops/conv2d.h, lanes): lane l folds the channels
+// l, l + 32, ... of the window with fused multiply-adds, then the lanes' tree.
+std::vector<float> by_lanes(const loops::Conv2dProgram& p, const std::vector<float>& x, const std::vector<float>& w) {
+  std::vector<std::array<float, 32>> partial(static_cast<size_t>(p.batch * p.out_channels * p.out_h * p.out_w));
+  for_each_term(p, x, w, [&](size_t at, int64_t c, float xv, float wv) {
+    float& lane = partial[at][static_cast<size_t>(c % 32)];
+    lane = std::fma(xv, wv, lane);
+  });
+  std::vector<float> out;
+  for (const auto& lanes : partial) out.push_back(lane_tree(lanes));
+  return out;
+}
+
+// A product of `batch` outputs, a and b each a batch of 1 (broadcast) or `batch`.
+loops::MatmulProgram product(int64_t batch, int64_t a_batch, int64_t b_batch, int64_t m, int64_t n, int64_t k) {
+  loops::MatmulProgram p;
+  p.batch = batch, p.a_batch = a_batch, p.b_batch = b_batch, p.m = m, p.n = n, p.k = k;
+  return p;
+}
+
 struct ConvCase {
   loops::Conv2dProgram p;
   std::vector<loops::Conv2dTile> tiles;
@@ -89,24 +133,11 @@ TEST_CASE("the tiled direct convolution computes a thread per output's bits", "[
     const size_t outputs = static_cast<size_t>(p.batch * p.out_channels * p.out_h * p.out_w);
     // float64 reference and each output's sum of |terms|
     std::vector<double> want(outputs, 0), magnitude(outputs, 0);
-    for (int64_t n = 0; n < p.batch; ++n)
-      for (int64_t o = 0; o < p.out_channels; ++o)
-        for (int64_t oh = 0; oh < p.out_h; ++oh)
-          for (int64_t ow = 0; ow < p.out_w; ++ow) {
-            const size_t at = static_cast<size_t>(((n * p.out_channels + o) * p.out_h + oh) * p.out_w + ow);
-            const int64_t first = o / (p.out_channels / p.groups) * I;
-            for (int64_t c = 0; c < I; ++c)
-              for (int64_t kh = 0; kh < p.kernel_h; ++kh)
-                for (int64_t kw = 0; kw < p.kernel_w; ++kw) {
-                  const int64_t ih = oh * p.strides[0] + kh * p.dilation[0] - p.pad_begin[0];
-                  const int64_t iw = ow * p.strides[1] + kw * p.dilation[1] - p.pad_begin[1];
-                  if (ih < 0 || ih >= p.height || iw < 0 || iw >= p.width) continue;
-                  const double term = static_cast<double>(x[static_cast<size_t>(((n * p.channels + first + c) * p.height + ih) * p.width + iw)]) *
-                                      w[static_cast<size_t>(((o * I + c) * p.kernel_h + kh) * p.kernel_w + kw)];
-                  want[at] += term;
-                  magnitude[at] += std::fabs(term);
-                }
-          }
+    for_each_term(p, x, w, [&](size_t at, int64_t, float xv, float wv) {
+      const double term = static_cast<double>(xv) * wv;
+      want[at] += term;
+      magnitude[at] += std::fabs(term);
+    });
     INFO("conv " << p.channels << "->" << p.out_channels << " groups " << p.groups << ", output " << p.out_h << "x"
                  << p.out_w);
     const std::vector<float> single = run(loops::lower_direct_conv2d(p, "conv_1x1", {1, 1}), x, w, outputs);
@@ -123,31 +154,13 @@ TEST_CASE("the tiled direct convolution computes a thread per output's bits", "[
 
     // A warp per tile: lane l folds channels l, l + 32, ... in float32, then the lanes'
     // tree. Computed here in that order, it must give the kernel's bits.
-    std::vector<float> by_lanes(outputs);
-    for (int64_t n = 0; n < p.batch; ++n)
-      for (int64_t o = 0; o < p.out_channels; ++o)
-        for (int64_t oh = 0; oh < p.out_h; ++oh)
-          for (int64_t ow = 0; ow < p.out_w; ++ow) {
-            const int64_t first = o / (p.out_channels / p.groups) * I;
-            std::array<float, 32> partial{};
-            for (int64_t c = 0; c < I; ++c)
-              for (int64_t kh = 0; kh < p.kernel_h; ++kh)
-                for (int64_t kw = 0; kw < p.kernel_w; ++kw) {
-                  const int64_t ih = oh * p.strides[0] + kh * p.dilation[0] - p.pad_begin[0];
-                  const int64_t iw = ow * p.strides[1] + kw * p.dilation[1] - p.pad_begin[1];
-                  if (ih < 0 || ih >= p.height || iw < 0 || iw >= p.width) continue;
-                  const float x_at = x[static_cast<size_t>(((n * p.channels + first + c) * p.height + ih) * p.width + iw)];
-                  const float w_at = w[static_cast<size_t>(((o * I + c) * p.kernel_h + kh) * p.kernel_w + kw)];
-                  partial[static_cast<size_t>(c % 32)] = std::fma(x_at, w_at, partial[static_cast<size_t>(c % 32)]);
-                }
-            by_lanes[static_cast<size_t>(((n * p.out_channels + o) * p.out_h + oh) * p.out_w + ow)] = lane_tree(partial);
-          }
-    check_close(by_lanes, want, magnitude, I * p.kernel_h * p.kernel_w);
+    const std::vector<float> lanes_order = by_lanes(p, x, w);
+    check_close(lanes_order, want, magnitude, I * p.kernel_h * p.kernel_w);
     for (int64_t tc : {1, 2, 4})
       for (int64_t tw : {1, 2, 3}) {
         if ((p.out_channels / p.groups) % tc != 0 || p.out_w % tw != 0) continue;
         INFO("tile " << tc << " x " << tw << " on a warp");
-        CHECK(run(loops::lower_direct_conv2d(p, "conv_lanes", {tc, tw, true}), x, w, outputs) == by_lanes);
+        CHECK(run(loops::lower_direct_conv2d(p, "conv_lanes", {tc, tw, true}), x, w, outputs) == lanes_order);
       }
   }
   {
@@ -156,51 +169,31 @@ TEST_CASE("the tiled direct convolution computes a thread per output's bits", "[
     const size_t outputs = static_cast<size_t>(p.out_channels * p.out_h * p.out_w);
     std::vector<float> x = random_values(static_cast<size_t>(p.channels * p.height * p.width), rng);
     std::vector<float> w = random_values(static_cast<size_t>(p.out_channels * p.channels * 9), rng);
-    const std::vector<float> got = run(loops::lower_direct_conv2d(p, "conv_lanes", {1, 1, true}), x, w, outputs);
-    for (int64_t o = 0; o < p.out_channels; ++o)
-      for (int64_t oh = 0; oh < p.out_h; ++oh)
-        for (int64_t ow = 0; ow < p.out_w; ++ow) {
-          std::array<float, 32> partial{};
-          for (int64_t c = 0; c < p.channels; ++c)
-            for (int64_t kh = 0; kh < 3; ++kh)
-              for (int64_t kw = 0; kw < 3; ++kw) {
-                const int64_t ih = oh + kh - 1, iw = ow + kw - 1;
-                if (ih < 0 || ih >= p.height || iw < 0 || iw >= p.width) continue;
-                const float x_at = x[static_cast<size_t>((c * p.height + ih) * p.width + iw)];
-                const float w_at = w[static_cast<size_t>(((o * p.channels + c) * 3 + kh) * 3 + kw)];
-                partial[static_cast<size_t>(c % 32)] = std::fma(x_at, w_at, partial[static_cast<size_t>(c % 32)]);
-              }
-          INFO("output " << o << ", " << oh << ", " << ow);
-          CHECK(got[static_cast<size_t>((o * p.out_h + oh) * p.out_w + ow)] == lane_tree(partial));
-        }
+    CHECK(run(loops::lower_direct_conv2d(p, "conv_lanes", {1, 1, true}), x, w, outputs) == by_lanes(p, x, w));
   }
-  // the default tiles: a thread per output at batch 1 (or a warp, below); depthwise tiles
-  // one channel
+  // the tile conv2d_tile picks for a same-padded 3x3 convolution of c channels
+  auto chosen = [&](int64_t n, int64_t c, int64_t hw, int64_t groups) {
+    return loops::conv2d_tile(conv(n, c, hw, hw, c, 3, 3, groups, {1, 1}, {1, 1}, {1, 1, 1, 1}));
+  };
   auto tile_of = [&](int64_t n, int64_t c, int64_t hw, int64_t groups) {
-    const loops::Conv2dTile t = loops::conv2d_tile(conv(n, c, hw, hw, c, 3, 3, groups, {1, 1}, {1, 1}, {1, 1, 1, 1}));
+    const loops::Conv2dTile t = chosen(n, c, hw, groups);
     return std::pair{t.channels, t.width};
   };
   // batch 32: block tiles where they fit, else 4 x 7
-  auto block_of = [&](int64_t n, int64_t c, int64_t hw, int64_t groups) {
-    return loops::conv2d_tile(conv(n, c, hw, hw, c, 3, 3, groups, {1, 1}, {1, 1}, {1, 1, 1, 1})).block;
-  };
-  CHECK(block_of(32, 64, 56, 1));
-  CHECK(block_of(32, 512, 7, 1));
-  CHECK_FALSE(block_of(1, 64, 56, 1));
-  CHECK_FALSE(block_of(32, 32, 28, 32));
+  CHECK(chosen(32, 64, 56, 1).block);
+  CHECK(chosen(32, 512, 7, 1).block);
+  CHECK_FALSE(chosen(1, 64, 56, 1).block);
+  CHECK_FALSE(chosen(32, 32, 28, 32).block);
   CHECK(tile_of(32, 96, 28, 1) == std::pair<int64_t, int64_t>{4, 7});  // 96 channels: no block tile
   CHECK(tile_of(1, 64, 56, 1) == std::pair<int64_t, int64_t>{1, 1});
   CHECK(tile_of(1, 512, 7, 1) == std::pair<int64_t, int64_t>{1, 1});
   // batch 1 from ResNet's second stage on (100k outputs and fewer): a warp per output;
   // not the first stage (200k outputs), nor a depthwise window
-  auto lanes_of = [&](int64_t n, int64_t c, int64_t hw, int64_t groups) {
-    return loops::conv2d_tile(conv(n, c, hw, hw, c, 3, 3, groups, {1, 1}, {1, 1}, {1, 1, 1, 1})).lanes;
-  };
-  CHECK(lanes_of(1, 128, 28, 1));
-  CHECK(lanes_of(1, 512, 7, 1));
-  CHECK_FALSE(lanes_of(1, 64, 56, 1));
-  CHECK_FALSE(lanes_of(1, 512, 7, 512));
-  CHECK_FALSE(lanes_of(32, 512, 7, 1));
+  CHECK(chosen(1, 128, 28, 1).lanes);
+  CHECK(chosen(1, 512, 7, 1).lanes);
+  CHECK_FALSE(chosen(1, 64, 56, 1).lanes);
+  CHECK_FALSE(chosen(1, 512, 7, 512).lanes);
+  CHECK_FALSE(chosen(32, 512, 7, 1).lanes);
   CHECK(tile_of(32, 32, 28, 32) == std::pair<int64_t, int64_t>{1, 7});
   // a tile that does not divide is an error
   CHECK_FALSE(loops::lower_direct_conv2d(cases[0], "bad", {3, 1}).ok());
@@ -237,11 +230,6 @@ TEST_CASE("the block-tiled convolution computes the direct convolution's bits", 
 }
 
 TEST_CASE("the tiled matrix product computes a thread per output's bits", "[gpu][matmul]") {
-  auto product = [](int64_t batch, int64_t a_batch, int64_t b_batch, int64_t m, int64_t n, int64_t k) {
-    loops::MatmulProgram p;
-    p.batch = batch, p.a_batch = a_batch, p.b_batch = b_batch, p.m = m, p.n = n, p.k = k;
-    return p;
-  };
   const std::vector<loops::MatmulProgram> cases = {product(1, 1, 1, 8, 12, 33), product(3, 3, 1, 4, 6, 5),
                                                    product(2, 1, 2, 6, 8, 17), product(1, 1, 1, 1, 10, 64), product(1, 1, 1, 2, 3, 100),
                                                    product(2, 2, 2, 5, 7, 3)};
@@ -273,7 +261,7 @@ TEST_CASE("the tiled matrix product computes a thread per output's bits", "[gpu]
         CHECK(run(loops::lower_tiled_matmul(p, "mm_tiled", {tm, tn}), a, b, outputs) == single);
       }
     // a warp per tile: lane l folds k = l, l + 32, ..., then the lanes' tree
-    std::vector<float> by_lanes(outputs);
+    std::vector<float> lanes_order(outputs);
     for (int64_t bi = 0; bi < p.batch; ++bi)
       for (int64_t i = 0; i < p.m; ++i)
         for (int64_t j = 0; j < p.n; ++j) {
@@ -282,14 +270,14 @@ TEST_CASE("the tiled matrix product computes a thread per output's bits", "[gpu]
             partial[static_cast<size_t>(x % 32)] =
                 std::fma(a[static_cast<size_t>(((p.a_batch > 1 ? bi : 0) * p.m + i) * p.k + x)],
                          b[static_cast<size_t>(((p.b_batch > 1 ? bi : 0) * p.n + j) * p.k + x)], partial[static_cast<size_t>(x % 32)]);
-          by_lanes[static_cast<size_t>((bi * p.m + i) * p.n + j)] = lane_tree(partial);
+          lanes_order[static_cast<size_t>((bi * p.m + i) * p.n + j)] = lane_tree(partial);
         }
-    check_close(by_lanes, want, magnitude, p.k);
+    check_close(lanes_order, want, magnitude, p.k);
     for (int64_t tm : {1, 2})
       for (int64_t tn : {1, 2}) {
         if (p.m % tm != 0 || p.n % tn != 0) continue;
         INFO("tile " << tm << " x " << tn << " on a warp");
-        CHECK(run(loops::lower_tiled_matmul(p, "mm_lanes", {tm, tn, true}), a, b, outputs) == by_lanes);
+        CHECK(run(loops::lower_tiled_matmul(p, "mm_lanes", {tm, tn, true}), a, b, outputs) == lanes_order);
       }
   }
   // large products that block tiles divide take them, others 4 x 4 tiles; a batch-1 row a
@@ -307,11 +295,6 @@ TEST_CASE("the tiled matrix product computes a thread per output's bits", "[gpu]
 }
 
 TEST_CASE("the block-tiled matrix product computes a thread per output's bits", "[gpu][matmul]") {
-  auto product = [](int64_t batch, int64_t a_batch, int64_t b_batch, int64_t m, int64_t n, int64_t k) {
-    loops::MatmulProgram p;
-    p.batch = batch, p.a_batch = a_batch, p.b_batch = b_batch, p.m = m, p.n = n, p.k = k;
-    return p;
-  };
   // one block and several, a broadcast batch of each side, one slice and several
   std::mt19937_64 rng(29);
   for (const loops::MatmulProgram& p : {product(1, 1, 1, 64, 64, 16), product(1, 1, 1, 128, 192, 48),
@@ -366,11 +349,7 @@ void check_storage_product(const loops::MatmulProgram& p, const loops::LoweredKe
 }  // namespace
 
 TEST_CASE("float16 and bfloat16 products store their storage type, summed in float32", "[gpu][matmul]") {
-  auto product = [](int64_t batch, int64_t m, int64_t n, int64_t k) {
-    loops::MatmulProgram p;
-    p.batch = p.a_batch = p.b_batch = batch, p.m = m, p.n = n, p.k = k;
-    return p;
-  };
+  auto product = [](int64_t batch, int64_t m, int64_t n, int64_t k) { return ::product(batch, batch, batch, m, n, k); };
   std::mt19937_64 rng(37);
   for (DataType t : {DataType::float_(16), DataType{DataType::BFloat, 16, 1}}) {
     INFO(dtype_name(t));
