@@ -10,6 +10,7 @@
 #include "compiler/cuda/device.h"
 #include "compiler/graph/passes.h"
 #include "compiler/loops/block_gemm.h"
+#include "compiler/pipeline/compile_function.h"
 #include "compiler/pipeline/executable.h"
 #include "compiler/pipeline/gpu_executable.h"
 #include "compiler/pipeline/gpu_groups.h"
@@ -200,6 +201,80 @@ def @main(%a: Tensor[(6), int32], %b: Tensor[(6), int32]) {
   } catch (const rt::RuntimeError& e) {
     CHECK(std::string(e.what()).find("floor_divide") != std::string::npos);
   }
+}
+
+TEST_CASE("with --check-numerics a NaN made on the GPU names the operator (simulated driver)", "[gpu][executable]") {
+  // log of a negative element is NaN: on the GPU the call's result holds it, so the machine
+  // interprets the call again and the numerics checker names `log`, as without a GPU
+  auto m = t::load_model_text(R"(#[version = "0.0.5"]
+def @main(%x: Tensor[(8), float32]) -> Tensor[(8), float32] {
+  multiply(log(%x), 2f)
+})");
+  const t::FusedGraph fused = fused_on_simulated_gpu(*m);  // the entries JitRuntime will launch
+  std::string why;
+  std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
+  REQUIRE(gpu);
+  rt::NDArray x = rt::NDArray::empty({8}, DataType::float_(32));
+  for (int64_t i = 0; i < 8; ++i) x.data<float>()[i] = i == 5 ? -1.0f : 0.5f + static_cast<float>(i);
+  auto run = [&](compiler::JitRuntime& jit, bool check_numerics) {
+    rt::RunOptions options;
+    options.tier = &jit.tier();
+    options.check_numerics = check_numerics;
+    return rt::run_function(*m->program->program, m->program->program->global(*m->program->find_global("main")),
+                            {rt::Value(x)}, options, m->sources);
+  };
+  const jit::TierOptions eager{jit::JitMode::Eager, 1, 8, false};  // compiled at its first call
+  const uint64_t launches = t::simulated::state().launches;
+  {
+    compiler::JitRuntime checked(compiler::program_types(*m->program), eager, 2, gpu.get());
+    const rt::RunOutcome got = run(checked, true);
+    std::string report;
+    for (const auto& e : checked.tier().report())
+      report += e.function + " state " + std::to_string(static_cast<int>(e.state)) + " native " +
+                std::to_string(e.native_calls) + " interpreted " + std::to_string(e.interpreted_calls) + ": " + e.reason + "\n";
+    INFO(report);
+    CHECK(t::simulated::state().launches > launches);  // the call ran on the (simulated) GPU first
+    REQUIRE(got.error);
+    CHECK(std::string(got.error->code()) == "E0102");
+    CHECK(got.error->message.find("`log`") != std::string::npos);
+  }
+  // without the checker the GPU's NaN is the answer
+  compiler::JitRuntime plain(compiler::program_types(*m->program), eager, 2, gpu.get());
+  const rt::RunOutcome nan = run(plain, false);
+  REQUIRE(nan.value);
+  CHECK(std::isnan(nan.value->tensor().data<float>()[5]));
+  CHECK(nan.value->tensor().data<float>()[0] == 2.0f * std::log(0.5f));
+}
+
+TEST_CASE("a function whose capture fails runs kernel by kernel and says why (simulated driver)", "[gpu][executable]") {
+  auto m = t::load_model_text(R"(#[version = "0.0.5"]
+def @main(%x: Tensor[(64), float32], %y: Tensor[(64), float32]) {
+  nn.relu(add(multiply(%x, %y), %x))
+})");
+  const t::FusedGraph fused = fused_on_simulated_gpu(*m);
+  std::string why;
+  std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
+  REQUIRE(gpu);
+  compiler::GpuExecutable exe(fused.graph, fused.plan, *gpu, nullptr);
+  compiler::ThreadPool pool(2);
+  compiler::Executable cpu(fused.graph, fused.plan, compiler::Jit::instance(), &pool, nullptr);
+  const std::vector<rt::NDArray> args = t::random_args(*m, 7);
+  const std::vector<rt::Value> vals(args.begin(), args.end());
+  const rt::Value want = cpu.call(vals);
+  CHECK(max_diff(exe.call(vals), want) == 0);
+  t::simulated::state().fail_capture = true;  // the driver refuses to capture the second call
+  CHECK(max_diff(exe.call(vals), want) == 0);
+  CHECK(max_diff(exe.call(vals), want) == 0);
+  t::simulated::state().fail_capture = false;
+  CHECK(exe.replays() == 0);
+  CHECK_FALSE(exe.replayable());
+  bool said = false;
+  for (const std::string& note : exe.run_notes()) said = said || note.find("capturing a CUDA graph failed") != std::string::npos;
+  CHECK(said);
+  // and later calls stay kernel by kernel, with the same answer
+  const uint64_t graph_launches = t::simulated::state().graph_launches;
+  CHECK(max_diff(exe.call(vals), want) == 0);
+  CHECK(t::simulated::state().graph_launches == graph_launches);
 }
 
 #endif  // RELAY_HAVE_PIPELINE

@@ -29,6 +29,7 @@ struct State {
   bool capturing = false;
   std::vector<std::function<void()>> captured;
   uint64_t captures = 0, graph_launches = 0;
+  bool fail_capture = false;  // end_capture fails, as when a capture was invalidated
 };
 inline State& state() {
   static State s;
@@ -123,6 +124,10 @@ using Ops = std::vector<std::function<void()>>;
 inline CUresult end_capture(cuda::CUstream, cuda::CUgraph* g) {
   if (!state().capturing) return 1;
   state().capturing = false;
+  if (state().fail_capture) {
+    state().captured.clear();
+    return 901;  // CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
+  }
   ++state().captures;
   *g = reinterpret_cast<cuda::CUgraph>(new Ops(std::move(state().captured)));
   return 0;
