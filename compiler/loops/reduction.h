@@ -12,7 +12,8 @@
 // reduction.cpp, reduction_arg.cpp): starting from the reducer's identity, over its
 // elements in row-major order of the input, in the reference's accumulator type (the
 // input's dtype for integers, wrapping; float32 for float16/bfloat16, rounded to storage
-// after every step; float32/float64 for those), so results are bitwise the reference's.
+// after every step; float32/float64 for those), so results are bitwise the reference's
+// (but for the GPU's float32 sums over a warp, below).
 //
 // Kernel ABI: buffers = [prologue inputs..., output, status?], contiguous, not overlapping;
 // `status` as in elementwise.h (present when the prologue can fail).
@@ -49,7 +50,16 @@ using LoweredReduction = LoweredKernel;
 // chunks of this many outputs (a local array, so it stays in cache / on the stack).
 inline constexpr int64_t kReductionRow = 512;
 
-// `shape`: the CPU's loops, or the GPU's (a parallel iteration per output; ir.h).
+// The GPU's warp per output: fewer than kLaneReductionOutputs outputs of at least
+// kLaneReductionCount elements each, for float32/int32 sum and mean and int32 max and min.
+// Lane l folds elements l, l + 32, ... in row-major order and a LaneReduce combines the
+// lanes (ir.h): integer results are the reference's; a float32 sum is the lanes' order's,
+// within the reference's by the sum's roundings.
+inline constexpr int64_t kLaneReductionOutputs = 32768;
+inline constexpr int64_t kLaneReductionCount = 1024;
+
+// `shape`: the CPU's loops, or the GPU's (a parallel iteration per output, or a warp per
+// output as above; ir.h).
 LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, LoopShape shape = LoopShape::Cpu);
 
 // The ReduceOp of a Relay operator ("sum", "argmax", ...), if it is lowered.

@@ -25,7 +25,12 @@
 //   positions recovered by division, each output folded serially in the same order:
 //     parallel for o { acc = identity; reduction for r... { ... }; out[...] = finish(acc) }
 //   Neighbouring threads read neighbouring elements when the kept dimensions are the
-//   inner ones (a reduction over the batch or the channels).
+//   inner ones (a reduction over the batch or the channels). A few long reductions (a
+//   sum over a whole tensor: one thread would fold it all) take a warp per output instead:
+//     parallel for o { threads for lane { acc[lane] = identity;
+//       reduction for step { element lane + 32 step, row-major; fold } }
+//       lane_reduce acc; out[...] = finish(acc[0]) }
+//   exact for integer sums, maxima and minima; a float32 sum in the lanes' order.
 #include <algorithm>
 #include <optional>
 
@@ -39,6 +44,17 @@ namespace {
 using ew::Strides;
 
 bool is_arg(ReduceOp op) { return op == ReduceOp::ArgMax || op == ReduceOp::ArgMin; }
+
+// How a warp's lanes combine their partial results (LaneReduce), for the reductions a warp
+// may share: float32/int32 sums and means, int32 maxima and minima (a float maximum keeps
+// the reference's NaN rule only folded in order).
+std::optional<BinaryOp> lane_combine(ReduceOp op, DataType t) {
+  const bool f = t == f32(), i = t == DataType::int_(32);
+  if ((op == ReduceOp::Sum || op == ReduceOp::Mean) && (f || i)) return BinaryOp::Add;
+  if (op == ReduceOp::Max && i) return BinaryOp::Max;
+  if (op == ReduceOp::Min && i) return BinaryOp::Min;
+  return std::nullopt;
+}
 
 // Relay's reduced axes: none listed means every axis (exclude ignored); else the listed
 // ones, complemented by exclude. Empty error on success.
@@ -131,6 +147,10 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
   for (size_t d = 0; d < nest.dims.size(); ++d) (nest.classes[d] ? red_dims : kept).push_back(d);
   const bool gpu = shape_for == LoopShape::Gpu;
   const bool row = !gpu && !kept.empty() && !red_dims.empty() && nest.classes.back() == 0;
+  int64_t reduced_elements = 1;
+  for (size_t d : red_dims) reduced_elements *= nest.dims[d];
+  const std::optional<BinaryOp> combine = lane_combine(p.op, t);
+  const bool lanes = gpu && combine && outputs < kLaneReductionOutputs && reduced_elements >= kLaneReductionCount;
 
   // The accumulator row: the last kept dimension in chunks (one chunk per parallel
   // iteration when it is the only kept dimension, so the threads share it).
@@ -143,7 +163,7 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
   const int64_t chunks = (last + chunk - 1) / chunk;
 
   const DataType acc_t = red::acc_dtype(p.op, t);
-  const int acc = add_local(k, "acc", acc_t, chunk);
+  const int acc = lanes ? add_thread_local(k, "acc", acc_t, kWarpLanes, 1) : add_local(k, "acc", acc_t, chunk);
   const int acc_index = is_arg(p.op) ? add_local(k, "best_index", i64(), chunk) : -1;
   const int flag = checked.can_fail ? add_local(k, "flag", boolean(), 1) : -1;
 
@@ -238,21 +258,44 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
   Block per_output{alloc(k.buffer(acc))};
   if (acc_index >= 0) per_output.push_back(alloc(k.buffer(acc_index)));
   Block inner;
-  if (row) {
+  if (lanes) {
+    // a warp per output: lane l folds the reduced elements l, l + 32, ... (row-major), then
+    // the lanes' tree combines the 32 partial results
+    const Var lane = new_var(k, "lane", i64()), step = new_var(k, "step", i64()), flat = new_var(k, "flat", i64());
+    const Expr mine = thread_slot_index(lane, k.buffer(acc), zero);
+    Block fold{let(flat, ew::index_add(var_ref(lane), ew::index_scale(var_ref(step), kWarpLanes)))};
+    int64_t below = 1;
+    for (size_t j = red_dims.size(); j-- > 0;) {
+      Expr coordinate = below == 1 ? var_ref(flat) : binary(BinaryOp::Div, var_ref(flat), int_imm(below));
+      if (j > 0) coordinate = binary(BinaryOp::Rem, coordinate, int_imm(nest.dims[red_dims[j]]));
+      pos[red_dims[j]] = coordinate;
+      below *= nest.dims[red_dims[j]];
+    }
+    for (Stmt& st : fold_body(mine)) fold.push_back(std::move(st));
+    Block lane_body = init_body(mine);
+    Expr share = binary(BinaryOp::Div, ew::index_add(ew::index_scale(var_ref(lane), -1), reduced_elements + kWarpLanes - 1),
+                        int_imm(kWarpLanes));
+    lane_body.push_back(for_loop(step, std::move(share), LoopKind::Reduction, std::move(fold)));
+    per_output.push_back(for_loop(lane, int_imm(kWarpLanes), LoopKind::Threads, std::move(lane_body)));
+    per_output.push_back(lane_reduce(k.buffer(acc), *combine));
+    for (Stmt& st : finish_body(zero)) per_output.push_back(std::move(st));
+  } else if (row) {
     per_output.push_back(row_loop(init_body));
     inner.push_back(row_loop(fold_body));
   } else {
     for (const Stmt& s : init_body(zero)) per_output.push_back(s);
     inner = fold_body(zero);
   }
-  for (size_t j = red_vars.size(); j-- > 0;) {
-    Stmt loop = for_loop(red_vars[j], int_imm(nest.dims[red_dims[j]]), LoopKind::Reduction, std::move(inner));
-    inner = Block{std::move(loop)};
+  if (!lanes) {
+    for (size_t j = red_vars.size(); j-- > 0;) {
+      Stmt loop = for_loop(red_vars[j], int_imm(nest.dims[red_dims[j]]), LoopKind::Reduction, std::move(inner));
+      inner = Block{std::move(loop)};
+    }
+    for (Stmt& s : inner) per_output.push_back(std::move(s));
+    if (row) per_output.push_back(row_loop(finish_body));
+    else
+      for (Stmt& s : finish_body(zero)) per_output.push_back(std::move(s));
   }
-  for (Stmt& s : inner) per_output.push_back(std::move(s));
-  if (row) per_output.push_back(row_loop(finish_body));
-  else
-    for (Stmt& s : finish_body(zero)) per_output.push_back(std::move(s));
 
   // The kept loops around it, innermost first: the row's chunks, then the serial kept dims.
   Block body = std::move(per_output);

@@ -426,3 +426,25 @@ TEST_CASE("float16 and bfloat16 block products run on the tensor cores", "[gpu][
     if (at == 0 || report[at - 1] == ' ') ++clean;
   CHECK(clean == 2);
 }
+
+TEST_CASE("a long reduction of few outputs is a warp's shuffles on the GPU", "[gpu][ptx]") {
+  // a float32 sum and an int32 maximum over 3 rows of 100000
+  std::vector<loops::LoweredKernel> lowered;
+  lowered.push_back(loops::lower_reduction(reduction(loops::ReduceOp::Sum, DataType::float_(32), {3, 100000}, {1}, {3}),
+                                           "sum_rows", loops::LoopShape::Gpu));
+  lowered.push_back(loops::lower_reduction(reduction(loops::ReduceOp::Max, DataType::int_(32), {3, 100000}, {1}, {3}),
+                                           "max_rows", loops::LoopShape::Gpu));
+  std::vector<const loops::Kernel*> kernels;
+  for (const loops::LoweredKernel& l : lowered) {
+    REQUIRE(l.ok());
+    INFO(loops::print_kernel(l.kernel));
+    CHECK(l.kernel.team() == loops::kWarpLanes);
+    kernels.push_back(&l.kernel);
+  }
+  check_module(kernels);
+  const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
+  CHECK(m.ptx.find("shfl.sync.down.b32") != std::string::npos);
+  CHECK(m.ptx.find("max.s32") != std::string::npos);
+  CHECK(m.kernels[0].iterations == 3);
+  CHECK(m.kernels[0].threads() == 3 * 32);
+}

@@ -285,3 +285,64 @@ TEST_CASE("the loop IR of a reduction: reduction loops, and a vectorizable row w
   CHECK(outer.find("reduction for") != std::string::npos);
   CHECK(outer.find("vectorizable for") != std::string::npos);
 }
+
+TEST_CASE("a GPU reduction of few long outputs takes a warp per output", "[jit][reduce][gpu]") {
+  // Over 3 x 2000 elements (kept dimension outside and inside the reduced ones), a whole
+  // 4 x 50 x 21 tensor and two of four axes: integer sums, maxima, minima and means are the
+  // reference's bits; a float32 sum or mean folds in the lanes' order, within the
+  // reference's by n roundings of the sum of |x| (finite values), NaN where it has NaN.
+  struct Case {
+    rt::Shape shape;
+    std::vector<int64_t> axes;
+  };
+  const Case cases[] = {{{3, 2000}, {1}}, {{2000, 3}, {0}}, {{4, 50, 21}, {}}, {{2, 40, 3, 30}, {1, 3}}};
+  for (const Case& c : cases)
+    for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Max, ReduceOp::Min})
+      for (DataType t : {DataType::int_(32), DataType::float_(32)}) {
+        const ReductionProgram p = reduction(op, t, c.shape, c.axes, false, false);
+        const std::string label = describe(op, t, c.shape, c.axes, false, false);
+        INFO(label);
+        const Compiled gpu = compile(p, loops::LoopShape::Gpu);
+        const bool warp = gpu.lowered.kernel.team() == loops::kWarpLanes;
+        // float maxima keep the reference's NaN rule by folding in order: no warp
+        CHECK(warp == (t.is_int() || op == ReduceOp::Sum || op == ReduceOp::Mean));
+        std::mt19937_64 rng(std::hash<std::string>{}(label));
+        for (int trial = 0; trial < 2; ++trial) {
+          std::vector<NDArray> inputs{random_tensor(t, c.shape, rng, trial == 1)};
+          std::string error;
+          const std::optional<NDArray> expected = reference(p, inputs, error);
+          REQUIRE(expected);
+          const JitResult actual = run(gpu, p, inputs);
+          if (!warp || t.is_int()) {
+            CHECK(bitwise(*expected, actual.out) == "");
+            continue;
+          }
+          if (trial == 0) {  // edge values: a NaN in any order of the additions is a NaN
+            for (int64_t i = 0; i < expected->size(); ++i)
+              if (std::isnan(expected->get_double(i))) CHECK(std::isnan(actual.out.get_double(i)));
+            continue;  // (an overflow to inf may depend on the order)
+          }
+          // each output's sum of |x| bounds the error of any order of the same additions
+          const ReductionProgram magnitude_program = [&] {
+            ReductionProgram m = reduction(ReduceOp::Sum, t, c.shape, c.axes, false, false);
+            m.prologue = unary_program("abs", t, t, c.shape);
+            return m;
+          }();
+          std::string unused;
+          const std::optional<NDArray> magnitude = reference(magnitude_program, inputs, unused);
+          REQUIRE(magnitude);
+          const int64_t n = inputs[0].size() / expected->size();
+          const double scale = op == ReduceOp::Mean ? 1.0 / static_cast<double>(n) : 1.0;
+          for (int64_t i = 0; i < expected->size(); ++i) {
+            INFO("output " << i);
+            CHECK(std::fabs(actual.out.get_double(i) - expected->get_double(i)) <=
+                  static_cast<double>(n + 8) * 0x1p-24 * magnitude->get_double(i) * scale * 2 + 1e-30);
+          }
+        }
+      }
+  // many outputs, or short reductions, keep a thread per output
+  CHECK(compile(reduction(ReduceOp::Sum, DataType::float_(32), {40000, 1100}, {1}, false, false), loops::LoopShape::Gpu)
+            .lowered.kernel.team() == 1);
+  CHECK(compile(reduction(ReduceOp::Sum, DataType::float_(32), {3, 1000}, {1}, false, false), loops::LoopShape::Gpu)
+            .lowered.kernel.team() == 1);
+}
