@@ -52,7 +52,8 @@ class Builder {
       return copy;
     }));
     per_slice.push_back(threads([&](const Var& thread) { return fold(thread); }));
-    per_tile.push_back(for_loop(slice_, int_imm(g_.depth / kBlockDepth), LoopKind::Reduction, std::move(per_slice)));
+    const int64_t slices = (g_.depth + kBlockDepth - 1) / kBlockDepth;
+    per_tile.push_back(for_loop(slice_, int_imm(slices), LoopKind::Reduction, std::move(per_slice)));
 
     per_tile.push_back(threads([&](const Var& thread) { return write(thread); }));
     k_.body.push_back(for_loop(t, int_imm(g_.batches * tiles_m * tiles_n), LoopKind::Parallel, std::move(per_tile)));
@@ -80,7 +81,9 @@ class Builder {
   }
 
   // The thread's kCopy elements of an operand's slice into its shared tile (k-major).
-  // Columns past the product's (a last partial tile) and elements not `inside` are zeros.
+  // Columns past the product's (a last partial tile), k past its depth (a last partial
+  // slice: its zero products add exactly nothing to a sum that is never -0) and elements
+  // not `inside` are zeros.
   template <class Reader>
   void copy_operand(Block& at, const Var& thread, int tile, SliceWalk walk, const Var& first, int64_t extent,
                     const Reader& read) {
@@ -101,6 +104,10 @@ class Builder {
       const Expr staged = index_add(index_scale(index_add(var_ref(kq), c), kStride), var_ref(r));
       Expr guard = e.inside;
       if (in_range) guard = guard ? binary(BinaryOp::And, in_range, guard) : in_range;
+      if (g_.depth % kBlockDepth != 0) {
+        const Expr in_depth = compare(CmpOp::Lt, k_index, int_imm(g_.depth));
+        guard = guard ? binary(BinaryOp::And, in_depth, guard) : in_depth;
+      }
       if (!guard) {
         at.push_back(store(k_.buffer(tile), staged, e.value));
       } else {
@@ -166,7 +173,7 @@ class Builder {
 
 std::string append_block_gemm(Kernel& k, const BlockGemm& g) {
   if (g.rows < 1 || g.cols < 1 || g.depth < 1 || g.batches < 1) return "an empty block-tiled product";
-  if (g.rows % kBlockTile != 0 || g.depth % kBlockDepth != 0) return "a block tile that does not divide the product";
+  if (g.rows % kBlockTile != 0) return "a block tile that does not divide the product's rows";
   Builder(k, g).build();
   return {};
 }

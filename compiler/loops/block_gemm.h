@@ -45,8 +45,8 @@ struct GemmElement {
 };
 
 struct BlockGemm {
-  int64_t rows = 0, cols = 0, depth = 0;  // rows % kBlockTile == 0 and depth % kBlockDepth == 0;
-                                          // a last partial tile of columns is allowed
+  int64_t rows = 0, cols = 0, depth = 0;  // rows % kBlockTile == 0; a last partial tile of
+                                          // columns and a last partial slice of k are allowed
   int64_t batches = 1;                    // independent products, the outermost index
   SliceWalk a_walk = SliceWalk::AlongK, b_walk = SliceWalk::AlongK;
   // A[row, k] and B[col, k] of product `batch` (int64 expressions); a reader may append

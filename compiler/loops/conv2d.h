@@ -68,8 +68,8 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
 // convolution's order (channel, row, column); weights are read as rows (vector loads),
 // inputs as the window's taps at consecutive positions, a tap in the padding a zero. For
 // finite weights the bits are the direct convolution's (a zero tap adds +-0 to a sum that
-// is never -0). Needs one group, output channels a multiple of kBlockTile and a window of
-// a multiple of kBlockDepth terms (block_conv2d_fits); an error otherwise.
+// is never -0). Needs one group and output channels a multiple of kBlockTile
+// (block_conv2d_fits); an error otherwise.
 bool block_conv2d_fits(const Conv2dProgram& p);
 LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name);
 

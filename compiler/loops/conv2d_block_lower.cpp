@@ -8,15 +8,14 @@
 namespace relay::loops {
 
 bool block_conv2d_fits(const Conv2dProgram& p) {
-  return p.groups == 1 && p.out_channels % kBlockTile == 0 && (p.channels * p.kernel_h * p.kernel_w) % kBlockDepth == 0 &&
-         p.batch * p.out_h * p.out_w > 0;
+  return p.groups == 1 && p.out_channels % kBlockTile == 0 && p.batch * p.out_h * p.out_w > 0 &&
+         p.channels * p.kernel_h * p.kernel_w > 0;
 }
 
 LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name) {
   LoweredKernel r;
   if (!block_conv2d_fits(p) || p.strides[0] < 1 || p.strides[1] < 1 || p.dilation[0] < 1 || p.dilation[1] < 1) {
-    r.error = "a convolution that block tiles do not fit (one group, output channels a multiple of 64, a window of "
-              "a multiple of 16 terms)";
+    r.error = "a convolution that block tiles do not fit (one group, output channels a multiple of 64)";
     return r;
   }
   const int64_t N = p.batch, C = p.channels, H = p.height, W = p.width, O = p.out_channels;

@@ -41,8 +41,8 @@ struct MatmulTile {
                               // tensor cores (lower_mma_matmul)
 };
 
-// Products of at least this many outputs whose m and n are multiples of kBlockTile and k of
-// kBlockDepth take block tiles.
+// Products of at least this many outputs whose m and n are multiples of kBlockTile take
+// block tiles.
 inline constexpr int64_t kBlockMinOutputs = int64_t{1} << 19;
 // Tiles (threads) below which a product gives up tile size for parallelism: a few per
 // multiprocessor's worth of resident threads on a large GPU (132 SMs x 2048).
@@ -66,8 +66,8 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
 // outputs, its threads copy each kBlockDepth-deep slice of a's rows and b's rows into
 // shared memory (four consecutive k a thread: vector loads), then each folds its 4 x 4
 // outputs over the slice. Every output still folds k in order from 0, one fused
-// multiply-add a step, so the bits are a thread per output's. An error when the block
-// tile does not divide the product.
+// multiply-add a step, so the bits are a thread per output's (a last partial slice of k
+// adds zero products). An error unless kBlockTile divides m and n.
 LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name);
 
 // The tensor cores' product (tile.tensor_cores; float16/bfloat16, sm_80 and later): per

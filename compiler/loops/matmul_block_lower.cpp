@@ -9,7 +9,7 @@ namespace relay::loops {
 LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name) {
   LoweredKernel r;
   const int64_t B = p.batch, M = p.m, N = p.n, K = p.k;
-  if (M % kBlockTile != 0 || N % kBlockTile != 0 || K % kBlockDepth != 0) {
+  if (M % kBlockTile != 0 || N % kBlockTile != 0 || K < 1) {
     r.error = "a block tile that does not divide the matrix product";
     return r;
   }

@@ -36,7 +36,7 @@ MatmulTile matmul_tile(const MatmulProgram& p) {
     return t;
   }
   if (p.batch * p.m * p.n >= kBlockMinOutputs && p.m % kBlockTile == 0 && p.n % kBlockTile == 0 &&
-      p.k % kBlockDepth == 0 && p.k > 0) {
+      p.k > 0) {
     t.block = true;
     return t;
   }
