@@ -53,7 +53,7 @@ void Emitter::emit_gpu_kernel(const std::string& symbol) {
 
   b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
   gpu_team_ = k_.team() > 1;
-  gpu_blocks_ = gpu_team_ && (k_.team() != kWarpLanes || k_.has_shared_buffers());
+  gpu_blocks_ = k_.team_is_block();
   bind_buffers();
 
   llvm::Value* tid = special_register(b_, m_, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, "tid");

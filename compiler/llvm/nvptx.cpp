@@ -111,7 +111,7 @@ Built build(llvm::LLVMContext& ctx, std::span<const loops::Kernel* const> kernel
     info.iterations = grid ? k->parallel_extent() : 1;
     if (grid) {
       info.team = static_cast<unsigned>(k->team());
-      info.whole_block = info.team != 1 && (info.team != loops::kWarpLanes || k->has_shared_buffers());
+      info.whole_block = k->team_is_block();
       info.block = info.whole_block ? info.team : kThreadsPerBlock;
       const uint64_t blocks = (info.threads() + info.block - 1) / info.block;
       // More blocks than this only add scheduling work: the grid-stride loop covers the rest.

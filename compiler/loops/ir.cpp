@@ -42,6 +42,11 @@ int64_t team_of(const Block& b) {
 
 int64_t Kernel::team() const { return team_of(body); }
 
+bool Kernel::team_is_block() const {
+  const int64_t t = team();
+  return t > 1 && (t != kWarpLanes || has_shared_buffers());
+}
+
 bool Kernel::has_shared_buffers() const {
   for (const Buffer& b : buffers)
     if (b.shared) return true;

@@ -206,6 +206,9 @@ struct Kernel {
   // the kernel's Threads loops, 1 without any.
   int64_t team() const;
   bool has_shared_buffers() const;
+  // Whether a team runs as a whole GPU block (larger than a warp, or sharing memory)
+  // rather than as a warp packed with others into a block.
+  bool team_is_block() const;
 };
 
 // What every lowering (element-wise, reduction, index-mapping, softmax) gives back: the

@@ -201,10 +201,12 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
       row_base = ew::index_scale(var_ref(*chunk_var), chunk);
     }
   }
-  std::vector<Var> red_vars;
-  for (size_t d : red_dims) {
-    red_vars.push_back(new_var(k, "r", i64()));
-    pos[d] = var_ref(red_vars.back());
+  std::vector<Var> red_vars;  // the serial fold's loops (a warp's lanes walk a flat index instead)
+  if (!lanes) {
+    for (size_t d : red_dims) {
+      red_vars.push_back(new_var(k, "r", i64()));
+      pos[d] = var_ref(red_vars.back());
+    }
   }
   // The row loop's extent: min(chunk, last - base) (a shorter last chunk).
   const Expr row_extent = chunks > 1 ? binary(BinaryOp::Min, int_imm(chunk), binary(BinaryOp::Sub, int_imm(last), row_base))
