@@ -1,10 +1,13 @@
 // relay_bench_tree_sitter: the tree-sitter grammar (editors/tree-sitter-relay) on a large
 // TVM-style module, beside the hand-written parser on the same text.
 //
-//   relay_bench_tree_sitter [--lines N] [--runs N] [--seed S] [--input FILE] [--check]
+//   relay_bench_tree_sitter [--lines N] [--runs N] [--seed S] [--input FILE]
+//                           [--replicate FILE] [--check]
 //
 // Generates the module with bench/support's generator (the one bench/frontend uses;
-// 100,000 lines by default), then reports the best of --runs full parses with tree-sitter
+// 100,000 lines by default), or reads it (--input), or repeats a real printed model until
+// it has --lines lines (--replicate ../shared/corpus/tvm-0.14/resnet18_224.relay: TVM's
+// own text, its `def @main` renamed in each copy), then reports the best of --runs full parses with tree-sitter
 // (ts_parser_parse_string, no old tree) and with parse_module, in seconds and MB/s, and
 // that the tree-sitter tree has no error. Target (issue 16): a 100,000-line printed model
 // in well under a second; with --check the exit status is 1 when a parse takes 1 s or
@@ -14,6 +17,7 @@
 #include <tree_sitter/api.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -37,12 +41,13 @@ struct Options {
   int runs = 5;
   uint64_t seed = 1;
   std::string input;
+  std::string replicate;
   bool check = false;
 };
 
 [[noreturn]] void usage(int status) {
   std::fprintf(status ? stderr : stdout,
-               "usage: relay_bench_tree_sitter [--lines N] [--runs N] [--seed S] [--input FILE] [--check]\n");
+               "usage: relay_bench_tree_sitter [--lines N] [--runs N] [--seed S] [--input FILE] [--replicate FILE] [--check]\n");
   std::exit(status);
 }
 
@@ -53,10 +58,49 @@ Options parse_args(int argc, char** argv) {
     else if (r.is("--runs")) o.runs = r.count();
     else if (r.is("--seed")) o.seed = r.number();
     else if (r.is("--input")) o.input = r.value();
+    else if (r.is("--replicate")) o.replicate = r.value();
     else if (r.is("--check")) o.check = true;
     else r.unknown();
   }
   return o;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "relay_bench_tree_sitter: cannot read %s\n", path.c_str());
+    std::exit(2);
+  }
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Copies of one printed module (its version line once) until there are `min_lines`
+// lines; each copy's global definitions get a suffix so that the module stays valid.
+std::string replicate_module(const std::string& model, size_t min_lines) {
+  std::string header, body = model;
+  if (body.rfind("#[version", 0) == 0) {
+    size_t eol = body.find('\n');
+    header = body.substr(0, eol + 1);
+    body = body.substr(eol + 1);
+  }
+  if (body.empty() || body.back() != '\n') body += '\n';
+  std::string out = header;
+  for (size_t copy = 0; relay::bench::count_lines(out) < min_lines; ++copy) {
+    std::string renamed;
+    const std::string suffix = "_" + std::to_string(copy);
+    for (size_t i = 0; i < body.size(); ++i) {
+      renamed += body[i];
+      if (body[i] != '@') continue;
+      size_t j = i + 1;
+      while (j < body.size() && (std::isalnum(static_cast<unsigned char>(body[j])) || body[j] == '_')) renamed += body[j++];
+      renamed += suffix;
+      i = j - 1;
+    }
+    out += renamed + "\n";
+  }
+  return out;
 }
 
 }  // namespace
@@ -65,10 +109,9 @@ int main(int argc, char** argv) {
   Options opt = parse_args(argc, argv);
   std::string text;
   if (!opt.input.empty()) {
-    std::ifstream in(opt.input, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    text = s.str();
+    text = read_file(opt.input);
+  } else if (!opt.replicate.empty()) {
+    text = replicate_module(read_file(opt.replicate), opt.lines);
   } else {
     text = relay::bench::generate_tvm_like_module(opt.lines, opt.seed).text;
   }

@@ -25,6 +25,24 @@ const PREC = {
 // (`nn.conv2d`, `%fc1.weight`, `%conv1/weight`); a `.` before a digit is a projection.
 const NAME_TAIL = /([A-Za-z0-9_]|\/[A-Za-z0-9_]|\.[A-Za-z_])*/.source;
 
+// A block comment nests (`/* a /* b */ c */`), which no regular expression matches to any
+// depth. An external scanner could count, but tree-sitter runs it before every token of
+// the file (comments are extras, valid everywhere) and keeps each comment it returns on the
+// heap: a quarter of a printed model's parse time. So the lexer matches nesting up to
+// COMMENT_DEPTH levels with one expression, built from the inside out: inside a comment,
+// any character but `*` and `/`, a run of `*` or `/` not closing or opening a comment, or
+// a nested comment. A comment nested deeper is a syntax error here (the toolchain reads any
+// depth); commented-out code that itself holds commented-out code is depth 3.
+const COMMENT_DEPTH = 8;
+function blockCommentPattern(depth) {
+  const plain = '[^*/]|\\*+[^*/]|\\/+[^*/]';
+  let body = `(${plain})*`;
+  for (let d = 1; d < depth; d++) {
+    body = `(${plain}|\\/+\\*${body}\\*+\\/)*`;
+  }
+  return new RegExp(`\\/\\*${body}\\*+\\/`);
+}
+
 function commaSep(rule) {
   return optional(commaSep1(rule));
 }
@@ -39,8 +57,6 @@ module.exports = grammar({
   name: 'relay',
 
   word: $ => $.identifier,
-
-  externals: $ => [$.block_comment],
 
   extras: $ => [/\s/, $.line_comment, $.doc_comment, $.block_comment],
 
@@ -312,13 +328,18 @@ module.exports = grammar({
     tensor_type: $ => seq(
       'Tensor',
       '[',
-      field('shape', $.shape),
+      field('shape', choice($.static_shape, $.shape)),
       ',',
       field('dtype', alias($.identifier, $.dtype)),
       ']',
     ),
 
+    // A shape of integer literals (every shape of a static model, as TVM prints it) is one
+    // token: a printed model repeats its shapes in every parameter's type, and as tokens
+    // they are a fifth of its parse time. Any other shape (a name, `?`, arithmetic, a
+    // suffix, a comment inside) has its dimensions as nodes.
     shape: $ => seq('(', commaSep($._dimension), ')'),
+    static_shape: $ => token(prec(1, /\([ \t]*([0-9]+[ \t]*(,[ \t]*[0-9]+[ \t]*)*,?[ \t]*)?\)/)),
 
     _dimension: $ => choice(
       $.integer,
@@ -386,5 +407,6 @@ module.exports = grammar({
     // `//` comments; `///` (but not `////`) is a doc comment, as in the lexer.
     line_comment: $ => token(choice(/\/\/([^\/\n][^\n]*)?/, /\/\/\/\/[^\n]*/)),
     doc_comment: $ => token(/\/\/\/([^\/\n][^\n]*)?/),
+    block_comment: $ => token(blockCommentPattern(COMMENT_DEPTH)),
   },
 });

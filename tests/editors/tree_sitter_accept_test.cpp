@@ -213,6 +213,50 @@ TEST_CASE("TVM-printed and extension syntax gets the expected nodes", "[tree-sit
   CHECK(count_type(root, "metadata_json") == 1);
 }
 
+// The grammar matches nested block comments with one regular expression, eight levels
+// deep (grammar.js, COMMENT_DEPTH); the hand-written lexer counts to any depth.
+std::string nested_comment(int depth) {
+  std::string open, close;
+  for (int d = 1; d <= depth; ++d) {
+    open += "/* " + std::to_string(d) + " ";
+    close = " " + std::to_string(d) + " */" + close;
+  }
+  return open + "* / ** // /" + close;
+}
+
+TEST_CASE("block comments nest to the grammar's depth, eight", "[tree-sitter]") {
+  for (int depth = 1; depth <= 9; ++depth) {
+    const std::string text = nested_comment(depth) + "\ndef @main() { 0 }\n";
+    INFO("depth " << depth << ": " << text);
+    CHECK(hand_rejects("nested.relay", text).empty());
+    TsTree ts(text);
+    if (depth <= 8) {
+      CHECK_FALSE(ts_node_has_error(ts.root()));
+      CHECK(count_type(ts.root(), "block_comment") == 1);
+    } else {
+      CHECK(ts_node_has_error(ts.root()));  // the documented limit
+    }
+  }
+  // Unterminated at any depth: an error in both parsers.
+  const std::string unterminated = "/* 1 /* 2 */\ndef @main() { 0 }\n";
+  CHECK_FALSE(hand_rejects("open.relay", unterminated).empty());
+  CHECK(ts_node_has_error(TsTree(unterminated).root()));
+}
+
+TEST_CASE("a shape of integer literals is one token, any other shape has its dimensions", "[tree-sitter]") {
+  const std::string text =
+      "def @f(%a: Tensor[(1, 64, 56, 56), float32], %b: Tensor[(), bool], %c: Tensor[(n, 3), int8],\n"
+      "       %d: Tensor[(2i64), float32], %e: Tensor[(1,\n 2), float32]) { %a }\n";
+  REQUIRE(hand_rejects("shapes.relay", text).empty());
+  TsTree ts(text);
+  INFO(first_error(ts.root()));
+  REQUIRE_FALSE(ts_node_has_error(ts.root()));
+  CHECK(count_type(ts.root(), "static_shape") == 2);
+  CHECK(count_type(ts.root(), "shape") == 3);
+  CHECK(count_type(ts.root(), "integer") == 4);  // 3, 2i64, 1 and 2
+  CHECK(count_type(ts.root(), "dimension_name") == 1);
+}
+
 TEST_CASE("every query file compiles against the grammar", "[tree-sitter]") {
   const fs::path dir = fs::path(RELAY_SOURCE_DIR) / "editors/tree-sitter-relay/queries";
   for (const char* name : {"highlights.scm", "locals.scm", "folds.scm", "indents.scm", "injections.scm",

@@ -78,7 +78,7 @@ def check(cond, what):
 def check_echo_colour(relay):
     """The echo of a definition or binding shows its Relay pieces in the tree-sitter
     grammar's colours with --color=always (the theme of ide/highlight.cpp: `fn` magenta,
-    globals blue, `Tensor`/dtypes yellow, numbers green) and is plain with --color=never;
+    globals blue, `Tensor`/dtypes yellow, numbers and static shapes green) and is plain with --color=never;
     without the escapes both are the same text."""
     import subprocess
     script = ('def @f(%x: Tensor[(3), float32]) { add(%x, 1f) }\n'
@@ -91,10 +91,10 @@ def check_echo_colour(relay):
     plain, coloured = run("never"), run("always")
     check(b"\x1b" not in plain and b"defined @f: fn (Tensor[(3), float32]) -> Tensor[(3), float32]" in plain,
           "--color=never: the echo is plain")
-    check(b"defined \x1b[34m@f\x1b[0m: \x1b[35mfn\x1b[0m (\x1b[33mTensor\x1b[0m[(\x1b[32m3\x1b[0m), "
+    check(b"defined \x1b[34m@f\x1b[0m: \x1b[35mfn\x1b[0m (\x1b[33mTensor\x1b[0m[\x1b[32m(3)\x1b[0m, "
           b"\x1b[33mfloat32\x1b[0m]) -> " in coloured, "--color=always: the defined signature is coloured")
     check(b"re-checked \x1b[34m@g\x1b[0m: " in coloured, "--color=always: a re-checked caller is coloured")
-    check(b"%w: \x1b[33mTensor\x1b[0m[(" in coloured, "--color=always: a binding's type is coloured")
+    check(b"%w: \x1b[33mTensor\x1b[0m[\x1b[32m(3)" in coloured, "--color=always: a binding's type is coloured")
     check(ANSI.sub(b"", coloured) == plain, "without the escapes the coloured echo is the plain one")
 
 

@@ -57,6 +57,8 @@
 (metadata_section "#[metadata]" @attribute)
 
 (integer) @number
+; A shape of integer literals is one token (grammar.js): its numbers and punctuation alike.
+(static_shape) @number
 (float) @number.float
 (boolean) @boolean
 (none) @constant.builtin

@@ -8,10 +8,10 @@
 #define LANGUAGE_VERSION 14
 #define STATE_COUNT 431
 #define LARGE_STATE_COUNT 2
-#define SYMBOL_COUNT 122
+#define SYMBOL_COUNT 123
 #define ALIAS_COUNT 5
-#define TOKEN_COUNT 61
-#define EXTERNAL_TOKEN_COUNT 1
+#define TOKEN_COUNT 62
+#define EXTERNAL_TOKEN_COUNT 0
 #define FIELD_COUNT 24
 #define MAX_ALIAS_SEQUENCE_LENGTH 9
 #define PRODUCTION_ID_COUNT 51
@@ -60,89 +60,90 @@ enum {
   anon_sym_ref_write = 41,
   anon_sym__ = 42,
   anon_sym_Tensor = 43,
-  sym_any_dimension = 44,
-  sym_local_var = 45,
-  sym_graph_var = 46,
-  sym_global_var = 47,
-  sym_integer = 48,
-  aux_sym_float_token1 = 49,
-  anon_sym_inff = 50,
-  anon_sym_nanf = 51,
-  anon_sym_True = 52,
-  anon_sym_False = 53,
-  anon_sym_None = 54,
-  anon_sym_nullptr = 55,
-  sym_string = 56,
-  sym_meta_reference = 57,
-  sym_line_comment = 58,
-  sym_doc_comment = 59,
-  sym_block_comment = 60,
-  sym_source_file = 61,
-  sym_file_attribute = 62,
-  sym_metadata_section = 63,
-  sym__definition = 64,
-  sym_function_definition = 65,
-  sym_type_definition = 66,
-  sym_constructor_definition = 67,
-  sym_type_parameters = 68,
-  sym_parameters = 69,
-  sym_parameter = 70,
-  sym__body = 71,
-  sym_block = 72,
-  sym_sequence = 73,
-  sym_let_binding = 74,
-  sym_graph_binding = 75,
-  sym_free_var_declaration = 76,
-  sym_expression_statement = 77,
-  sym_binary_expression = 78,
-  sym_unary_expression = 79,
-  sym_call = 80,
-  sym_arguments = 81,
-  sym_attribute = 82,
-  sym_array = 83,
-  sym_projection = 84,
-  sym_function_expression = 85,
-  sym_if_expression = 86,
-  sym_match_expression = 87,
-  sym_match_clause = 88,
-  sym_ref_expression = 89,
-  sym_tuple = 90,
-  sym_parenthesized_expression = 91,
-  sym_wildcard = 92,
-  sym_variable_pattern = 93,
-  sym_constructor_pattern = 94,
-  sym_tuple_pattern = 95,
-  sym_tensor_type = 96,
-  sym_shape = 97,
-  sym_parenthesized_dimension = 98,
-  sym_binary_dimension = 99,
-  sym_type_name = 100,
-  sym_tuple_type = 101,
-  sym_function_type = 102,
-  sym_ref_type = 103,
-  sym_incomplete_type = 104,
-  sym_float = 105,
-  sym_boolean = 106,
-  sym_none = 107,
-  aux_sym_source_file_repeat1 = 108,
-  aux_sym_source_file_repeat2 = 109,
-  aux_sym_type_definition_repeat1 = 110,
-  aux_sym_constructor_definition_repeat1 = 111,
-  aux_sym_type_parameters_repeat1 = 112,
-  aux_sym_parameters_repeat1 = 113,
-  aux_sym_parameter_repeat1 = 114,
-  aux_sym__body_repeat1 = 115,
-  aux_sym_arguments_repeat1 = 116,
-  aux_sym_array_repeat1 = 117,
-  aux_sym_match_expression_repeat1 = 118,
-  aux_sym_tuple_repeat1 = 119,
-  aux_sym_constructor_pattern_repeat1 = 120,
-  aux_sym_shape_repeat1 = 121,
-  alias_sym_attribute_name = 122,
-  alias_sym_constructor = 123,
-  alias_sym_dimension_name = 124,
-  alias_sym_dtype = 125,
-  alias_sym_type_identifier = 126,
+  sym_static_shape = 44,
+  sym_any_dimension = 45,
+  sym_local_var = 46,
+  sym_graph_var = 47,
+  sym_global_var = 48,
+  sym_integer = 49,
+  aux_sym_float_token1 = 50,
+  anon_sym_inff = 51,
+  anon_sym_nanf = 52,
+  anon_sym_True = 53,
+  anon_sym_False = 54,
+  anon_sym_None = 55,
+  anon_sym_nullptr = 56,
+  sym_string = 57,
+  sym_meta_reference = 58,
+  sym_line_comment = 59,
+  sym_doc_comment = 60,
+  sym_block_comment = 61,
+  sym_source_file = 62,
+  sym_file_attribute = 63,
+  sym_metadata_section = 64,
+  sym__definition = 65,
+  sym_function_definition = 66,
+  sym_type_definition = 67,
+  sym_constructor_definition = 68,
+  sym_type_parameters = 69,
+  sym_parameters = 70,
+  sym_parameter = 71,
+  sym__body = 72,
+  sym_block = 73,
+  sym_sequence = 74,
+  sym_let_binding = 75,
+  sym_graph_binding = 76,
+  sym_free_var_declaration = 77,
+  sym_expression_statement = 78,
+  sym_binary_expression = 79,
+  sym_unary_expression = 80,
+  sym_call = 81,
+  sym_arguments = 82,
+  sym_attribute = 83,
+  sym_array = 84,
+  sym_projection = 85,
+  sym_function_expression = 86,
+  sym_if_expression = 87,
+  sym_match_expression = 88,
+  sym_match_clause = 89,
+  sym_ref_expression = 90,
+  sym_tuple = 91,
+  sym_parenthesized_expression = 92,
+  sym_wildcard = 93,
+  sym_variable_pattern = 94,
+  sym_constructor_pattern = 95,
+  sym_tuple_pattern = 96,
+  sym_tensor_type = 97,
+  sym_shape = 98,
+  sym_parenthesized_dimension = 99,
+  sym_binary_dimension = 100,
+  sym_type_name = 101,
+  sym_tuple_type = 102,
+  sym_function_type = 103,
+  sym_ref_type = 104,
+  sym_incomplete_type = 105,
+  sym_float = 106,
+  sym_boolean = 107,
+  sym_none = 108,
+  aux_sym_source_file_repeat1 = 109,
+  aux_sym_source_file_repeat2 = 110,
+  aux_sym_type_definition_repeat1 = 111,
+  aux_sym_constructor_definition_repeat1 = 112,
+  aux_sym_type_parameters_repeat1 = 113,
+  aux_sym_parameters_repeat1 = 114,
+  aux_sym_parameter_repeat1 = 115,
+  aux_sym__body_repeat1 = 116,
+  aux_sym_arguments_repeat1 = 117,
+  aux_sym_array_repeat1 = 118,
+  aux_sym_match_expression_repeat1 = 119,
+  aux_sym_tuple_repeat1 = 120,
+  aux_sym_constructor_pattern_repeat1 = 121,
+  aux_sym_shape_repeat1 = 122,
+  alias_sym_attribute_name = 123,
+  alias_sym_constructor = 124,
+  alias_sym_dimension_name = 125,
+  alias_sym_dtype = 126,
+  alias_sym_type_identifier = 127,
 };
 
 static const char * const ts_symbol_names[] = {
@@ -190,6 +191,7 @@ static const char * const ts_symbol_names[] = {
   [anon_sym_ref_write] = "ref_write",
   [anon_sym__] = "_",
   [anon_sym_Tensor] = "Tensor",
+  [sym_static_shape] = "static_shape",
   [sym_any_dimension] = "any_dimension",
   [sym_local_var] = "local_var",
   [sym_graph_var] = "graph_var",
@@ -320,6 +322,7 @@ static const TSSymbol ts_symbol_map[] = {
   [anon_sym_ref_write] = anon_sym_ref_write,
   [anon_sym__] = anon_sym__,
   [anon_sym_Tensor] = anon_sym_Tensor,
+  [sym_static_shape] = sym_static_shape,
   [sym_any_dimension] = sym_any_dimension,
   [sym_local_var] = sym_local_var,
   [sym_graph_var] = sym_graph_var,
@@ -581,6 +584,10 @@ static const TSSymbolMetadata ts_symbol_metadata[] = {
   [anon_sym_Tensor] = {
     .visible = true,
     .named = false,
+  },
+  [sym_static_shape] = {
+    .visible = true,
+    .named = true,
   },
   [sym_any_dimension] = {
     .visible = true,
@@ -1646,391 +1653,539 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
   eof = lexer->eof(lexer);
   switch (state) {
     case 0:
-      if (eof) ADVANCE(44);
-      if (lookahead == '!') ADVANCE(70);
-      if (lookahead == '"') ADVANCE(51);
-      if (lookahead == '#') ADVANCE(71);
-      if (lookahead == '%') ADVANCE(55);
-      if (lookahead == '(') ADVANCE(85);
-      if (lookahead == ')') ADVANCE(86);
-      if (lookahead == '*') ADVANCE(90);
-      if (lookahead == '+') ADVANCE(92);
-      if (lookahead == ',') ADVANCE(83);
-      if (lookahead == '-') ADVANCE(94);
-      if (lookahead == '.') ADVANCE(101);
-      if (lookahead == '/') ADVANCE(91);
-      if (lookahead == ':') ADVANCE(88);
-      if (lookahead == ';') ADVANCE(89);
-      if (lookahead == '<') ADVANCE(95);
-      if (lookahead == '=') ADVANCE(48);
-      if (lookahead == '>') ADVANCE(97);
-      if (lookahead == '?') ADVANCE(124);
-      if (lookahead == '@') ADVANCE(61);
-      if (lookahead == '[') ADVANCE(87);
-      if (lookahead == ']') ADVANCE(49);
-      if (lookahead == '_') ADVANCE(122);
-      if (lookahead == 'm') ADVANCE(127);
-      if (lookahead == '{') ADVANCE(82);
-      if (lookahead == '}') ADVANCE(84);
+      if (eof) ADVANCE(72);
+      if (lookahead == '!') ADVANCE(125);
+      if (lookahead == '"') ADVANCE(79);
+      if (lookahead == '#') ADVANCE(126);
+      if (lookahead == '%') ADVANCE(83);
+      if (lookahead == '(') ADVANCE(141);
+      if (lookahead == ')') ADVANCE(143);
+      if (lookahead == '*') ADVANCE(147);
+      if (lookahead == '+') ADVANCE(150);
+      if (lookahead == ',') ADVANCE(138);
+      if (lookahead == '-') ADVANCE(152);
+      if (lookahead == '.') ADVANCE(159);
+      if (lookahead == '/') ADVANCE(148);
+      if (lookahead == ':') ADVANCE(145);
+      if (lookahead == ';') ADVANCE(146);
+      if (lookahead == '<') ADVANCE(153);
+      if (lookahead == '=') ADVANCE(76);
+      if (lookahead == '>') ADVANCE(155);
+      if (lookahead == '?') ADVANCE(183);
+      if (lookahead == '@') ADVANCE(89);
+      if (lookahead == '[') ADVANCE(144);
+      if (lookahead == ']') ADVANCE(77);
+      if (lookahead == '_') ADVANCE(180);
+      if (lookahead == 'm') ADVANCE(186);
+      if (lookahead == '{') ADVANCE(137);
+      if (lookahead == '}') ADVANCE(139);
       if (lookahead == '\t' ||
           lookahead == '\n' ||
           lookahead == '\r' ||
-          lookahead == ' ') SKIP(39)
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(111);
+          lookahead == ' ') SKIP(67)
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(169);
       if (('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(133);
-      if (lookahead != 0) ADVANCE(80);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(192);
+      if (lookahead != 0) ADVANCE(135);
       END_STATE();
     case 1:
-      if (lookahead == '"') ADVANCE(159);
-      if (lookahead == '\\') ADVANCE(38);
+      if (lookahead == '"') ADVANCE(218);
+      if (lookahead == '\\') ADVANCE(66);
       if (lookahead != 0 &&
           lookahead != '\n') ADVANCE(1);
       END_STATE();
     case 2:
-      if (lookahead == '(') ADVANCE(85);
-      if (lookahead == ')') ADVANCE(86);
-      if (lookahead == ',') ADVANCE(83);
-      if (lookahead == '-') ADVANCE(11);
-      if (lookahead == '/') ADVANCE(3);
-      if (lookahead == ':') ADVANCE(88);
-      if (lookahead == '=') ADVANCE(12);
-      if (lookahead == '?') ADVANCE(124);
-      if (lookahead == '_') ADVANCE(34);
-      if (lookahead == 'm') ADVANCE(139);
-      if (lookahead == '{') ADVANCE(82);
+      if (lookahead == '(') ADVANCE(140);
+      if (lookahead == ')') ADVANCE(143);
+      if (lookahead == ',') ADVANCE(138);
+      if (lookahead == '-') ADVANCE(39);
+      if (lookahead == '/') ADVANCE(7);
+      if (lookahead == ':') ADVANCE(145);
+      if (lookahead == '=') ADVANCE(40);
+      if (lookahead == '?') ADVANCE(183);
+      if (lookahead == '_') ADVANCE(62);
+      if (lookahead == 'm') ADVANCE(198);
+      if (lookahead == '{') ADVANCE(137);
       if (lookahead == '\t' ||
           lookahead == '\n' ||
           lookahead == '\r' ||
           lookahead == ' ') SKIP(2)
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(154);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(213);
       if (('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(143);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(202);
       END_STATE();
     case 3:
-      if (lookahead == '/') ADVANCE(161);
+      if (lookahead == '(') ADVANCE(142);
+      if (lookahead == '/') ADVANCE(7);
+      if (lookahead == '\t' ||
+          lookahead == '\n' ||
+          lookahead == '\r' ||
+          lookahead == ' ') SKIP(3)
       END_STATE();
     case 4:
-      if (lookahead == '2') ADVANCE(149);
+      if (lookahead == ')') ADVANCE(182);
+      if (lookahead == ',') ADVANCE(6);
+      if (lookahead == '\t' ||
+          lookahead == ' ') ADVANCE(4);
       END_STATE();
     case 5:
-      if (lookahead == '2') ADVANCE(155);
+      if (lookahead == ')') ADVANCE(182);
+      if (lookahead == ',') ADVANCE(6);
+      if (lookahead == '\t' ||
+          lookahead == ' ') ADVANCE(4);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(5);
       END_STATE();
     case 6:
-      if (lookahead == '4') ADVANCE(149);
+      if (lookahead == ')') ADVANCE(182);
+      if (lookahead == '\t' ||
+          lookahead == ' ') ADVANCE(6);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(5);
       END_STATE();
     case 7:
-      if (lookahead == '4') ADVANCE(155);
+      if (lookahead == '*') ADVANCE(9);
+      if (lookahead == '/') ADVANCE(220);
       END_STATE();
     case 8:
-      if (lookahead == '6') ADVANCE(149);
+      if (lookahead == '*') ADVANCE(8);
+      if (lookahead == '/') ADVANCE(224);
+      if (lookahead != 0) ADVANCE(9);
       END_STATE();
     case 9:
-      if (lookahead == '6') ADVANCE(155);
+      if (lookahead == '*') ADVANCE(8);
+      if (lookahead == '/') ADVANCE(11);
+      if (lookahead != 0) ADVANCE(9);
       END_STATE();
     case 10:
-      if (lookahead == '=') ADVANCE(100);
+      if (lookahead == '*') ADVANCE(14);
+      if (lookahead == '/') ADVANCE(10);
+      if (lookahead != 0) ADVANCE(23);
       END_STATE();
     case 11:
-      if (lookahead == '>') ADVANCE(81);
+      if (lookahead == '*') ADVANCE(13);
+      if (lookahead == '/') ADVANCE(11);
+      if (lookahead != 0) ADVANCE(9);
       END_STATE();
     case 12:
-      if (lookahead == '>') ADVANCE(121);
+      if (lookahead == '*') ADVANCE(12);
+      if (lookahead == '/') ADVANCE(9);
+      if (lookahead != 0) ADVANCE(13);
       END_STATE();
     case 13:
-      if (lookahead == '[') ADVANCE(46);
+      if (lookahead == '*') ADVANCE(12);
+      if (lookahead == '/') ADVANCE(16);
+      if (lookahead != 0) ADVANCE(13);
       END_STATE();
     case 14:
-      if (lookahead == '[') ADVANCE(30);
+      if (lookahead == '*') ADVANCE(15);
+      if (lookahead == '/') ADVANCE(31);
+      if (lookahead != 0) ADVANCE(14);
       END_STATE();
     case 15:
-      if (lookahead == ']') ADVANCE(160);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(15);
+      if (lookahead == '*') ADVANCE(15);
+      if (lookahead == '/') ADVANCE(23);
+      if (lookahead != 0) ADVANCE(14);
       END_STATE();
     case 16:
-      if (lookahead == ']') ADVANCE(50);
-      if (lookahead == '\t' ||
-          lookahead == ' ') ADVANCE(16);
+      if (lookahead == '*') ADVANCE(18);
+      if (lookahead == '/') ADVANCE(16);
+      if (lookahead != 0) ADVANCE(13);
       END_STATE();
     case 17:
-      if (lookahead == ']') ADVANCE(14);
-      if (lookahead == '.' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(17);
+      if (lookahead == '*') ADVANCE(17);
+      if (lookahead == '/') ADVANCE(13);
+      if (lookahead != 0) ADVANCE(18);
       END_STATE();
     case 18:
-      if (lookahead == 'a') ADVANCE(21);
+      if (lookahead == '*') ADVANCE(17);
+      if (lookahead == '/') ADVANCE(20);
+      if (lookahead != 0) ADVANCE(18);
       END_STATE();
     case 19:
-      if (lookahead == 'a') ADVANCE(16);
+      if (lookahead == '*') ADVANCE(23);
+      if (lookahead == '/') ADVANCE(19);
+      if (lookahead != 0) ADVANCE(29);
       END_STATE();
     case 20:
-      if (lookahead == 'a') ADVANCE(25);
+      if (lookahead == '*') ADVANCE(22);
+      if (lookahead == '/') ADVANCE(20);
+      if (lookahead != 0) ADVANCE(18);
       END_STATE();
     case 21:
-      if (lookahead == 'd') ADVANCE(20);
+      if (lookahead == '*') ADVANCE(21);
+      if (lookahead == '/') ADVANCE(18);
+      if (lookahead != 0) ADVANCE(22);
       END_STATE();
     case 22:
-      if (lookahead == 'e') ADVANCE(24);
+      if (lookahead == '*') ADVANCE(21);
+      if (lookahead == '/') ADVANCE(25);
+      if (lookahead != 0) ADVANCE(22);
       END_STATE();
     case 23:
-      if (lookahead == 'm') ADVANCE(22);
-      if (lookahead == '\t' ||
-          lookahead == ' ') ADVANCE(23);
+      if (lookahead == '*') ADVANCE(24);
+      if (lookahead == '/') ADVANCE(10);
+      if (lookahead != 0) ADVANCE(23);
       END_STATE();
     case 24:
-      if (lookahead == 't') ADVANCE(18);
+      if (lookahead == '*') ADVANCE(24);
+      if (lookahead == '/') ADVANCE(29);
+      if (lookahead != 0) ADVANCE(23);
       END_STATE();
     case 25:
-      if (lookahead == 't') ADVANCE(19);
+      if (lookahead == '*') ADVANCE(27);
+      if (lookahead == '/') ADVANCE(25);
+      if (lookahead != 0) ADVANCE(22);
       END_STATE();
     case 26:
-      if (lookahead == '+' ||
-          lookahead == '-') ADVANCE(29);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(158);
+      if (lookahead == '*') ADVANCE(26);
+      if (lookahead == '/') ADVANCE(22);
+      if (lookahead != 0) ADVANCE(27);
       END_STATE();
     case 27:
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(146);
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(145);
+      if (lookahead == '*') ADVANCE(26);
+      if (lookahead == '/') ADVANCE(28);
+      if (lookahead != 0) ADVANCE(27);
       END_STATE();
     case 28:
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(157);
+      if (lookahead == '*') ADVANCE(29);
+      if (lookahead == '/') ADVANCE(28);
+      if (lookahead != 0) ADVANCE(27);
       END_STATE();
     case 29:
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(158);
+      if (lookahead == '*') ADVANCE(30);
+      if (lookahead == '/') ADVANCE(19);
+      if (lookahead != 0) ADVANCE(29);
       END_STATE();
     case 30:
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(15);
+      if (lookahead == '*') ADVANCE(30);
+      if (lookahead == '/') ADVANCE(27);
+      if (lookahead != 0) ADVANCE(29);
       END_STATE();
     case 31:
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(143);
+      if (lookahead == '/') ADVANCE(31);
+      if (lookahead != 0 &&
+          lookahead != '*') ADVANCE(14);
       END_STATE();
     case 32:
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(145);
+      if (lookahead == '2') ADVANCE(208);
       END_STATE();
     case 33:
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(148);
+      if (lookahead == '2') ADVANCE(214);
       END_STATE();
     case 34:
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(143);
+      if (lookahead == '4') ADVANCE(208);
       END_STATE();
     case 35:
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(145);
+      if (lookahead == '4') ADVANCE(214);
       END_STATE();
     case 36:
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(148);
+      if (lookahead == '6') ADVANCE(208);
       END_STATE();
     case 37:
+      if (lookahead == '6') ADVANCE(214);
+      END_STATE();
+    case 38:
+      if (lookahead == '=') ADVANCE(158);
+      END_STATE();
+    case 39:
+      if (lookahead == '>') ADVANCE(136);
+      END_STATE();
+    case 40:
+      if (lookahead == '>') ADVANCE(179);
+      END_STATE();
+    case 41:
+      if (lookahead == '[') ADVANCE(74);
+      END_STATE();
+    case 42:
+      if (lookahead == '[') ADVANCE(58);
+      END_STATE();
+    case 43:
+      if (lookahead == ']') ADVANCE(219);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(43);
+      END_STATE();
+    case 44:
+      if (lookahead == ']') ADVANCE(78);
+      if (lookahead == '\t' ||
+          lookahead == ' ') ADVANCE(44);
+      END_STATE();
+    case 45:
+      if (lookahead == ']') ADVANCE(42);
       if (lookahead == '.' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(17);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(45);
       END_STATE();
-    case 38:
+    case 46:
+      if (lookahead == 'a') ADVANCE(49);
+      END_STATE();
+    case 47:
+      if (lookahead == 'a') ADVANCE(44);
+      END_STATE();
+    case 48:
+      if (lookahead == 'a') ADVANCE(53);
+      END_STATE();
+    case 49:
+      if (lookahead == 'd') ADVANCE(48);
+      END_STATE();
+    case 50:
+      if (lookahead == 'e') ADVANCE(52);
+      END_STATE();
+    case 51:
+      if (lookahead == 'm') ADVANCE(50);
+      if (lookahead == '\t' ||
+          lookahead == ' ') ADVANCE(51);
+      END_STATE();
+    case 52:
+      if (lookahead == 't') ADVANCE(46);
+      END_STATE();
+    case 53:
+      if (lookahead == 't') ADVANCE(47);
+      END_STATE();
+    case 54:
+      if (lookahead == '+' ||
+          lookahead == '-') ADVANCE(57);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(217);
+      END_STATE();
+    case 55:
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(205);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(204);
+      END_STATE();
+    case 56:
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(216);
+      END_STATE();
+    case 57:
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(217);
+      END_STATE();
+    case 58:
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(43);
+      END_STATE();
+    case 59:
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(202);
+      END_STATE();
+    case 60:
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(204);
+      END_STATE();
+    case 61:
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(207);
+      END_STATE();
+    case 62:
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(202);
+      END_STATE();
+    case 63:
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(204);
+      END_STATE();
+    case 64:
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(207);
+      END_STATE();
+    case 65:
+      if (lookahead == '.' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(45);
+      END_STATE();
+    case 66:
       if (lookahead != 0 &&
           lookahead != '\n') ADVANCE(1);
       END_STATE();
-    case 39:
-      if (eof) ADVANCE(44);
-      if (lookahead == '!') ADVANCE(70);
-      if (lookahead == '"') ADVANCE(51);
-      if (lookahead == '#') ADVANCE(71);
-      if (lookahead == '%') ADVANCE(55);
-      if (lookahead == '(') ADVANCE(85);
-      if (lookahead == ')') ADVANCE(86);
-      if (lookahead == '*') ADVANCE(90);
-      if (lookahead == '+') ADVANCE(92);
-      if (lookahead == ',') ADVANCE(83);
-      if (lookahead == '-') ADVANCE(94);
-      if (lookahead == '.') ADVANCE(101);
-      if (lookahead == '/') ADVANCE(91);
-      if (lookahead == ':') ADVANCE(88);
-      if (lookahead == ';') ADVANCE(89);
-      if (lookahead == '<') ADVANCE(95);
-      if (lookahead == '=') ADVANCE(48);
-      if (lookahead == '>') ADVANCE(97);
-      if (lookahead == '?') ADVANCE(124);
-      if (lookahead == '@') ADVANCE(61);
-      if (lookahead == '[') ADVANCE(87);
-      if (lookahead == ']') ADVANCE(49);
-      if (lookahead == '_') ADVANCE(122);
-      if (lookahead == 'm') ADVANCE(127);
-      if (lookahead == '{') ADVANCE(82);
-      if (lookahead == '}') ADVANCE(84);
+    case 67:
+      if (eof) ADVANCE(72);
+      if (lookahead == '!') ADVANCE(125);
+      if (lookahead == '"') ADVANCE(79);
+      if (lookahead == '#') ADVANCE(126);
+      if (lookahead == '%') ADVANCE(83);
+      if (lookahead == '(') ADVANCE(141);
+      if (lookahead == ')') ADVANCE(143);
+      if (lookahead == '*') ADVANCE(147);
+      if (lookahead == '+') ADVANCE(150);
+      if (lookahead == ',') ADVANCE(138);
+      if (lookahead == '-') ADVANCE(152);
+      if (lookahead == '.') ADVANCE(159);
+      if (lookahead == '/') ADVANCE(148);
+      if (lookahead == ':') ADVANCE(145);
+      if (lookahead == ';') ADVANCE(146);
+      if (lookahead == '<') ADVANCE(153);
+      if (lookahead == '=') ADVANCE(76);
+      if (lookahead == '>') ADVANCE(155);
+      if (lookahead == '?') ADVANCE(183);
+      if (lookahead == '@') ADVANCE(89);
+      if (lookahead == '[') ADVANCE(144);
+      if (lookahead == ']') ADVANCE(77);
+      if (lookahead == '_') ADVANCE(180);
+      if (lookahead == 'm') ADVANCE(186);
+      if (lookahead == '{') ADVANCE(137);
+      if (lookahead == '}') ADVANCE(139);
       if (lookahead == '\t' ||
           lookahead == '\n' ||
           lookahead == '\r' ||
-          lookahead == ' ') SKIP(39)
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(153);
+          lookahead == ' ') SKIP(67)
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(212);
       if (('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(133);
-      if (lookahead != 0) ADVANCE(80);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(192);
+      if (lookahead != 0) ADVANCE(135);
       END_STATE();
-    case 40:
-      if (eof) ADVANCE(44);
-      if (lookahead == '!') ADVANCE(10);
+    case 68:
+      if (eof) ADVANCE(72);
+      if (lookahead == '!') ADVANCE(38);
       if (lookahead == '"') ADVANCE(1);
-      if (lookahead == '#') ADVANCE(13);
-      if (lookahead == '%') ADVANCE(27);
-      if (lookahead == '(') ADVANCE(85);
-      if (lookahead == ')') ADVANCE(86);
-      if (lookahead == '*') ADVANCE(90);
-      if (lookahead == '+') ADVANCE(92);
-      if (lookahead == ',') ADVANCE(83);
-      if (lookahead == '-') ADVANCE(93);
-      if (lookahead == '.') ADVANCE(101);
-      if (lookahead == '/') ADVANCE(91);
-      if (lookahead == ':') ADVANCE(88);
-      if (lookahead == ';') ADVANCE(89);
-      if (lookahead == '<') ADVANCE(95);
-      if (lookahead == '=') ADVANCE(47);
-      if (lookahead == '>') ADVANCE(97);
-      if (lookahead == '@') ADVANCE(33);
-      if (lookahead == '[') ADVANCE(87);
-      if (lookahead == ']') ADVANCE(49);
-      if (lookahead == '_') ADVANCE(34);
-      if (lookahead == 'm') ADVANCE(137);
-      if (lookahead == '{') ADVANCE(82);
-      if (lookahead == '}') ADVANCE(84);
+      if (lookahead == '#') ADVANCE(41);
+      if (lookahead == '%') ADVANCE(55);
+      if (lookahead == '(') ADVANCE(140);
+      if (lookahead == ')') ADVANCE(143);
+      if (lookahead == '*') ADVANCE(147);
+      if (lookahead == '+') ADVANCE(150);
+      if (lookahead == ',') ADVANCE(138);
+      if (lookahead == '-') ADVANCE(151);
+      if (lookahead == '.') ADVANCE(159);
+      if (lookahead == '/') ADVANCE(149);
+      if (lookahead == ':') ADVANCE(145);
+      if (lookahead == ';') ADVANCE(146);
+      if (lookahead == '<') ADVANCE(153);
+      if (lookahead == '=') ADVANCE(75);
+      if (lookahead == '>') ADVANCE(155);
+      if (lookahead == '@') ADVANCE(61);
+      if (lookahead == '[') ADVANCE(144);
+      if (lookahead == ']') ADVANCE(77);
+      if (lookahead == '_') ADVANCE(62);
+      if (lookahead == 'm') ADVANCE(196);
+      if (lookahead == '{') ADVANCE(137);
+      if (lookahead == '}') ADVANCE(139);
       if (lookahead == '\t' ||
           lookahead == '\n' ||
           lookahead == '\r' ||
-          lookahead == ' ') SKIP(40)
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(150);
+          lookahead == ' ') SKIP(68)
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(209);
       if (('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(143);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(202);
       END_STATE();
-    case 41:
-      if (eof) ADVANCE(44);
-      if (lookahead == '!') ADVANCE(10);
-      if (lookahead == '#') ADVANCE(13);
-      if (lookahead == '%') ADVANCE(27);
-      if (lookahead == '(') ADVANCE(85);
-      if (lookahead == ')') ADVANCE(86);
-      if (lookahead == '*') ADVANCE(90);
-      if (lookahead == '+') ADVANCE(92);
-      if (lookahead == ',') ADVANCE(83);
-      if (lookahead == '-') ADVANCE(93);
-      if (lookahead == '.') ADVANCE(101);
-      if (lookahead == '/') ADVANCE(91);
-      if (lookahead == ';') ADVANCE(89);
-      if (lookahead == '<') ADVANCE(95);
-      if (lookahead == '=') ADVANCE(48);
-      if (lookahead == '>') ADVANCE(97);
-      if (lookahead == '[') ADVANCE(87);
-      if (lookahead == ']') ADVANCE(49);
-      if (lookahead == '_') ADVANCE(123);
-      if (lookahead == '{') ADVANCE(82);
-      if (lookahead == '}') ADVANCE(84);
+    case 69:
+      if (eof) ADVANCE(72);
+      if (lookahead == '!') ADVANCE(38);
+      if (lookahead == '#') ADVANCE(41);
+      if (lookahead == '%') ADVANCE(55);
+      if (lookahead == '(') ADVANCE(140);
+      if (lookahead == ')') ADVANCE(143);
+      if (lookahead == '*') ADVANCE(147);
+      if (lookahead == '+') ADVANCE(150);
+      if (lookahead == ',') ADVANCE(138);
+      if (lookahead == '-') ADVANCE(151);
+      if (lookahead == '.') ADVANCE(159);
+      if (lookahead == '/') ADVANCE(149);
+      if (lookahead == ';') ADVANCE(146);
+      if (lookahead == '<') ADVANCE(153);
+      if (lookahead == '=') ADVANCE(76);
+      if (lookahead == '>') ADVANCE(155);
+      if (lookahead == '[') ADVANCE(144);
+      if (lookahead == ']') ADVANCE(77);
+      if (lookahead == '_') ADVANCE(181);
+      if (lookahead == '{') ADVANCE(137);
+      if (lookahead == '}') ADVANCE(139);
       if (lookahead == '\t' ||
           lookahead == '\n' ||
           lookahead == '\r' ||
-          lookahead == ' ') SKIP(42)
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(119);
+          lookahead == ' ') SKIP(70)
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(177);
       if (('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(143);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(202);
       END_STATE();
-    case 42:
-      if (eof) ADVANCE(44);
-      if (lookahead == '!') ADVANCE(10);
-      if (lookahead == '#') ADVANCE(13);
-      if (lookahead == '%') ADVANCE(27);
-      if (lookahead == '(') ADVANCE(85);
-      if (lookahead == ')') ADVANCE(86);
-      if (lookahead == '*') ADVANCE(90);
-      if (lookahead == '+') ADVANCE(92);
-      if (lookahead == ',') ADVANCE(83);
-      if (lookahead == '-') ADVANCE(93);
-      if (lookahead == '.') ADVANCE(101);
-      if (lookahead == '/') ADVANCE(91);
-      if (lookahead == ';') ADVANCE(89);
-      if (lookahead == '<') ADVANCE(95);
-      if (lookahead == '=') ADVANCE(48);
-      if (lookahead == '>') ADVANCE(97);
-      if (lookahead == '[') ADVANCE(87);
-      if (lookahead == ']') ADVANCE(49);
-      if (lookahead == '_') ADVANCE(123);
-      if (lookahead == '{') ADVANCE(82);
-      if (lookahead == '}') ADVANCE(84);
+    case 70:
+      if (eof) ADVANCE(72);
+      if (lookahead == '!') ADVANCE(38);
+      if (lookahead == '#') ADVANCE(41);
+      if (lookahead == '%') ADVANCE(55);
+      if (lookahead == '(') ADVANCE(140);
+      if (lookahead == ')') ADVANCE(143);
+      if (lookahead == '*') ADVANCE(147);
+      if (lookahead == '+') ADVANCE(150);
+      if (lookahead == ',') ADVANCE(138);
+      if (lookahead == '-') ADVANCE(151);
+      if (lookahead == '.') ADVANCE(159);
+      if (lookahead == '/') ADVANCE(149);
+      if (lookahead == ';') ADVANCE(146);
+      if (lookahead == '<') ADVANCE(153);
+      if (lookahead == '=') ADVANCE(76);
+      if (lookahead == '>') ADVANCE(155);
+      if (lookahead == '[') ADVANCE(144);
+      if (lookahead == ']') ADVANCE(77);
+      if (lookahead == '_') ADVANCE(181);
+      if (lookahead == '{') ADVANCE(137);
+      if (lookahead == '}') ADVANCE(139);
       if (lookahead == '\t' ||
           lookahead == '\n' ||
           lookahead == '\r' ||
-          lookahead == ' ') SKIP(42)
+          lookahead == ' ') SKIP(70)
       if (('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(143);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(202);
       END_STATE();
-    case 43:
-      if (eof) ADVANCE(44);
-      if (lookahead == '/') ADVANCE(66);
+    case 71:
+      if (eof) ADVANCE(72);
+      if (lookahead == '/') ADVANCE(97);
       if (lookahead == '\t' ||
           lookahead == '\n' ||
           lookahead == '\r' ||
-          lookahead == ' ') SKIP(43)
-      if (lookahead != 0) ADVANCE(80);
+          lookahead == ' ') SKIP(71)
+      if (lookahead != 0) ADVANCE(135);
       END_STATE();
-    case 44:
+    case 72:
       ACCEPT_TOKEN(ts_builtin_sym_end);
       END_STATE();
-    case 45:
+    case 73:
       ACCEPT_TOKEN(anon_sym_POUND_LBRACK);
-      if (lookahead == 'm') ADVANCE(77);
+      if (lookahead == 'm') ADVANCE(132);
       if (lookahead == '\t' ||
-          lookahead == ' ') ADVANCE(65);
+          lookahead == ' ') ADVANCE(96);
       END_STATE();
-    case 46:
+    case 74:
       ACCEPT_TOKEN(anon_sym_POUND_LBRACK);
-      if (lookahead == 'm') ADVANCE(22);
+      if (lookahead == 'm') ADVANCE(50);
       if (lookahead == '\t' ||
-          lookahead == ' ') ADVANCE(23);
+          lookahead == ' ') ADVANCE(51);
       END_STATE();
-    case 47:
+    case 75:
       ACCEPT_TOKEN(anon_sym_EQ);
-      if (lookahead == '=') ADVANCE(99);
+      if (lookahead == '=') ADVANCE(157);
       END_STATE();
-    case 48:
+    case 76:
       ACCEPT_TOKEN(anon_sym_EQ);
-      if (lookahead == '=') ADVANCE(99);
-      if (lookahead == '>') ADVANCE(121);
+      if (lookahead == '=') ADVANCE(157);
+      if (lookahead == '>') ADVANCE(179);
       END_STATE();
-    case 49:
+    case 77:
       ACCEPT_TOKEN(anon_sym_RBRACK);
       END_STATE();
-    case 50:
+    case 78:
       ACCEPT_TOKEN(aux_sym_metadata_section_token1);
       END_STATE();
-    case 51:
+    case 79:
       ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead == '\n') ADVANCE(80);
-      if (lookahead == '"') ADVANCE(159);
-      if (lookahead == '\\') ADVANCE(52);
-      if (lookahead != 0) ADVANCE(51);
+      if (lookahead == '\n') ADVANCE(135);
+      if (lookahead == '"') ADVANCE(218);
+      if (lookahead == '\\') ADVANCE(80);
+      if (lookahead != 0) ADVANCE(79);
       END_STATE();
-    case 52:
+    case 80:
       ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead == '\n') ADVANCE(80);
-      if (lookahead != 0) ADVANCE(51);
+      if (lookahead == '\n') ADVANCE(135);
+      if (lookahead != 0) ADVANCE(79);
       END_STATE();
-    case 53:
+    case 81:
       ACCEPT_TOKEN(sym_metadata_json);
       if (lookahead != 0 &&
           lookahead != '.' &&
@@ -2038,710 +2193,968 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           (lookahead < 'A' || 'Z' < lookahead) &&
           lookahead != ']' &&
           lookahead != '_' &&
-          (lookahead < 'a' || 'z' < lookahead)) ADVANCE(80);
-      if (lookahead == ']') ADVANCE(72);
+          (lookahead < 'a' || 'z' < lookahead)) ADVANCE(135);
+      if (lookahead == ']') ADVANCE(127);
       if (lookahead == '.' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(53);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(81);
       END_STATE();
-    case 54:
+    case 82:
       ACCEPT_TOKEN(sym_metadata_json);
       if (lookahead != 0 &&
           lookahead != '.' &&
           (lookahead < '0' || '9' < lookahead) &&
           (lookahead < 'A' || 'Z' < lookahead) &&
           lookahead != '_' &&
-          (lookahead < 'a' || 'z' < lookahead)) ADVANCE(80);
+          (lookahead < 'a' || 'z' < lookahead)) ADVANCE(135);
       if (lookahead == '.' ||
           ('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(53);
-      END_STATE();
-    case 55:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          (lookahead < '0' || '9' < lookahead) &&
-          (lookahead < 'A' || 'Z' < lookahead) &&
-          lookahead != '_' &&
-          (lookahead < 'a' || 'z' < lookahead)) ADVANCE(80);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(146);
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(144);
-      END_STATE();
-    case 56:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          (lookahead < '0' || '9' < lookahead) &&
-          (lookahead < 'A' || 'Z' < lookahead) &&
-          lookahead != '_' &&
-          (lookahead < 'a' || 'z' < lookahead)) ADVANCE(80);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(133);
-      END_STATE();
-    case 57:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          (lookahead < '0' || '9' < lookahead) &&
-          (lookahead < 'A' || 'Z' < lookahead) &&
-          lookahead != '_' &&
-          (lookahead < 'a' || 'z' < lookahead)) ADVANCE(80);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(144);
-      END_STATE();
-    case 58:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          (lookahead < '0' || '9' < lookahead) &&
-          (lookahead < 'A' || 'Z' < lookahead) &&
-          lookahead != '_' &&
-          (lookahead < 'a' || 'z' < lookahead)) ADVANCE(80);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(147);
-      END_STATE();
-    case 59:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          (lookahead < 'A' || 'Z' < lookahead) &&
-          lookahead != '_' &&
-          (lookahead < 'a' || 'z' < lookahead)) ADVANCE(80);
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(133);
-      END_STATE();
-    case 60:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          (lookahead < 'A' || 'Z' < lookahead) &&
-          lookahead != '_' &&
-          (lookahead < 'a' || 'z' < lookahead)) ADVANCE(80);
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(144);
-      END_STATE();
-    case 61:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          (lookahead < 'A' || 'Z' < lookahead) &&
-          lookahead != '_' &&
-          (lookahead < 'a' || 'z' < lookahead)) ADVANCE(80);
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(147);
-      END_STATE();
-    case 62:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          (lookahead < '0' || '9' < lookahead) &&
-          lookahead != ']') ADVANCE(80);
-      if (lookahead == ']') ADVANCE(160);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(62);
-      END_STATE();
-    case 63:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          (lookahead < '0' || '9' < lookahead)) ADVANCE(80);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(62);
-      END_STATE();
-    case 64:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          lookahead != '\t' &&
-          lookahead != ' ' &&
-          lookahead != ']') ADVANCE(80);
-      if (lookahead == ']') ADVANCE(50);
-      if (lookahead == '\t' ||
-          lookahead == ' ') ADVANCE(64);
-      END_STATE();
-    case 65:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          lookahead != '\t' &&
-          lookahead != ' ' &&
-          lookahead != 'm') ADVANCE(80);
-      if (lookahead == 'm') ADVANCE(77);
-      if (lookahead == '\t' ||
-          lookahead == ' ') ADVANCE(65);
-      END_STATE();
-    case 66:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          lookahead != '/') ADVANCE(80);
-      if (lookahead == '/') ADVANCE(161);
-      END_STATE();
-    case 67:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          lookahead != '2') ADVANCE(80);
-      if (lookahead == '2') ADVANCE(149);
-      END_STATE();
-    case 68:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          lookahead != '4') ADVANCE(80);
-      if (lookahead == '4') ADVANCE(149);
-      END_STATE();
-    case 69:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          lookahead != '6') ADVANCE(80);
-      if (lookahead == '6') ADVANCE(149);
-      END_STATE();
-    case 70:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          lookahead != '=') ADVANCE(80);
-      if (lookahead == '=') ADVANCE(100);
-      END_STATE();
-    case 71:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          lookahead != '[') ADVANCE(80);
-      if (lookahead == '[') ADVANCE(45);
-      END_STATE();
-    case 72:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          lookahead != '[') ADVANCE(80);
-      if (lookahead == '[') ADVANCE(63);
-      END_STATE();
-    case 73:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          lookahead != 'a') ADVANCE(80);
-      if (lookahead == 'a') ADVANCE(76);
-      END_STATE();
-    case 74:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          lookahead != 'a') ADVANCE(80);
-      if (lookahead == 'a') ADVANCE(64);
-      END_STATE();
-    case 75:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          lookahead != 'a') ADVANCE(80);
-      if (lookahead == 'a') ADVANCE(79);
-      END_STATE();
-    case 76:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          lookahead != 'd') ADVANCE(80);
-      if (lookahead == 'd') ADVANCE(75);
-      END_STATE();
-    case 77:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          lookahead != 'e') ADVANCE(80);
-      if (lookahead == 'e') ADVANCE(78);
-      END_STATE();
-    case 78:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          lookahead != 't') ADVANCE(80);
-      if (lookahead == 't') ADVANCE(73);
-      END_STATE();
-    case 79:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0 &&
-          lookahead != 't') ADVANCE(80);
-      if (lookahead == 't') ADVANCE(74);
-      END_STATE();
-    case 80:
-      ACCEPT_TOKEN(sym_metadata_json);
-      if (lookahead != 0) ADVANCE(80);
-      END_STATE();
-    case 81:
-      ACCEPT_TOKEN(anon_sym_DASH_GT);
-      END_STATE();
-    case 82:
-      ACCEPT_TOKEN(anon_sym_LBRACE);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(81);
       END_STATE();
     case 83:
-      ACCEPT_TOKEN(anon_sym_COMMA);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          (lookahead < '0' || '9' < lookahead) &&
+          (lookahead < 'A' || 'Z' < lookahead) &&
+          lookahead != '_' &&
+          (lookahead < 'a' || 'z' < lookahead)) ADVANCE(135);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(205);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(203);
       END_STATE();
     case 84:
-      ACCEPT_TOKEN(anon_sym_RBRACE);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          (lookahead < '0' || '9' < lookahead) &&
+          (lookahead < 'A' || 'Z' < lookahead) &&
+          lookahead != '_' &&
+          (lookahead < 'a' || 'z' < lookahead)) ADVANCE(135);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(192);
       END_STATE();
     case 85:
-      ACCEPT_TOKEN(anon_sym_LPAREN);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          (lookahead < '0' || '9' < lookahead) &&
+          (lookahead < 'A' || 'Z' < lookahead) &&
+          lookahead != '_' &&
+          (lookahead < 'a' || 'z' < lookahead)) ADVANCE(135);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(203);
       END_STATE();
     case 86:
-      ACCEPT_TOKEN(anon_sym_RPAREN);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          (lookahead < '0' || '9' < lookahead) &&
+          (lookahead < 'A' || 'Z' < lookahead) &&
+          lookahead != '_' &&
+          (lookahead < 'a' || 'z' < lookahead)) ADVANCE(135);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(206);
       END_STATE();
     case 87:
-      ACCEPT_TOKEN(anon_sym_LBRACK);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          (lookahead < 'A' || 'Z' < lookahead) &&
+          lookahead != '_' &&
+          (lookahead < 'a' || 'z' < lookahead)) ADVANCE(135);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(192);
       END_STATE();
     case 88:
-      ACCEPT_TOKEN(anon_sym_COLON);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          (lookahead < 'A' || 'Z' < lookahead) &&
+          lookahead != '_' &&
+          (lookahead < 'a' || 'z' < lookahead)) ADVANCE(135);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(203);
       END_STATE();
     case 89:
-      ACCEPT_TOKEN(anon_sym_SEMI);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          (lookahead < 'A' || 'Z' < lookahead) &&
+          lookahead != '_' &&
+          (lookahead < 'a' || 'z' < lookahead)) ADVANCE(135);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(206);
       END_STATE();
     case 90:
-      ACCEPT_TOKEN(anon_sym_STAR);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '\t' &&
+          lookahead != ' ' &&
+          lookahead != ')' &&
+          lookahead != ',' &&
+          (lookahead < '0' || '9' < lookahead)) ADVANCE(135);
+      if (lookahead == ')') ADVANCE(182);
+      if (lookahead == ',') ADVANCE(91);
+      if (lookahead == '\t' ||
+          lookahead == ' ') ADVANCE(94);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(90);
       END_STATE();
     case 91:
-      ACCEPT_TOKEN(anon_sym_SLASH);
-      if (lookahead == '/') ADVANCE(161);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '\t' &&
+          lookahead != ' ' &&
+          lookahead != ')' &&
+          (lookahead < '0' || '9' < lookahead)) ADVANCE(135);
+      if (lookahead == ')') ADVANCE(182);
+      if (lookahead == '\t' ||
+          lookahead == ' ') ADVANCE(91);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(90);
       END_STATE();
     case 92:
-      ACCEPT_TOKEN(anon_sym_PLUS);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          (lookahead < '0' || '9' < lookahead) &&
+          lookahead != ']') ADVANCE(135);
+      if (lookahead == ']') ADVANCE(219);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(92);
       END_STATE();
     case 93:
-      ACCEPT_TOKEN(anon_sym_DASH);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          (lookahead < '0' || '9' < lookahead)) ADVANCE(135);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(92);
       END_STATE();
     case 94:
-      ACCEPT_TOKEN(anon_sym_DASH);
-      if (lookahead == '>') ADVANCE(81);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '\t' &&
+          lookahead != ' ' &&
+          lookahead != ')' &&
+          lookahead != ',') ADVANCE(135);
+      if (lookahead == ')') ADVANCE(182);
+      if (lookahead == ',') ADVANCE(91);
+      if (lookahead == '\t' ||
+          lookahead == ' ') ADVANCE(94);
       END_STATE();
     case 95:
-      ACCEPT_TOKEN(anon_sym_LT);
-      if (lookahead == '=') ADVANCE(96);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '\t' &&
+          lookahead != ' ' &&
+          lookahead != ']') ADVANCE(135);
+      if (lookahead == ']') ADVANCE(78);
+      if (lookahead == '\t' ||
+          lookahead == ' ') ADVANCE(95);
       END_STATE();
     case 96:
-      ACCEPT_TOKEN(anon_sym_LT_EQ);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '\t' &&
+          lookahead != ' ' &&
+          lookahead != 'm') ADVANCE(135);
+      if (lookahead == 'm') ADVANCE(132);
+      if (lookahead == '\t' ||
+          lookahead == ' ') ADVANCE(96);
       END_STATE();
     case 97:
-      ACCEPT_TOKEN(anon_sym_GT);
-      if (lookahead == '=') ADVANCE(98);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(135);
+      if (lookahead == '*') ADVANCE(99);
+      if (lookahead == '/') ADVANCE(220);
       END_STATE();
     case 98:
-      ACCEPT_TOKEN(anon_sym_GT_EQ);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(99);
+      if (lookahead == '*') ADVANCE(98);
+      if (lookahead == '/') ADVANCE(224);
       END_STATE();
     case 99:
-      ACCEPT_TOKEN(anon_sym_EQ_EQ);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(99);
+      if (lookahead == '*') ADVANCE(98);
+      if (lookahead == '/') ADVANCE(100);
       END_STATE();
     case 100:
-      ACCEPT_TOKEN(anon_sym_BANG_EQ);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(99);
+      if (lookahead == '*') ADVANCE(102);
+      if (lookahead == '/') ADVANCE(100);
       END_STATE();
     case 101:
-      ACCEPT_TOKEN(anon_sym_DOT);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(102);
+      if (lookahead == '*') ADVANCE(101);
+      if (lookahead == '/') ADVANCE(99);
       END_STATE();
     case 102:
-      ACCEPT_TOKEN(sym__projection_index);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(102);
+      if (lookahead == '*') ADVANCE(101);
+      if (lookahead == '/') ADVANCE(103);
       END_STATE();
     case 103:
-      ACCEPT_TOKEN(sym__projection_index);
-      if (lookahead == 'i') ADVANCE(151);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(153);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(102);
+      if (lookahead == '*') ADVANCE(108);
+      if (lookahead == '/') ADVANCE(103);
       END_STATE();
     case 104:
-      ACCEPT_TOKEN(sym__projection_index);
-      if (lookahead == 'i') ADVANCE(151);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(103);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(105);
+      if (lookahead == '*') ADVANCE(135);
+      if (lookahead == '/') ADVANCE(104);
       END_STATE();
     case 105:
-      ACCEPT_TOKEN(sym__projection_index);
-      if (lookahead == 'i') ADVANCE(151);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(104);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(105);
+      if (lookahead == '*') ADVANCE(106);
+      if (lookahead == '/') ADVANCE(104);
       END_STATE();
     case 106:
-      ACCEPT_TOKEN(sym__projection_index);
-      if (lookahead == 'i') ADVANCE(151);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(105);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(105);
+      if (lookahead == '*') ADVANCE(106);
+      if (lookahead == '/') ADVANCE(114);
       END_STATE();
     case 107:
-      ACCEPT_TOKEN(sym__projection_index);
-      if (lookahead == 'i') ADVANCE(151);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(106);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(108);
+      if (lookahead == '*') ADVANCE(107);
+      if (lookahead == '/') ADVANCE(102);
       END_STATE();
     case 108:
-      ACCEPT_TOKEN(sym__projection_index);
-      if (lookahead == 'i') ADVANCE(151);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(107);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(108);
+      if (lookahead == '*') ADVANCE(107);
+      if (lookahead == '/') ADVANCE(109);
       END_STATE();
     case 109:
-      ACCEPT_TOKEN(sym__projection_index);
-      if (lookahead == 'i') ADVANCE(151);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(108);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(108);
+      if (lookahead == '*') ADVANCE(111);
+      if (lookahead == '/') ADVANCE(109);
       END_STATE();
     case 110:
-      ACCEPT_TOKEN(sym__projection_index);
-      if (lookahead == 'i') ADVANCE(151);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(109);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(111);
+      if (lookahead == '*') ADVANCE(110);
+      if (lookahead == '/') ADVANCE(108);
       END_STATE();
     case 111:
-      ACCEPT_TOKEN(sym__projection_index);
-      if (lookahead == 'i') ADVANCE(151);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(110);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(111);
+      if (lookahead == '*') ADVANCE(110);
+      if (lookahead == '/') ADVANCE(112);
       END_STATE();
     case 112:
-      ACCEPT_TOKEN(sym__projection_index);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(102);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(111);
+      if (lookahead == '*') ADVANCE(117);
+      if (lookahead == '/') ADVANCE(112);
       END_STATE();
     case 113:
-      ACCEPT_TOKEN(sym__projection_index);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(112);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(114);
+      if (lookahead == '*') ADVANCE(105);
+      if (lookahead == '/') ADVANCE(113);
       END_STATE();
     case 114:
-      ACCEPT_TOKEN(sym__projection_index);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(113);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(114);
+      if (lookahead == '*') ADVANCE(115);
+      if (lookahead == '/') ADVANCE(113);
       END_STATE();
     case 115:
-      ACCEPT_TOKEN(sym__projection_index);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(114);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(114);
+      if (lookahead == '*') ADVANCE(115);
+      if (lookahead == '/') ADVANCE(121);
       END_STATE();
     case 116:
-      ACCEPT_TOKEN(sym__projection_index);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(115);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(117);
+      if (lookahead == '*') ADVANCE(116);
+      if (lookahead == '/') ADVANCE(111);
       END_STATE();
     case 117:
-      ACCEPT_TOKEN(sym__projection_index);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(116);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(117);
+      if (lookahead == '*') ADVANCE(116);
+      if (lookahead == '/') ADVANCE(118);
       END_STATE();
     case 118:
-      ACCEPT_TOKEN(sym__projection_index);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(117);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(117);
+      if (lookahead == '*') ADVANCE(121);
+      if (lookahead == '/') ADVANCE(118);
       END_STATE();
     case 119:
-      ACCEPT_TOKEN(sym__projection_index);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(118);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(121);
+      if (lookahead == '*') ADVANCE(114);
+      if (lookahead == '/') ADVANCE(119);
       END_STATE();
     case 120:
-      ACCEPT_TOKEN(anon_sym_match_QMARK);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(121);
+      if (lookahead == '*') ADVANCE(120);
+      if (lookahead == '/') ADVANCE(117);
       END_STATE();
     case 121:
-      ACCEPT_TOKEN(anon_sym_EQ_GT);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '*' &&
+          lookahead != '/') ADVANCE(121);
+      if (lookahead == '*') ADVANCE(120);
+      if (lookahead == '/') ADVANCE(119);
       END_STATE();
     case 122:
-      ACCEPT_TOKEN(anon_sym__);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(133);
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '2') ADVANCE(135);
+      if (lookahead == '2') ADVANCE(208);
       END_STATE();
     case 123:
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '4') ADVANCE(135);
+      if (lookahead == '4') ADVANCE(208);
+      END_STATE();
+    case 124:
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '6') ADVANCE(135);
+      if (lookahead == '6') ADVANCE(208);
+      END_STATE();
+    case 125:
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '=') ADVANCE(135);
+      if (lookahead == '=') ADVANCE(158);
+      END_STATE();
+    case 126:
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '[') ADVANCE(135);
+      if (lookahead == '[') ADVANCE(73);
+      END_STATE();
+    case 127:
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != '[') ADVANCE(135);
+      if (lookahead == '[') ADVANCE(93);
+      END_STATE();
+    case 128:
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != 'a') ADVANCE(135);
+      if (lookahead == 'a') ADVANCE(131);
+      END_STATE();
+    case 129:
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != 'a') ADVANCE(135);
+      if (lookahead == 'a') ADVANCE(95);
+      END_STATE();
+    case 130:
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != 'a') ADVANCE(135);
+      if (lookahead == 'a') ADVANCE(134);
+      END_STATE();
+    case 131:
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != 'd') ADVANCE(135);
+      if (lookahead == 'd') ADVANCE(130);
+      END_STATE();
+    case 132:
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != 'e') ADVANCE(135);
+      if (lookahead == 'e') ADVANCE(133);
+      END_STATE();
+    case 133:
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != 't') ADVANCE(135);
+      if (lookahead == 't') ADVANCE(128);
+      END_STATE();
+    case 134:
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0 &&
+          lookahead != 't') ADVANCE(135);
+      if (lookahead == 't') ADVANCE(129);
+      END_STATE();
+    case 135:
+      ACCEPT_TOKEN(sym_metadata_json);
+      if (lookahead != 0) ADVANCE(135);
+      END_STATE();
+    case 136:
+      ACCEPT_TOKEN(anon_sym_DASH_GT);
+      END_STATE();
+    case 137:
+      ACCEPT_TOKEN(anon_sym_LBRACE);
+      END_STATE();
+    case 138:
+      ACCEPT_TOKEN(anon_sym_COMMA);
+      END_STATE();
+    case 139:
+      ACCEPT_TOKEN(anon_sym_RBRACE);
+      END_STATE();
+    case 140:
+      ACCEPT_TOKEN(anon_sym_LPAREN);
+      END_STATE();
+    case 141:
+      ACCEPT_TOKEN(anon_sym_LPAREN);
+      if (lookahead == ')') ADVANCE(182);
+      if (lookahead == '\t' ||
+          lookahead == ' ') ADVANCE(91);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(90);
+      END_STATE();
+    case 142:
+      ACCEPT_TOKEN(anon_sym_LPAREN);
+      if (lookahead == ')') ADVANCE(182);
+      if (lookahead == '\t' ||
+          lookahead == ' ') ADVANCE(6);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(5);
+      END_STATE();
+    case 143:
+      ACCEPT_TOKEN(anon_sym_RPAREN);
+      END_STATE();
+    case 144:
+      ACCEPT_TOKEN(anon_sym_LBRACK);
+      END_STATE();
+    case 145:
+      ACCEPT_TOKEN(anon_sym_COLON);
+      END_STATE();
+    case 146:
+      ACCEPT_TOKEN(anon_sym_SEMI);
+      END_STATE();
+    case 147:
+      ACCEPT_TOKEN(anon_sym_STAR);
+      END_STATE();
+    case 148:
+      ACCEPT_TOKEN(anon_sym_SLASH);
+      if (lookahead == '*') ADVANCE(99);
+      if (lookahead == '/') ADVANCE(220);
+      END_STATE();
+    case 149:
+      ACCEPT_TOKEN(anon_sym_SLASH);
+      if (lookahead == '*') ADVANCE(9);
+      if (lookahead == '/') ADVANCE(220);
+      END_STATE();
+    case 150:
+      ACCEPT_TOKEN(anon_sym_PLUS);
+      END_STATE();
+    case 151:
+      ACCEPT_TOKEN(anon_sym_DASH);
+      END_STATE();
+    case 152:
+      ACCEPT_TOKEN(anon_sym_DASH);
+      if (lookahead == '>') ADVANCE(136);
+      END_STATE();
+    case 153:
+      ACCEPT_TOKEN(anon_sym_LT);
+      if (lookahead == '=') ADVANCE(154);
+      END_STATE();
+    case 154:
+      ACCEPT_TOKEN(anon_sym_LT_EQ);
+      END_STATE();
+    case 155:
+      ACCEPT_TOKEN(anon_sym_GT);
+      if (lookahead == '=') ADVANCE(156);
+      END_STATE();
+    case 156:
+      ACCEPT_TOKEN(anon_sym_GT_EQ);
+      END_STATE();
+    case 157:
+      ACCEPT_TOKEN(anon_sym_EQ_EQ);
+      END_STATE();
+    case 158:
+      ACCEPT_TOKEN(anon_sym_BANG_EQ);
+      END_STATE();
+    case 159:
+      ACCEPT_TOKEN(anon_sym_DOT);
+      END_STATE();
+    case 160:
+      ACCEPT_TOKEN(sym__projection_index);
+      END_STATE();
+    case 161:
+      ACCEPT_TOKEN(sym__projection_index);
+      if (lookahead == 'i') ADVANCE(210);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(212);
+      END_STATE();
+    case 162:
+      ACCEPT_TOKEN(sym__projection_index);
+      if (lookahead == 'i') ADVANCE(210);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(161);
+      END_STATE();
+    case 163:
+      ACCEPT_TOKEN(sym__projection_index);
+      if (lookahead == 'i') ADVANCE(210);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(162);
+      END_STATE();
+    case 164:
+      ACCEPT_TOKEN(sym__projection_index);
+      if (lookahead == 'i') ADVANCE(210);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(163);
+      END_STATE();
+    case 165:
+      ACCEPT_TOKEN(sym__projection_index);
+      if (lookahead == 'i') ADVANCE(210);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(164);
+      END_STATE();
+    case 166:
+      ACCEPT_TOKEN(sym__projection_index);
+      if (lookahead == 'i') ADVANCE(210);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(165);
+      END_STATE();
+    case 167:
+      ACCEPT_TOKEN(sym__projection_index);
+      if (lookahead == 'i') ADVANCE(210);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(166);
+      END_STATE();
+    case 168:
+      ACCEPT_TOKEN(sym__projection_index);
+      if (lookahead == 'i') ADVANCE(210);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(167);
+      END_STATE();
+    case 169:
+      ACCEPT_TOKEN(sym__projection_index);
+      if (lookahead == 'i') ADVANCE(210);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(168);
+      END_STATE();
+    case 170:
+      ACCEPT_TOKEN(sym__projection_index);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(160);
+      END_STATE();
+    case 171:
+      ACCEPT_TOKEN(sym__projection_index);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(170);
+      END_STATE();
+    case 172:
+      ACCEPT_TOKEN(sym__projection_index);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(171);
+      END_STATE();
+    case 173:
+      ACCEPT_TOKEN(sym__projection_index);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(172);
+      END_STATE();
+    case 174:
+      ACCEPT_TOKEN(sym__projection_index);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(173);
+      END_STATE();
+    case 175:
+      ACCEPT_TOKEN(sym__projection_index);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(174);
+      END_STATE();
+    case 176:
+      ACCEPT_TOKEN(sym__projection_index);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(175);
+      END_STATE();
+    case 177:
+      ACCEPT_TOKEN(sym__projection_index);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(176);
+      END_STATE();
+    case 178:
+      ACCEPT_TOKEN(anon_sym_match_QMARK);
+      END_STATE();
+    case 179:
+      ACCEPT_TOKEN(anon_sym_EQ_GT);
+      END_STATE();
+    case 180:
       ACCEPT_TOKEN(anon_sym__);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(143);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(192);
       END_STATE();
-    case 124:
+    case 181:
+      ACCEPT_TOKEN(anon_sym__);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(202);
+      END_STATE();
+    case 182:
+      ACCEPT_TOKEN(sym_static_shape);
+      END_STATE();
+    case 183:
       ACCEPT_TOKEN(sym_any_dimension);
       END_STATE();
-    case 125:
+    case 184:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == '.') ADVANCE(87);
+      if (lookahead == '/') ADVANCE(84);
+      if (lookahead == '?') ADVANCE(178);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(192);
+      END_STATE();
+    case 185:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == '.') ADVANCE(87);
+      if (lookahead == '/') ADVANCE(84);
+      if (lookahead == '[') ADVANCE(82);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(192);
+      END_STATE();
+    case 186:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == '.') ADVANCE(87);
+      if (lookahead == '/') ADVANCE(84);
+      if (lookahead == 'a') ADVANCE(190);
+      if (lookahead == 'e') ADVANCE(191);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(192);
+      END_STATE();
+    case 187:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == '.') ADVANCE(87);
+      if (lookahead == '/') ADVANCE(84);
+      if (lookahead == 'a') ADVANCE(185);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(192);
+      END_STATE();
+    case 188:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == '.') ADVANCE(87);
+      if (lookahead == '/') ADVANCE(84);
+      if (lookahead == 'c') ADVANCE(189);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(192);
+      END_STATE();
+    case 189:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == '.') ADVANCE(87);
+      if (lookahead == '/') ADVANCE(84);
+      if (lookahead == 'h') ADVANCE(184);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(192);
+      END_STATE();
+    case 190:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == '.') ADVANCE(87);
+      if (lookahead == '/') ADVANCE(84);
+      if (lookahead == 't') ADVANCE(188);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(192);
+      END_STATE();
+    case 191:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == '.') ADVANCE(87);
+      if (lookahead == '/') ADVANCE(84);
+      if (lookahead == 't') ADVANCE(187);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(192);
+      END_STATE();
+    case 192:
+      ACCEPT_TOKEN(sym_identifier);
+      if (lookahead == '.') ADVANCE(87);
+      if (lookahead == '/') ADVANCE(84);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(192);
+      END_STATE();
+    case 193:
       ACCEPT_TOKEN(sym_identifier);
       if (lookahead == '.') ADVANCE(59);
-      if (lookahead == '/') ADVANCE(56);
-      if (lookahead == '?') ADVANCE(120);
+      if (lookahead == '/') ADVANCE(62);
+      if (lookahead == '?') ADVANCE(178);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(133);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(202);
       END_STATE();
-    case 126:
+    case 194:
       ACCEPT_TOKEN(sym_identifier);
       if (lookahead == '.') ADVANCE(59);
-      if (lookahead == '/') ADVANCE(56);
-      if (lookahead == '[') ADVANCE(54);
+      if (lookahead == '/') ADVANCE(62);
+      if (lookahead == '[') ADVANCE(65);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(133);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(202);
       END_STATE();
-    case 127:
+    case 195:
       ACCEPT_TOKEN(sym_identifier);
       if (lookahead == '.') ADVANCE(59);
-      if (lookahead == '/') ADVANCE(56);
-      if (lookahead == 'a') ADVANCE(131);
-      if (lookahead == 'e') ADVANCE(132);
+      if (lookahead == '/') ADVANCE(62);
+      if (lookahead == 'a') ADVANCE(194);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(133);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(202);
       END_STATE();
-    case 128:
+    case 196:
       ACCEPT_TOKEN(sym_identifier);
       if (lookahead == '.') ADVANCE(59);
-      if (lookahead == '/') ADVANCE(56);
-      if (lookahead == 'a') ADVANCE(126);
+      if (lookahead == '/') ADVANCE(62);
+      if (lookahead == 'a') ADVANCE(200);
+      if (lookahead == 'e') ADVANCE(201);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(133);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(202);
       END_STATE();
-    case 129:
+    case 197:
       ACCEPT_TOKEN(sym_identifier);
       if (lookahead == '.') ADVANCE(59);
-      if (lookahead == '/') ADVANCE(56);
-      if (lookahead == 'c') ADVANCE(130);
+      if (lookahead == '/') ADVANCE(62);
+      if (lookahead == 'c') ADVANCE(199);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(133);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(202);
       END_STATE();
-    case 130:
+    case 198:
       ACCEPT_TOKEN(sym_identifier);
       if (lookahead == '.') ADVANCE(59);
-      if (lookahead == '/') ADVANCE(56);
-      if (lookahead == 'h') ADVANCE(125);
+      if (lookahead == '/') ADVANCE(62);
+      if (lookahead == 'e') ADVANCE(201);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(133);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(202);
       END_STATE();
-    case 131:
+    case 199:
       ACCEPT_TOKEN(sym_identifier);
       if (lookahead == '.') ADVANCE(59);
-      if (lookahead == '/') ADVANCE(56);
-      if (lookahead == 't') ADVANCE(129);
+      if (lookahead == '/') ADVANCE(62);
+      if (lookahead == 'h') ADVANCE(193);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(133);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(202);
       END_STATE();
-    case 132:
+    case 200:
       ACCEPT_TOKEN(sym_identifier);
       if (lookahead == '.') ADVANCE(59);
-      if (lookahead == '/') ADVANCE(56);
-      if (lookahead == 't') ADVANCE(128);
+      if (lookahead == '/') ADVANCE(62);
+      if (lookahead == 't') ADVANCE(197);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(133);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(202);
       END_STATE();
-    case 133:
+    case 201:
       ACCEPT_TOKEN(sym_identifier);
       if (lookahead == '.') ADVANCE(59);
-      if (lookahead == '/') ADVANCE(56);
+      if (lookahead == '/') ADVANCE(62);
+      if (lookahead == 't') ADVANCE(195);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(133);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(202);
       END_STATE();
-    case 134:
+    case 202:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '.') ADVANCE(31);
-      if (lookahead == '/') ADVANCE(34);
-      if (lookahead == '?') ADVANCE(120);
+      if (lookahead == '.') ADVANCE(59);
+      if (lookahead == '/') ADVANCE(62);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(143);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(202);
       END_STATE();
-    case 135:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '.') ADVANCE(31);
-      if (lookahead == '/') ADVANCE(34);
-      if (lookahead == '[') ADVANCE(37);
+    case 203:
+      ACCEPT_TOKEN(sym_local_var);
+      if (lookahead == '.') ADVANCE(88);
+      if (lookahead == '/') ADVANCE(85);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(143);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(203);
       END_STATE();
-    case 136:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '.') ADVANCE(31);
-      if (lookahead == '/') ADVANCE(34);
-      if (lookahead == 'a') ADVANCE(135);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(143);
-      END_STATE();
-    case 137:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '.') ADVANCE(31);
-      if (lookahead == '/') ADVANCE(34);
-      if (lookahead == 'a') ADVANCE(141);
-      if (lookahead == 'e') ADVANCE(142);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(143);
-      END_STATE();
-    case 138:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '.') ADVANCE(31);
-      if (lookahead == '/') ADVANCE(34);
-      if (lookahead == 'c') ADVANCE(140);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(143);
-      END_STATE();
-    case 139:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '.') ADVANCE(31);
-      if (lookahead == '/') ADVANCE(34);
-      if (lookahead == 'e') ADVANCE(142);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(143);
-      END_STATE();
-    case 140:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '.') ADVANCE(31);
-      if (lookahead == '/') ADVANCE(34);
-      if (lookahead == 'h') ADVANCE(134);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(143);
-      END_STATE();
-    case 141:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '.') ADVANCE(31);
-      if (lookahead == '/') ADVANCE(34);
-      if (lookahead == 't') ADVANCE(138);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(143);
-      END_STATE();
-    case 142:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '.') ADVANCE(31);
-      if (lookahead == '/') ADVANCE(34);
-      if (lookahead == 't') ADVANCE(136);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(143);
-      END_STATE();
-    case 143:
-      ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '.') ADVANCE(31);
-      if (lookahead == '/') ADVANCE(34);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(143);
-      END_STATE();
-    case 144:
+    case 204:
       ACCEPT_TOKEN(sym_local_var);
       if (lookahead == '.') ADVANCE(60);
-      if (lookahead == '/') ADVANCE(57);
+      if (lookahead == '/') ADVANCE(63);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(144);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(204);
       END_STATE();
-    case 145:
-      ACCEPT_TOKEN(sym_local_var);
-      if (lookahead == '.') ADVANCE(32);
-      if (lookahead == '/') ADVANCE(35);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(145);
-      END_STATE();
-    case 146:
+    case 205:
       ACCEPT_TOKEN(sym_graph_var);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(146);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(205);
       END_STATE();
-    case 147:
+    case 206:
+      ACCEPT_TOKEN(sym_global_var);
+      if (lookahead == '.') ADVANCE(89);
+      if (lookahead == '/') ADVANCE(86);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(206);
+      END_STATE();
+    case 207:
       ACCEPT_TOKEN(sym_global_var);
       if (lookahead == '.') ADVANCE(61);
-      if (lookahead == '/') ADVANCE(58);
+      if (lookahead == '/') ADVANCE(64);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(147);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(207);
       END_STATE();
-    case 148:
-      ACCEPT_TOKEN(sym_global_var);
-      if (lookahead == '.') ADVANCE(33);
-      if (lookahead == '/') ADVANCE(36);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(148);
-      END_STATE();
-    case 149:
+    case 208:
       ACCEPT_TOKEN(sym_integer);
       END_STATE();
-    case 150:
+    case 209:
       ACCEPT_TOKEN(sym_integer);
-      if (lookahead == '.') ADVANCE(28);
-      if (lookahead == 'f') ADVANCE(156);
-      if (lookahead == 'i') ADVANCE(152);
+      if (lookahead == '.') ADVANCE(56);
+      if (lookahead == 'f') ADVANCE(215);
+      if (lookahead == 'i') ADVANCE(211);
       if (lookahead == 'E' ||
-          lookahead == 'e') ADVANCE(26);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(150);
+          lookahead == 'e') ADVANCE(54);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(209);
       END_STATE();
-    case 151:
+    case 210:
       ACCEPT_TOKEN(sym_integer);
-      if (lookahead == '1') ADVANCE(69);
-      if (lookahead == '3') ADVANCE(67);
-      if (lookahead == '6') ADVANCE(68);
+      if (lookahead == '1') ADVANCE(124);
+      if (lookahead == '3') ADVANCE(122);
+      if (lookahead == '6') ADVANCE(123);
       END_STATE();
-    case 152:
+    case 211:
       ACCEPT_TOKEN(sym_integer);
-      if (lookahead == '1') ADVANCE(8);
-      if (lookahead == '3') ADVANCE(4);
-      if (lookahead == '6') ADVANCE(6);
+      if (lookahead == '1') ADVANCE(36);
+      if (lookahead == '3') ADVANCE(32);
+      if (lookahead == '6') ADVANCE(34);
       END_STATE();
-    case 153:
+    case 212:
       ACCEPT_TOKEN(sym_integer);
-      if (lookahead == 'i') ADVANCE(151);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(153);
+      if (lookahead == 'i') ADVANCE(210);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(212);
       END_STATE();
-    case 154:
+    case 213:
       ACCEPT_TOKEN(sym_integer);
-      if (lookahead == 'i') ADVANCE(152);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(154);
+      if (lookahead == 'i') ADVANCE(211);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(213);
       END_STATE();
-    case 155:
+    case 214:
       ACCEPT_TOKEN(aux_sym_float_token1);
       END_STATE();
-    case 156:
+    case 215:
       ACCEPT_TOKEN(aux_sym_float_token1);
-      if (lookahead == '1') ADVANCE(9);
-      if (lookahead == '3') ADVANCE(5);
-      if (lookahead == '6') ADVANCE(7);
+      if (lookahead == '1') ADVANCE(37);
+      if (lookahead == '3') ADVANCE(33);
+      if (lookahead == '6') ADVANCE(35);
       END_STATE();
-    case 157:
+    case 216:
       ACCEPT_TOKEN(aux_sym_float_token1);
-      if (lookahead == 'f') ADVANCE(156);
+      if (lookahead == 'f') ADVANCE(215);
       if (lookahead == 'E' ||
-          lookahead == 'e') ADVANCE(26);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(157);
+          lookahead == 'e') ADVANCE(54);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(216);
       END_STATE();
-    case 158:
+    case 217:
       ACCEPT_TOKEN(aux_sym_float_token1);
-      if (lookahead == 'f') ADVANCE(156);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(158);
+      if (lookahead == 'f') ADVANCE(215);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(217);
       END_STATE();
-    case 159:
+    case 218:
       ACCEPT_TOKEN(sym_string);
       END_STATE();
-    case 160:
+    case 219:
       ACCEPT_TOKEN(sym_meta_reference);
       END_STATE();
-    case 161:
+    case 220:
       ACCEPT_TOKEN(sym_line_comment);
-      if (lookahead == '/') ADVANCE(163);
+      if (lookahead == '/') ADVANCE(222);
       if (lookahead != 0 &&
-          lookahead != '\n') ADVANCE(162);
+          lookahead != '\n') ADVANCE(221);
       END_STATE();
-    case 162:
+    case 221:
       ACCEPT_TOKEN(sym_line_comment);
       if (lookahead != 0 &&
-          lookahead != '\n') ADVANCE(162);
+          lookahead != '\n') ADVANCE(221);
       END_STATE();
-    case 163:
+    case 222:
       ACCEPT_TOKEN(sym_doc_comment);
-      if (lookahead == '/') ADVANCE(162);
+      if (lookahead == '/') ADVANCE(221);
       if (lookahead != 0 &&
-          lookahead != '\n') ADVANCE(164);
+          lookahead != '\n') ADVANCE(223);
       END_STATE();
-    case 164:
+    case 223:
       ACCEPT_TOKEN(sym_doc_comment);
       if (lookahead != 0 &&
-          lookahead != '\n') ADVANCE(164);
+          lookahead != '\n') ADVANCE(223);
+      END_STATE();
+    case 224:
+      ACCEPT_TOKEN(sym_block_comment);
       END_STATE();
     default:
       return false;
@@ -3020,451 +3433,437 @@ static bool ts_lex_keywords(TSLexer *lexer, TSStateId state) {
 }
 
 static const TSLexMode ts_lex_modes[STATE_COUNT] = {
-  [0] = {.lex_state = 0, .external_lex_state = 1},
-  [1] = {.lex_state = 40, .external_lex_state = 1},
-  [2] = {.lex_state = 40, .external_lex_state = 1},
-  [3] = {.lex_state = 40, .external_lex_state = 1},
-  [4] = {.lex_state = 40, .external_lex_state = 1},
-  [5] = {.lex_state = 40, .external_lex_state = 1},
-  [6] = {.lex_state = 40, .external_lex_state = 1},
-  [7] = {.lex_state = 40, .external_lex_state = 1},
-  [8] = {.lex_state = 40, .external_lex_state = 1},
-  [9] = {.lex_state = 40, .external_lex_state = 1},
-  [10] = {.lex_state = 40, .external_lex_state = 1},
-  [11] = {.lex_state = 40, .external_lex_state = 1},
-  [12] = {.lex_state = 40, .external_lex_state = 1},
-  [13] = {.lex_state = 40, .external_lex_state = 1},
-  [14] = {.lex_state = 40, .external_lex_state = 1},
-  [15] = {.lex_state = 40, .external_lex_state = 1},
-  [16] = {.lex_state = 40, .external_lex_state = 1},
-  [17] = {.lex_state = 40, .external_lex_state = 1},
-  [18] = {.lex_state = 40, .external_lex_state = 1},
-  [19] = {.lex_state = 40, .external_lex_state = 1},
-  [20] = {.lex_state = 40, .external_lex_state = 1},
-  [21] = {.lex_state = 40, .external_lex_state = 1},
-  [22] = {.lex_state = 40, .external_lex_state = 1},
-  [23] = {.lex_state = 40, .external_lex_state = 1},
-  [24] = {.lex_state = 40, .external_lex_state = 1},
-  [25] = {.lex_state = 40, .external_lex_state = 1},
-  [26] = {.lex_state = 40, .external_lex_state = 1},
-  [27] = {.lex_state = 40, .external_lex_state = 1},
-  [28] = {.lex_state = 40, .external_lex_state = 1},
-  [29] = {.lex_state = 40, .external_lex_state = 1},
-  [30] = {.lex_state = 40, .external_lex_state = 1},
-  [31] = {.lex_state = 40, .external_lex_state = 1},
-  [32] = {.lex_state = 40, .external_lex_state = 1},
-  [33] = {.lex_state = 40, .external_lex_state = 1},
-  [34] = {.lex_state = 40, .external_lex_state = 1},
-  [35] = {.lex_state = 40, .external_lex_state = 1},
-  [36] = {.lex_state = 40, .external_lex_state = 1},
-  [37] = {.lex_state = 41, .external_lex_state = 1},
-  [38] = {.lex_state = 40, .external_lex_state = 1},
-  [39] = {.lex_state = 40, .external_lex_state = 1},
-  [40] = {.lex_state = 40, .external_lex_state = 1},
-  [41] = {.lex_state = 40, .external_lex_state = 1},
-  [42] = {.lex_state = 40, .external_lex_state = 1},
-  [43] = {.lex_state = 40, .external_lex_state = 1},
-  [44] = {.lex_state = 40, .external_lex_state = 1},
-  [45] = {.lex_state = 40, .external_lex_state = 1},
-  [46] = {.lex_state = 40, .external_lex_state = 1},
-  [47] = {.lex_state = 40, .external_lex_state = 1},
-  [48] = {.lex_state = 40, .external_lex_state = 1},
-  [49] = {.lex_state = 40, .external_lex_state = 1},
-  [50] = {.lex_state = 40, .external_lex_state = 1},
-  [51] = {.lex_state = 40, .external_lex_state = 1},
-  [52] = {.lex_state = 40, .external_lex_state = 1},
-  [53] = {.lex_state = 40, .external_lex_state = 1},
-  [54] = {.lex_state = 40, .external_lex_state = 1},
-  [55] = {.lex_state = 40, .external_lex_state = 1},
-  [56] = {.lex_state = 40, .external_lex_state = 1},
-  [57] = {.lex_state = 40, .external_lex_state = 1},
-  [58] = {.lex_state = 40, .external_lex_state = 1},
-  [59] = {.lex_state = 40, .external_lex_state = 1},
-  [60] = {.lex_state = 40, .external_lex_state = 1},
-  [61] = {.lex_state = 40, .external_lex_state = 1},
-  [62] = {.lex_state = 40, .external_lex_state = 1},
-  [63] = {.lex_state = 40, .external_lex_state = 1},
-  [64] = {.lex_state = 40, .external_lex_state = 1},
-  [65] = {.lex_state = 40, .external_lex_state = 1},
-  [66] = {.lex_state = 40, .external_lex_state = 1},
-  [67] = {.lex_state = 40, .external_lex_state = 1},
-  [68] = {.lex_state = 40, .external_lex_state = 1},
-  [69] = {.lex_state = 40, .external_lex_state = 1},
-  [70] = {.lex_state = 40, .external_lex_state = 1},
-  [71] = {.lex_state = 40, .external_lex_state = 1},
-  [72] = {.lex_state = 40, .external_lex_state = 1},
-  [73] = {.lex_state = 40, .external_lex_state = 1},
-  [74] = {.lex_state = 40, .external_lex_state = 1},
-  [75] = {.lex_state = 40, .external_lex_state = 1},
-  [76] = {.lex_state = 40, .external_lex_state = 1},
-  [77] = {.lex_state = 40, .external_lex_state = 1},
-  [78] = {.lex_state = 40, .external_lex_state = 1},
-  [79] = {.lex_state = 40, .external_lex_state = 1},
-  [80] = {.lex_state = 40, .external_lex_state = 1},
-  [81] = {.lex_state = 40, .external_lex_state = 1},
-  [82] = {.lex_state = 40, .external_lex_state = 1},
-  [83] = {.lex_state = 40, .external_lex_state = 1},
-  [84] = {.lex_state = 40, .external_lex_state = 1},
-  [85] = {.lex_state = 40, .external_lex_state = 1},
-  [86] = {.lex_state = 40, .external_lex_state = 1},
-  [87] = {.lex_state = 40, .external_lex_state = 1},
-  [88] = {.lex_state = 40, .external_lex_state = 1},
-  [89] = {.lex_state = 40, .external_lex_state = 1},
-  [90] = {.lex_state = 40, .external_lex_state = 1},
-  [91] = {.lex_state = 40, .external_lex_state = 1},
-  [92] = {.lex_state = 40, .external_lex_state = 1},
-  [93] = {.lex_state = 40, .external_lex_state = 1},
-  [94] = {.lex_state = 40, .external_lex_state = 1},
-  [95] = {.lex_state = 40, .external_lex_state = 1},
-  [96] = {.lex_state = 40, .external_lex_state = 1},
-  [97] = {.lex_state = 40, .external_lex_state = 1},
-  [98] = {.lex_state = 40, .external_lex_state = 1},
-  [99] = {.lex_state = 40, .external_lex_state = 1},
-  [100] = {.lex_state = 40, .external_lex_state = 1},
-  [101] = {.lex_state = 40, .external_lex_state = 1},
-  [102] = {.lex_state = 40, .external_lex_state = 1},
-  [103] = {.lex_state = 40, .external_lex_state = 1},
-  [104] = {.lex_state = 40, .external_lex_state = 1},
-  [105] = {.lex_state = 40, .external_lex_state = 1},
-  [106] = {.lex_state = 40, .external_lex_state = 1},
-  [107] = {.lex_state = 41, .external_lex_state = 1},
-  [108] = {.lex_state = 41, .external_lex_state = 1},
-  [109] = {.lex_state = 41, .external_lex_state = 1},
-  [110] = {.lex_state = 41, .external_lex_state = 1},
-  [111] = {.lex_state = 41, .external_lex_state = 1},
-  [112] = {.lex_state = 41, .external_lex_state = 1},
-  [113] = {.lex_state = 41, .external_lex_state = 1},
-  [114] = {.lex_state = 41, .external_lex_state = 1},
-  [115] = {.lex_state = 41, .external_lex_state = 1},
-  [116] = {.lex_state = 41, .external_lex_state = 1},
-  [117] = {.lex_state = 41, .external_lex_state = 1},
-  [118] = {.lex_state = 41, .external_lex_state = 1},
-  [119] = {.lex_state = 41, .external_lex_state = 1},
-  [120] = {.lex_state = 41, .external_lex_state = 1},
-  [121] = {.lex_state = 41, .external_lex_state = 1},
-  [122] = {.lex_state = 41, .external_lex_state = 1},
-  [123] = {.lex_state = 41, .external_lex_state = 1},
-  [124] = {.lex_state = 41, .external_lex_state = 1},
-  [125] = {.lex_state = 41, .external_lex_state = 1},
-  [126] = {.lex_state = 41, .external_lex_state = 1},
-  [127] = {.lex_state = 41, .external_lex_state = 1},
-  [128] = {.lex_state = 41, .external_lex_state = 1},
-  [129] = {.lex_state = 41, .external_lex_state = 1},
-  [130] = {.lex_state = 41, .external_lex_state = 1},
-  [131] = {.lex_state = 41, .external_lex_state = 1},
-  [132] = {.lex_state = 41, .external_lex_state = 1},
-  [133] = {.lex_state = 41, .external_lex_state = 1},
-  [134] = {.lex_state = 41, .external_lex_state = 1},
-  [135] = {.lex_state = 41, .external_lex_state = 1},
-  [136] = {.lex_state = 41, .external_lex_state = 1},
-  [137] = {.lex_state = 41, .external_lex_state = 1},
-  [138] = {.lex_state = 41, .external_lex_state = 1},
-  [139] = {.lex_state = 41, .external_lex_state = 1},
-  [140] = {.lex_state = 41, .external_lex_state = 1},
-  [141] = {.lex_state = 41, .external_lex_state = 1},
-  [142] = {.lex_state = 41, .external_lex_state = 1},
-  [143] = {.lex_state = 41, .external_lex_state = 1},
-  [144] = {.lex_state = 41, .external_lex_state = 1},
-  [145] = {.lex_state = 41, .external_lex_state = 1},
-  [146] = {.lex_state = 41, .external_lex_state = 1},
-  [147] = {.lex_state = 41, .external_lex_state = 1},
-  [148] = {.lex_state = 41, .external_lex_state = 1},
-  [149] = {.lex_state = 41, .external_lex_state = 1},
-  [150] = {.lex_state = 41, .external_lex_state = 1},
-  [151] = {.lex_state = 41, .external_lex_state = 1},
-  [152] = {.lex_state = 41, .external_lex_state = 1},
-  [153] = {.lex_state = 41, .external_lex_state = 1},
-  [154] = {.lex_state = 41, .external_lex_state = 1},
-  [155] = {.lex_state = 41, .external_lex_state = 1},
-  [156] = {.lex_state = 41, .external_lex_state = 1},
-  [157] = {.lex_state = 41, .external_lex_state = 1},
-  [158] = {.lex_state = 41, .external_lex_state = 1},
-  [159] = {.lex_state = 41, .external_lex_state = 1},
-  [160] = {.lex_state = 41, .external_lex_state = 1},
-  [161] = {.lex_state = 41, .external_lex_state = 1},
-  [162] = {.lex_state = 41, .external_lex_state = 1},
-  [163] = {.lex_state = 41, .external_lex_state = 1},
-  [164] = {.lex_state = 41, .external_lex_state = 1},
-  [165] = {.lex_state = 2, .external_lex_state = 1},
-  [166] = {.lex_state = 2, .external_lex_state = 1},
-  [167] = {.lex_state = 41, .external_lex_state = 1},
-  [168] = {.lex_state = 41, .external_lex_state = 1},
-  [169] = {.lex_state = 2, .external_lex_state = 1},
-  [170] = {.lex_state = 2, .external_lex_state = 1},
-  [171] = {.lex_state = 2, .external_lex_state = 1},
-  [172] = {.lex_state = 41, .external_lex_state = 1},
-  [173] = {.lex_state = 2, .external_lex_state = 1},
-  [174] = {.lex_state = 41, .external_lex_state = 1},
-  [175] = {.lex_state = 41, .external_lex_state = 1},
-  [176] = {.lex_state = 41, .external_lex_state = 1},
-  [177] = {.lex_state = 41, .external_lex_state = 1},
-  [178] = {.lex_state = 2, .external_lex_state = 1},
-  [179] = {.lex_state = 41, .external_lex_state = 1},
-  [180] = {.lex_state = 41, .external_lex_state = 1},
-  [181] = {.lex_state = 40, .external_lex_state = 1},
-  [182] = {.lex_state = 41, .external_lex_state = 1},
-  [183] = {.lex_state = 41, .external_lex_state = 1},
-  [184] = {.lex_state = 41, .external_lex_state = 1},
-  [185] = {.lex_state = 2, .external_lex_state = 1},
-  [186] = {.lex_state = 2, .external_lex_state = 1},
-  [187] = {.lex_state = 41, .external_lex_state = 1},
-  [188] = {.lex_state = 41, .external_lex_state = 1},
-  [189] = {.lex_state = 41, .external_lex_state = 1},
-  [190] = {.lex_state = 40, .external_lex_state = 1},
-  [191] = {.lex_state = 41, .external_lex_state = 1},
-  [192] = {.lex_state = 41, .external_lex_state = 1},
-  [193] = {.lex_state = 2, .external_lex_state = 1},
-  [194] = {.lex_state = 41, .external_lex_state = 1},
-  [195] = {.lex_state = 41, .external_lex_state = 1},
-  [196] = {.lex_state = 2, .external_lex_state = 1},
-  [197] = {.lex_state = 41, .external_lex_state = 1},
-  [198] = {.lex_state = 41, .external_lex_state = 1},
-  [199] = {.lex_state = 41, .external_lex_state = 1},
-  [200] = {.lex_state = 41, .external_lex_state = 1},
-  [201] = {.lex_state = 41, .external_lex_state = 1},
-  [202] = {.lex_state = 41, .external_lex_state = 1},
-  [203] = {.lex_state = 41, .external_lex_state = 1},
-  [204] = {.lex_state = 41, .external_lex_state = 1},
-  [205] = {.lex_state = 41, .external_lex_state = 1},
-  [206] = {.lex_state = 41, .external_lex_state = 1},
-  [207] = {.lex_state = 41, .external_lex_state = 1},
-  [208] = {.lex_state = 41, .external_lex_state = 1},
-  [209] = {.lex_state = 41, .external_lex_state = 1},
-  [210] = {.lex_state = 41, .external_lex_state = 1},
-  [211] = {.lex_state = 41, .external_lex_state = 1},
-  [212] = {.lex_state = 41, .external_lex_state = 1},
-  [213] = {.lex_state = 41, .external_lex_state = 1},
-  [214] = {.lex_state = 41, .external_lex_state = 1},
-  [215] = {.lex_state = 41, .external_lex_state = 1},
-  [216] = {.lex_state = 41, .external_lex_state = 1},
-  [217] = {.lex_state = 41, .external_lex_state = 1},
-  [218] = {.lex_state = 41, .external_lex_state = 1},
-  [219] = {.lex_state = 41, .external_lex_state = 1},
-  [220] = {.lex_state = 41, .external_lex_state = 1},
-  [221] = {.lex_state = 41, .external_lex_state = 1},
-  [222] = {.lex_state = 41, .external_lex_state = 1},
-  [223] = {.lex_state = 41, .external_lex_state = 1},
-  [224] = {.lex_state = 40, .external_lex_state = 1},
-  [225] = {.lex_state = 40, .external_lex_state = 1},
-  [226] = {.lex_state = 40, .external_lex_state = 1},
-  [227] = {.lex_state = 40, .external_lex_state = 1},
-  [228] = {.lex_state = 40, .external_lex_state = 1},
-  [229] = {.lex_state = 40, .external_lex_state = 1},
-  [230] = {.lex_state = 40, .external_lex_state = 1},
-  [231] = {.lex_state = 40, .external_lex_state = 1},
-  [232] = {.lex_state = 40, .external_lex_state = 1},
-  [233] = {.lex_state = 40, .external_lex_state = 1},
-  [234] = {.lex_state = 40, .external_lex_state = 1},
-  [235] = {.lex_state = 40, .external_lex_state = 1},
-  [236] = {.lex_state = 41, .external_lex_state = 1},
-  [237] = {.lex_state = 40, .external_lex_state = 1},
-  [238] = {.lex_state = 41, .external_lex_state = 1},
-  [239] = {.lex_state = 40, .external_lex_state = 1},
-  [240] = {.lex_state = 2, .external_lex_state = 1},
-  [241] = {.lex_state = 40, .external_lex_state = 1},
-  [242] = {.lex_state = 40, .external_lex_state = 1},
-  [243] = {.lex_state = 40, .external_lex_state = 1},
-  [244] = {.lex_state = 40, .external_lex_state = 1},
-  [245] = {.lex_state = 40, .external_lex_state = 1},
-  [246] = {.lex_state = 40, .external_lex_state = 1},
-  [247] = {.lex_state = 40, .external_lex_state = 1},
-  [248] = {.lex_state = 2, .external_lex_state = 1},
-  [249] = {.lex_state = 40, .external_lex_state = 1},
-  [250] = {.lex_state = 40, .external_lex_state = 1},
-  [251] = {.lex_state = 40, .external_lex_state = 1},
-  [252] = {.lex_state = 40, .external_lex_state = 1},
-  [253] = {.lex_state = 41, .external_lex_state = 1},
-  [254] = {.lex_state = 40, .external_lex_state = 1},
-  [255] = {.lex_state = 40, .external_lex_state = 1},
-  [256] = {.lex_state = 40, .external_lex_state = 1},
-  [257] = {.lex_state = 41, .external_lex_state = 1},
-  [258] = {.lex_state = 40, .external_lex_state = 1},
-  [259] = {.lex_state = 40, .external_lex_state = 1},
-  [260] = {.lex_state = 2, .external_lex_state = 1},
-  [261] = {.lex_state = 40, .external_lex_state = 1},
-  [262] = {.lex_state = 2, .external_lex_state = 1},
-  [263] = {.lex_state = 40, .external_lex_state = 1},
-  [264] = {.lex_state = 2, .external_lex_state = 1},
-  [265] = {.lex_state = 40, .external_lex_state = 1},
-  [266] = {.lex_state = 2, .external_lex_state = 1},
-  [267] = {.lex_state = 40, .external_lex_state = 1},
-  [268] = {.lex_state = 40, .external_lex_state = 1},
-  [269] = {.lex_state = 2, .external_lex_state = 1},
-  [270] = {.lex_state = 40, .external_lex_state = 1},
-  [271] = {.lex_state = 41, .external_lex_state = 1},
-  [272] = {.lex_state = 41, .external_lex_state = 1},
-  [273] = {.lex_state = 40, .external_lex_state = 1},
-  [274] = {.lex_state = 40, .external_lex_state = 1},
-  [275] = {.lex_state = 41, .external_lex_state = 1},
-  [276] = {.lex_state = 40, .external_lex_state = 1},
-  [277] = {.lex_state = 2, .external_lex_state = 1},
-  [278] = {.lex_state = 41, .external_lex_state = 1},
-  [279] = {.lex_state = 40, .external_lex_state = 1},
-  [280] = {.lex_state = 40, .external_lex_state = 1},
-  [281] = {.lex_state = 40, .external_lex_state = 1},
-  [282] = {.lex_state = 40, .external_lex_state = 1},
-  [283] = {.lex_state = 40, .external_lex_state = 1},
-  [284] = {.lex_state = 40, .external_lex_state = 1},
-  [285] = {.lex_state = 40, .external_lex_state = 1},
-  [286] = {.lex_state = 41, .external_lex_state = 1},
-  [287] = {.lex_state = 40, .external_lex_state = 1},
-  [288] = {.lex_state = 41, .external_lex_state = 1},
-  [289] = {.lex_state = 40, .external_lex_state = 1},
-  [290] = {.lex_state = 2, .external_lex_state = 1},
-  [291] = {.lex_state = 40, .external_lex_state = 1},
-  [292] = {.lex_state = 40, .external_lex_state = 1},
-  [293] = {.lex_state = 2, .external_lex_state = 1},
-  [294] = {.lex_state = 2, .external_lex_state = 1},
-  [295] = {.lex_state = 40, .external_lex_state = 1},
-  [296] = {.lex_state = 2, .external_lex_state = 1},
-  [297] = {.lex_state = 2, .external_lex_state = 1},
-  [298] = {.lex_state = 41, .external_lex_state = 1},
-  [299] = {.lex_state = 40, .external_lex_state = 1},
-  [300] = {.lex_state = 40, .external_lex_state = 1},
-  [301] = {.lex_state = 40, .external_lex_state = 1},
-  [302] = {.lex_state = 40, .external_lex_state = 1},
-  [303] = {.lex_state = 41, .external_lex_state = 1},
-  [304] = {.lex_state = 40, .external_lex_state = 1},
-  [305] = {.lex_state = 40, .external_lex_state = 1},
-  [306] = {.lex_state = 40, .external_lex_state = 1},
-  [307] = {.lex_state = 40, .external_lex_state = 1},
-  [308] = {.lex_state = 40, .external_lex_state = 1},
-  [309] = {.lex_state = 41, .external_lex_state = 1},
-  [310] = {.lex_state = 41, .external_lex_state = 1},
-  [311] = {.lex_state = 40, .external_lex_state = 1},
-  [312] = {.lex_state = 40, .external_lex_state = 1},
-  [313] = {.lex_state = 41, .external_lex_state = 1},
-  [314] = {.lex_state = 40, .external_lex_state = 1},
-  [315] = {.lex_state = 2, .external_lex_state = 1},
-  [316] = {.lex_state = 40, .external_lex_state = 1},
-  [317] = {.lex_state = 2, .external_lex_state = 1},
-  [318] = {.lex_state = 40, .external_lex_state = 1},
-  [319] = {.lex_state = 40, .external_lex_state = 1},
-  [320] = {.lex_state = 40, .external_lex_state = 1},
-  [321] = {.lex_state = 40, .external_lex_state = 1},
-  [322] = {.lex_state = 41, .external_lex_state = 1},
-  [323] = {.lex_state = 40, .external_lex_state = 1},
-  [324] = {.lex_state = 41, .external_lex_state = 1},
-  [325] = {.lex_state = 40, .external_lex_state = 1},
-  [326] = {.lex_state = 40, .external_lex_state = 1},
-  [327] = {.lex_state = 40, .external_lex_state = 1},
-  [328] = {.lex_state = 40, .external_lex_state = 1},
-  [329] = {.lex_state = 40, .external_lex_state = 1},
-  [330] = {.lex_state = 2, .external_lex_state = 1},
-  [331] = {.lex_state = 40, .external_lex_state = 1},
-  [332] = {.lex_state = 40, .external_lex_state = 1},
-  [333] = {.lex_state = 40, .external_lex_state = 1},
-  [334] = {.lex_state = 40, .external_lex_state = 1},
-  [335] = {.lex_state = 40, .external_lex_state = 1},
-  [336] = {.lex_state = 40, .external_lex_state = 1},
-  [337] = {.lex_state = 40, .external_lex_state = 1},
-  [338] = {.lex_state = 2, .external_lex_state = 1},
-  [339] = {.lex_state = 41, .external_lex_state = 1},
-  [340] = {.lex_state = 40, .external_lex_state = 1},
-  [341] = {.lex_state = 40, .external_lex_state = 1},
-  [342] = {.lex_state = 2, .external_lex_state = 1},
-  [343] = {.lex_state = 40, .external_lex_state = 1},
-  [344] = {.lex_state = 40, .external_lex_state = 1},
-  [345] = {.lex_state = 2, .external_lex_state = 1},
-  [346] = {.lex_state = 40, .external_lex_state = 1},
-  [347] = {.lex_state = 40, .external_lex_state = 1},
-  [348] = {.lex_state = 40, .external_lex_state = 1},
-  [349] = {.lex_state = 40, .external_lex_state = 1},
-  [350] = {.lex_state = 40, .external_lex_state = 1},
-  [351] = {.lex_state = 40, .external_lex_state = 1},
-  [352] = {.lex_state = 2, .external_lex_state = 1},
-  [353] = {.lex_state = 40, .external_lex_state = 1},
-  [354] = {.lex_state = 40, .external_lex_state = 1},
-  [355] = {.lex_state = 41, .external_lex_state = 1},
-  [356] = {.lex_state = 41, .external_lex_state = 1},
-  [357] = {.lex_state = 40, .external_lex_state = 1},
-  [358] = {.lex_state = 40, .external_lex_state = 1},
-  [359] = {.lex_state = 40, .external_lex_state = 1},
-  [360] = {.lex_state = 40, .external_lex_state = 1},
-  [361] = {.lex_state = 40, .external_lex_state = 1},
-  [362] = {.lex_state = 41, .external_lex_state = 1},
-  [363] = {.lex_state = 40, .external_lex_state = 1},
-  [364] = {.lex_state = 40, .external_lex_state = 1},
-  [365] = {.lex_state = 40, .external_lex_state = 1},
-  [366] = {.lex_state = 40, .external_lex_state = 1},
-  [367] = {.lex_state = 40, .external_lex_state = 1},
-  [368] = {.lex_state = 40, .external_lex_state = 1},
-  [369] = {.lex_state = 43, .external_lex_state = 1},
-  [370] = {.lex_state = 40, .external_lex_state = 1},
-  [371] = {.lex_state = 40, .external_lex_state = 1},
-  [372] = {.lex_state = 40, .external_lex_state = 1},
-  [373] = {.lex_state = 40, .external_lex_state = 1},
-  [374] = {.lex_state = 40, .external_lex_state = 1},
-  [375] = {.lex_state = 41, .external_lex_state = 1},
-  [376] = {.lex_state = 40, .external_lex_state = 1},
-  [377] = {.lex_state = 40, .external_lex_state = 1},
-  [378] = {.lex_state = 40, .external_lex_state = 1},
-  [379] = {.lex_state = 40, .external_lex_state = 1},
-  [380] = {.lex_state = 40, .external_lex_state = 1},
-  [381] = {.lex_state = 40, .external_lex_state = 1},
-  [382] = {.lex_state = 40, .external_lex_state = 1},
-  [383] = {.lex_state = 0, .external_lex_state = 1},
-  [384] = {.lex_state = 40, .external_lex_state = 1},
-  [385] = {.lex_state = 0, .external_lex_state = 1},
-  [386] = {.lex_state = 40, .external_lex_state = 1},
-  [387] = {.lex_state = 40, .external_lex_state = 1},
-  [388] = {.lex_state = 2, .external_lex_state = 1},
-  [389] = {.lex_state = 40, .external_lex_state = 1},
-  [390] = {.lex_state = 2, .external_lex_state = 1},
-  [391] = {.lex_state = 41, .external_lex_state = 1},
-  [392] = {.lex_state = 0, .external_lex_state = 1},
-  [393] = {.lex_state = 0, .external_lex_state = 1},
-  [394] = {.lex_state = 40, .external_lex_state = 1},
-  [395] = {.lex_state = 40, .external_lex_state = 1},
-  [396] = {.lex_state = 41, .external_lex_state = 1},
-  [397] = {.lex_state = 40, .external_lex_state = 1},
-  [398] = {.lex_state = 40, .external_lex_state = 1},
-  [399] = {.lex_state = 2, .external_lex_state = 1},
-  [400] = {.lex_state = 40, .external_lex_state = 1},
-  [401] = {.lex_state = 2, .external_lex_state = 1},
-  [402] = {.lex_state = 40, .external_lex_state = 1},
-  [403] = {.lex_state = 40, .external_lex_state = 1},
-  [404] = {.lex_state = 40, .external_lex_state = 1},
-  [405] = {.lex_state = 0, .external_lex_state = 1},
-  [406] = {.lex_state = 2, .external_lex_state = 1},
-  [407] = {.lex_state = 41, .external_lex_state = 1},
-  [408] = {.lex_state = 41, .external_lex_state = 1},
-  [409] = {.lex_state = 0, .external_lex_state = 1},
-  [410] = {.lex_state = 40, .external_lex_state = 1},
-  [411] = {.lex_state = 40, .external_lex_state = 1},
-  [412] = {.lex_state = 2, .external_lex_state = 1},
-  [413] = {.lex_state = 40, .external_lex_state = 1},
-  [414] = {.lex_state = 41, .external_lex_state = 1},
-  [415] = {.lex_state = 40, .external_lex_state = 1},
-  [416] = {.lex_state = 40, .external_lex_state = 1},
-  [417] = {.lex_state = 2, .external_lex_state = 1},
-  [418] = {.lex_state = 41, .external_lex_state = 1},
-  [419] = {.lex_state = 41, .external_lex_state = 1},
-  [420] = {.lex_state = 40, .external_lex_state = 1},
-  [421] = {.lex_state = 2, .external_lex_state = 1},
-  [422] = {.lex_state = 40, .external_lex_state = 1},
-  [423] = {.lex_state = 40, .external_lex_state = 1},
-  [424] = {.lex_state = 40, .external_lex_state = 1},
-  [425] = {.lex_state = 2, .external_lex_state = 1},
-  [426] = {.lex_state = 40, .external_lex_state = 1},
-  [427] = {.lex_state = 40, .external_lex_state = 1},
-  [428] = {.lex_state = 41, .external_lex_state = 1},
-  [429] = {.lex_state = 40, .external_lex_state = 1},
-  [430] = {.lex_state = 40, .external_lex_state = 1},
-};
-
-enum {
-  ts_external_token_block_comment = 0,
-};
-
-static const TSSymbol ts_external_scanner_symbol_map[EXTERNAL_TOKEN_COUNT] = {
-  [ts_external_token_block_comment] = sym_block_comment,
-};
-
-static const bool ts_external_scanner_states[2][EXTERNAL_TOKEN_COUNT] = {
-  [1] = {
-    [ts_external_token_block_comment] = true,
-  },
+  [0] = {.lex_state = 0},
+  [1] = {.lex_state = 68},
+  [2] = {.lex_state = 68},
+  [3] = {.lex_state = 68},
+  [4] = {.lex_state = 68},
+  [5] = {.lex_state = 68},
+  [6] = {.lex_state = 68},
+  [7] = {.lex_state = 68},
+  [8] = {.lex_state = 68},
+  [9] = {.lex_state = 68},
+  [10] = {.lex_state = 68},
+  [11] = {.lex_state = 68},
+  [12] = {.lex_state = 68},
+  [13] = {.lex_state = 68},
+  [14] = {.lex_state = 68},
+  [15] = {.lex_state = 68},
+  [16] = {.lex_state = 68},
+  [17] = {.lex_state = 68},
+  [18] = {.lex_state = 68},
+  [19] = {.lex_state = 68},
+  [20] = {.lex_state = 68},
+  [21] = {.lex_state = 68},
+  [22] = {.lex_state = 68},
+  [23] = {.lex_state = 68},
+  [24] = {.lex_state = 68},
+  [25] = {.lex_state = 68},
+  [26] = {.lex_state = 68},
+  [27] = {.lex_state = 68},
+  [28] = {.lex_state = 68},
+  [29] = {.lex_state = 68},
+  [30] = {.lex_state = 68},
+  [31] = {.lex_state = 68},
+  [32] = {.lex_state = 68},
+  [33] = {.lex_state = 68},
+  [34] = {.lex_state = 68},
+  [35] = {.lex_state = 68},
+  [36] = {.lex_state = 68},
+  [37] = {.lex_state = 69},
+  [38] = {.lex_state = 68},
+  [39] = {.lex_state = 68},
+  [40] = {.lex_state = 68},
+  [41] = {.lex_state = 68},
+  [42] = {.lex_state = 68},
+  [43] = {.lex_state = 68},
+  [44] = {.lex_state = 68},
+  [45] = {.lex_state = 68},
+  [46] = {.lex_state = 68},
+  [47] = {.lex_state = 68},
+  [48] = {.lex_state = 68},
+  [49] = {.lex_state = 68},
+  [50] = {.lex_state = 68},
+  [51] = {.lex_state = 68},
+  [52] = {.lex_state = 68},
+  [53] = {.lex_state = 68},
+  [54] = {.lex_state = 68},
+  [55] = {.lex_state = 68},
+  [56] = {.lex_state = 68},
+  [57] = {.lex_state = 68},
+  [58] = {.lex_state = 68},
+  [59] = {.lex_state = 68},
+  [60] = {.lex_state = 68},
+  [61] = {.lex_state = 68},
+  [62] = {.lex_state = 68},
+  [63] = {.lex_state = 68},
+  [64] = {.lex_state = 68},
+  [65] = {.lex_state = 68},
+  [66] = {.lex_state = 68},
+  [67] = {.lex_state = 68},
+  [68] = {.lex_state = 68},
+  [69] = {.lex_state = 68},
+  [70] = {.lex_state = 68},
+  [71] = {.lex_state = 68},
+  [72] = {.lex_state = 68},
+  [73] = {.lex_state = 68},
+  [74] = {.lex_state = 68},
+  [75] = {.lex_state = 68},
+  [76] = {.lex_state = 68},
+  [77] = {.lex_state = 68},
+  [78] = {.lex_state = 68},
+  [79] = {.lex_state = 68},
+  [80] = {.lex_state = 68},
+  [81] = {.lex_state = 68},
+  [82] = {.lex_state = 68},
+  [83] = {.lex_state = 68},
+  [84] = {.lex_state = 68},
+  [85] = {.lex_state = 68},
+  [86] = {.lex_state = 68},
+  [87] = {.lex_state = 68},
+  [88] = {.lex_state = 68},
+  [89] = {.lex_state = 68},
+  [90] = {.lex_state = 68},
+  [91] = {.lex_state = 68},
+  [92] = {.lex_state = 68},
+  [93] = {.lex_state = 68},
+  [94] = {.lex_state = 68},
+  [95] = {.lex_state = 68},
+  [96] = {.lex_state = 68},
+  [97] = {.lex_state = 68},
+  [98] = {.lex_state = 68},
+  [99] = {.lex_state = 68},
+  [100] = {.lex_state = 68},
+  [101] = {.lex_state = 68},
+  [102] = {.lex_state = 68},
+  [103] = {.lex_state = 68},
+  [104] = {.lex_state = 68},
+  [105] = {.lex_state = 68},
+  [106] = {.lex_state = 68},
+  [107] = {.lex_state = 69},
+  [108] = {.lex_state = 69},
+  [109] = {.lex_state = 69},
+  [110] = {.lex_state = 69},
+  [111] = {.lex_state = 69},
+  [112] = {.lex_state = 69},
+  [113] = {.lex_state = 69},
+  [114] = {.lex_state = 69},
+  [115] = {.lex_state = 69},
+  [116] = {.lex_state = 69},
+  [117] = {.lex_state = 69},
+  [118] = {.lex_state = 69},
+  [119] = {.lex_state = 69},
+  [120] = {.lex_state = 69},
+  [121] = {.lex_state = 69},
+  [122] = {.lex_state = 69},
+  [123] = {.lex_state = 69},
+  [124] = {.lex_state = 69},
+  [125] = {.lex_state = 69},
+  [126] = {.lex_state = 69},
+  [127] = {.lex_state = 69},
+  [128] = {.lex_state = 69},
+  [129] = {.lex_state = 69},
+  [130] = {.lex_state = 69},
+  [131] = {.lex_state = 69},
+  [132] = {.lex_state = 69},
+  [133] = {.lex_state = 69},
+  [134] = {.lex_state = 69},
+  [135] = {.lex_state = 69},
+  [136] = {.lex_state = 69},
+  [137] = {.lex_state = 69},
+  [138] = {.lex_state = 69},
+  [139] = {.lex_state = 69},
+  [140] = {.lex_state = 69},
+  [141] = {.lex_state = 69},
+  [142] = {.lex_state = 69},
+  [143] = {.lex_state = 69},
+  [144] = {.lex_state = 69},
+  [145] = {.lex_state = 69},
+  [146] = {.lex_state = 69},
+  [147] = {.lex_state = 69},
+  [148] = {.lex_state = 69},
+  [149] = {.lex_state = 69},
+  [150] = {.lex_state = 69},
+  [151] = {.lex_state = 69},
+  [152] = {.lex_state = 69},
+  [153] = {.lex_state = 69},
+  [154] = {.lex_state = 69},
+  [155] = {.lex_state = 69},
+  [156] = {.lex_state = 69},
+  [157] = {.lex_state = 69},
+  [158] = {.lex_state = 69},
+  [159] = {.lex_state = 69},
+  [160] = {.lex_state = 69},
+  [161] = {.lex_state = 69},
+  [162] = {.lex_state = 69},
+  [163] = {.lex_state = 69},
+  [164] = {.lex_state = 69},
+  [165] = {.lex_state = 2},
+  [166] = {.lex_state = 2},
+  [167] = {.lex_state = 69},
+  [168] = {.lex_state = 69},
+  [169] = {.lex_state = 2},
+  [170] = {.lex_state = 2},
+  [171] = {.lex_state = 2},
+  [172] = {.lex_state = 69},
+  [173] = {.lex_state = 2},
+  [174] = {.lex_state = 69},
+  [175] = {.lex_state = 69},
+  [176] = {.lex_state = 69},
+  [177] = {.lex_state = 69},
+  [178] = {.lex_state = 2},
+  [179] = {.lex_state = 69},
+  [180] = {.lex_state = 69},
+  [181] = {.lex_state = 68},
+  [182] = {.lex_state = 69},
+  [183] = {.lex_state = 69},
+  [184] = {.lex_state = 69},
+  [185] = {.lex_state = 2},
+  [186] = {.lex_state = 2},
+  [187] = {.lex_state = 69},
+  [188] = {.lex_state = 69},
+  [189] = {.lex_state = 69},
+  [190] = {.lex_state = 68},
+  [191] = {.lex_state = 69},
+  [192] = {.lex_state = 69},
+  [193] = {.lex_state = 2},
+  [194] = {.lex_state = 69},
+  [195] = {.lex_state = 69},
+  [196] = {.lex_state = 2},
+  [197] = {.lex_state = 69},
+  [198] = {.lex_state = 69},
+  [199] = {.lex_state = 69},
+  [200] = {.lex_state = 69},
+  [201] = {.lex_state = 69},
+  [202] = {.lex_state = 69},
+  [203] = {.lex_state = 69},
+  [204] = {.lex_state = 69},
+  [205] = {.lex_state = 69},
+  [206] = {.lex_state = 69},
+  [207] = {.lex_state = 69},
+  [208] = {.lex_state = 69},
+  [209] = {.lex_state = 69},
+  [210] = {.lex_state = 69},
+  [211] = {.lex_state = 69},
+  [212] = {.lex_state = 69},
+  [213] = {.lex_state = 69},
+  [214] = {.lex_state = 69},
+  [215] = {.lex_state = 69},
+  [216] = {.lex_state = 69},
+  [217] = {.lex_state = 69},
+  [218] = {.lex_state = 69},
+  [219] = {.lex_state = 69},
+  [220] = {.lex_state = 69},
+  [221] = {.lex_state = 69},
+  [222] = {.lex_state = 69},
+  [223] = {.lex_state = 69},
+  [224] = {.lex_state = 68},
+  [225] = {.lex_state = 68},
+  [226] = {.lex_state = 68},
+  [227] = {.lex_state = 68},
+  [228] = {.lex_state = 68},
+  [229] = {.lex_state = 68},
+  [230] = {.lex_state = 68},
+  [231] = {.lex_state = 68},
+  [232] = {.lex_state = 68},
+  [233] = {.lex_state = 68},
+  [234] = {.lex_state = 68},
+  [235] = {.lex_state = 68},
+  [236] = {.lex_state = 69},
+  [237] = {.lex_state = 68},
+  [238] = {.lex_state = 69},
+  [239] = {.lex_state = 68},
+  [240] = {.lex_state = 2},
+  [241] = {.lex_state = 68},
+  [242] = {.lex_state = 68},
+  [243] = {.lex_state = 68},
+  [244] = {.lex_state = 68},
+  [245] = {.lex_state = 68},
+  [246] = {.lex_state = 68},
+  [247] = {.lex_state = 68},
+  [248] = {.lex_state = 2},
+  [249] = {.lex_state = 68},
+  [250] = {.lex_state = 68},
+  [251] = {.lex_state = 68},
+  [252] = {.lex_state = 68},
+  [253] = {.lex_state = 69},
+  [254] = {.lex_state = 68},
+  [255] = {.lex_state = 68},
+  [256] = {.lex_state = 68},
+  [257] = {.lex_state = 69},
+  [258] = {.lex_state = 68},
+  [259] = {.lex_state = 68},
+  [260] = {.lex_state = 2},
+  [261] = {.lex_state = 68},
+  [262] = {.lex_state = 2},
+  [263] = {.lex_state = 68},
+  [264] = {.lex_state = 2},
+  [265] = {.lex_state = 68},
+  [266] = {.lex_state = 2},
+  [267] = {.lex_state = 68},
+  [268] = {.lex_state = 68},
+  [269] = {.lex_state = 2},
+  [270] = {.lex_state = 68},
+  [271] = {.lex_state = 69},
+  [272] = {.lex_state = 69},
+  [273] = {.lex_state = 68},
+  [274] = {.lex_state = 68},
+  [275] = {.lex_state = 69},
+  [276] = {.lex_state = 68},
+  [277] = {.lex_state = 2},
+  [278] = {.lex_state = 69},
+  [279] = {.lex_state = 68},
+  [280] = {.lex_state = 68},
+  [281] = {.lex_state = 68},
+  [282] = {.lex_state = 68},
+  [283] = {.lex_state = 68},
+  [284] = {.lex_state = 68},
+  [285] = {.lex_state = 68},
+  [286] = {.lex_state = 69},
+  [287] = {.lex_state = 68},
+  [288] = {.lex_state = 69},
+  [289] = {.lex_state = 68},
+  [290] = {.lex_state = 2},
+  [291] = {.lex_state = 68},
+  [292] = {.lex_state = 68},
+  [293] = {.lex_state = 2},
+  [294] = {.lex_state = 2},
+  [295] = {.lex_state = 68},
+  [296] = {.lex_state = 2},
+  [297] = {.lex_state = 2},
+  [298] = {.lex_state = 69},
+  [299] = {.lex_state = 68},
+  [300] = {.lex_state = 68},
+  [301] = {.lex_state = 68},
+  [302] = {.lex_state = 68},
+  [303] = {.lex_state = 69},
+  [304] = {.lex_state = 68},
+  [305] = {.lex_state = 68},
+  [306] = {.lex_state = 68},
+  [307] = {.lex_state = 68},
+  [308] = {.lex_state = 68},
+  [309] = {.lex_state = 69},
+  [310] = {.lex_state = 69},
+  [311] = {.lex_state = 68},
+  [312] = {.lex_state = 68},
+  [313] = {.lex_state = 69},
+  [314] = {.lex_state = 68},
+  [315] = {.lex_state = 2},
+  [316] = {.lex_state = 68},
+  [317] = {.lex_state = 2},
+  [318] = {.lex_state = 68},
+  [319] = {.lex_state = 68},
+  [320] = {.lex_state = 68},
+  [321] = {.lex_state = 68},
+  [322] = {.lex_state = 69},
+  [323] = {.lex_state = 68},
+  [324] = {.lex_state = 69},
+  [325] = {.lex_state = 68},
+  [326] = {.lex_state = 68},
+  [327] = {.lex_state = 68},
+  [328] = {.lex_state = 68},
+  [329] = {.lex_state = 68},
+  [330] = {.lex_state = 3},
+  [331] = {.lex_state = 2},
+  [332] = {.lex_state = 68},
+  [333] = {.lex_state = 68},
+  [334] = {.lex_state = 68},
+  [335] = {.lex_state = 68},
+  [336] = {.lex_state = 68},
+  [337] = {.lex_state = 68},
+  [338] = {.lex_state = 68},
+  [339] = {.lex_state = 2},
+  [340] = {.lex_state = 69},
+  [341] = {.lex_state = 68},
+  [342] = {.lex_state = 68},
+  [343] = {.lex_state = 2},
+  [344] = {.lex_state = 68},
+  [345] = {.lex_state = 68},
+  [346] = {.lex_state = 2},
+  [347] = {.lex_state = 68},
+  [348] = {.lex_state = 68},
+  [349] = {.lex_state = 68},
+  [350] = {.lex_state = 68},
+  [351] = {.lex_state = 68},
+  [352] = {.lex_state = 68},
+  [353] = {.lex_state = 2},
+  [354] = {.lex_state = 68},
+  [355] = {.lex_state = 68},
+  [356] = {.lex_state = 69},
+  [357] = {.lex_state = 69},
+  [358] = {.lex_state = 68},
+  [359] = {.lex_state = 68},
+  [360] = {.lex_state = 68},
+  [361] = {.lex_state = 68},
+  [362] = {.lex_state = 68},
+  [363] = {.lex_state = 69},
+  [364] = {.lex_state = 68},
+  [365] = {.lex_state = 68},
+  [366] = {.lex_state = 68},
+  [367] = {.lex_state = 68},
+  [368] = {.lex_state = 68},
+  [369] = {.lex_state = 68},
+  [370] = {.lex_state = 71},
+  [371] = {.lex_state = 68},
+  [372] = {.lex_state = 68},
+  [373] = {.lex_state = 68},
+  [374] = {.lex_state = 68},
+  [375] = {.lex_state = 69},
+  [376] = {.lex_state = 68},
+  [377] = {.lex_state = 68},
+  [378] = {.lex_state = 68},
+  [379] = {.lex_state = 68},
+  [380] = {.lex_state = 68},
+  [381] = {.lex_state = 68},
+  [382] = {.lex_state = 68},
+  [383] = {.lex_state = 0},
+  [384] = {.lex_state = 0},
+  [385] = {.lex_state = 0},
+  [386] = {.lex_state = 68},
+  [387] = {.lex_state = 68},
+  [388] = {.lex_state = 2},
+  [389] = {.lex_state = 68},
+  [390] = {.lex_state = 2},
+  [391] = {.lex_state = 69},
+  [392] = {.lex_state = 0},
+  [393] = {.lex_state = 68},
+  [394] = {.lex_state = 69},
+  [395] = {.lex_state = 68},
+  [396] = {.lex_state = 68},
+  [397] = {.lex_state = 68},
+  [398] = {.lex_state = 68},
+  [399] = {.lex_state = 0},
+  [400] = {.lex_state = 2},
+  [401] = {.lex_state = 68},
+  [402] = {.lex_state = 68},
+  [403] = {.lex_state = 0},
+  [404] = {.lex_state = 68},
+  [405] = {.lex_state = 2},
+  [406] = {.lex_state = 69},
+  [407] = {.lex_state = 69},
+  [408] = {.lex_state = 69},
+  [409] = {.lex_state = 2},
+  [410] = {.lex_state = 68},
+  [411] = {.lex_state = 68},
+  [412] = {.lex_state = 2},
+  [413] = {.lex_state = 68},
+  [414] = {.lex_state = 68},
+  [415] = {.lex_state = 68},
+  [416] = {.lex_state = 2},
+  [417] = {.lex_state = 69},
+  [418] = {.lex_state = 69},
+  [419] = {.lex_state = 68},
+  [420] = {.lex_state = 68},
+  [421] = {.lex_state = 2},
+  [422] = {.lex_state = 68},
+  [423] = {.lex_state = 68},
+  [424] = {.lex_state = 68},
+  [425] = {.lex_state = 68},
+  [426] = {.lex_state = 68},
+  [427] = {.lex_state = 2},
+  [428] = {.lex_state = 68},
+  [429] = {.lex_state = 69},
+  [430] = {.lex_state = 68},
 };
 
 static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
@@ -3513,6 +3912,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [anon_sym_ref_write] = ACTIONS(1),
     [anon_sym__] = ACTIONS(1),
     [anon_sym_Tensor] = ACTIONS(1),
+    [sym_static_shape] = ACTIONS(1),
     [sym_any_dimension] = ACTIONS(1),
     [sym_local_var] = ACTIONS(1),
     [sym_graph_var] = ACTIONS(1),
@@ -3531,7 +3931,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [sym_block_comment] = ACTIONS(3),
   },
   [1] = {
-    [sym_source_file] = STATE(405),
+    [sym_source_file] = STATE(403),
     [sym_file_attribute] = STATE(2),
     [sym_metadata_section] = STATE(383),
     [sym__definition] = STATE(127),
@@ -3634,13 +4034,13 @@ static const uint16_t ts_small_parse_table[] = {
       ts_builtin_sym_end,
     STATE(142), 1,
       sym__definition,
-    STATE(331), 1,
+    STATE(332), 1,
       sym__body,
     STATE(392), 1,
       sym_metadata_section,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(9), 2,
       sym_identifier,
       sym_integer,
@@ -3717,8 +4117,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(63), 1,
       sym_integer,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -3728,7 +4128,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(51), 2,
       anon_sym_True,
       anon_sym_False,
-    STATE(343), 2,
+    STATE(344), 2,
       sym_sequence,
       sym_attribute,
     ACTIONS(59), 3,
@@ -3789,8 +4189,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(73), 1,
       sym_integer,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -3800,7 +4200,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(51), 2,
       anon_sym_True,
       anon_sym_False,
-    STATE(332), 2,
+    STATE(333), 2,
       sym_sequence,
       sym_attribute,
     ACTIONS(69), 3,
@@ -3861,8 +4261,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(75), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -3872,7 +4272,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(51), 2,
       anon_sym_True,
       anon_sym_False,
-    STATE(343), 2,
+    STATE(344), 2,
       sym_sequence,
       sym_attribute,
     ACTIONS(59), 3,
@@ -3931,8 +4331,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(311), 1,
       sym_sequence,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -3998,11 +4398,11 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_RPAREN,
     ACTIONS(91), 1,
       sym_graph_var,
-    STATE(350), 1,
+    STATE(351), 1,
       sym_sequence,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -4068,11 +4468,11 @@ static const uint16_t ts_small_parse_table[] = {
       sym_graph_var,
     ACTIONS(93), 1,
       anon_sym_RPAREN,
-    STATE(350), 1,
+    STATE(351), 1,
       sym_sequence,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -4141,8 +4541,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(63), 1,
       sym_integer,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -4152,7 +4552,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(51), 2,
       anon_sym_True,
       anon_sym_False,
-    STATE(343), 2,
+    STATE(344), 2,
       sym_sequence,
       sym_attribute,
     ACTIONS(59), 3,
@@ -4206,11 +4606,11 @@ static const uint16_t ts_small_parse_table[] = {
       aux_sym_float_token1,
     ACTIONS(99), 1,
       sym_graph_var,
-    STATE(382), 1,
+    STATE(381), 1,
       sym_sequence,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -4277,8 +4677,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(402), 1,
       sym_sequence,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -4345,8 +4745,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(389), 1,
       sym_sequence,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -4410,11 +4810,11 @@ static const uint16_t ts_small_parse_table[] = {
       aux_sym_float_token1,
     ACTIONS(117), 1,
       sym_graph_var,
-    STATE(404), 1,
+    STATE(423), 1,
       sym_sequence,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -4478,11 +4878,11 @@ static const uint16_t ts_small_parse_table[] = {
       aux_sym_float_token1,
     ACTIONS(91), 1,
       sym_graph_var,
-    STATE(350), 1,
+    STATE(351), 1,
       sym_sequence,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -4546,11 +4946,11 @@ static const uint16_t ts_small_parse_table[] = {
       aux_sym_float_token1,
     ACTIONS(123), 1,
       sym_graph_var,
-    STATE(357), 1,
+    STATE(358), 1,
       sym_sequence,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -4617,8 +5017,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(413), 1,
       sym__body,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(9), 2,
       sym_identifier,
       sym_integer,
@@ -4683,8 +5083,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(129), 1,
       sym_graph_var,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -4749,8 +5149,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(173), 1,
       aux_sym_float_token1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(131), 2,
       sym_identifier,
       sym_integer,
@@ -4815,8 +5215,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(186), 1,
       sym_graph_var,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -4881,8 +5281,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(198), 1,
       sym_string,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -4948,8 +5348,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(206), 1,
       sym_string,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -4965,7 +5365,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(200), 2,
       sym_identifier,
       sym_integer,
-    STATE(351), 2,
+    STATE(352), 2,
       sym_array,
       sym_none,
     ACTIONS(204), 4,
@@ -5015,8 +5415,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(208), 1,
       anon_sym_RBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -5032,7 +5432,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(200), 2,
       sym_identifier,
       sym_integer,
-    STATE(351), 2,
+    STATE(352), 2,
       sym_array,
       sym_none,
     ACTIONS(204), 4,
@@ -5080,8 +5480,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(214), 1,
       sym_string,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -5097,7 +5497,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(210), 2,
       sym_identifier,
       sym_integer,
-    STATE(334), 2,
+    STATE(335), 2,
       sym_array,
       sym_none,
     ACTIONS(212), 4,
@@ -5145,8 +5545,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(206), 1,
       sym_string,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -5162,7 +5562,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(200), 2,
       sym_identifier,
       sym_integer,
-    STATE(351), 2,
+    STATE(352), 2,
       sym_array,
       sym_none,
     ACTIONS(204), 4,
@@ -5206,8 +5606,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(47), 1,
       aux_sym_float_token1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -5261,8 +5661,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(47), 1,
       aux_sym_float_token1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -5316,8 +5716,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(47), 1,
       aux_sym_float_token1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -5371,8 +5771,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(47), 1,
       aux_sym_float_token1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -5426,8 +5826,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(47), 1,
       aux_sym_float_token1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -5481,8 +5881,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(47), 1,
       aux_sym_float_token1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -5536,8 +5936,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(47), 1,
       aux_sym_float_token1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -5591,8 +5991,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(47), 1,
       aux_sym_float_token1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -5646,8 +6046,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(47), 1,
       aux_sym_float_token1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(39), 2,
       anon_sym_ref,
       anon_sym_ref_read,
@@ -5685,8 +6085,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(256), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(34), 2,
       sym_file_attribute,
       aux_sym_source_file_repeat1,
@@ -5724,8 +6124,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(259), 11,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -5761,8 +6161,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(263), 11,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -5798,8 +6198,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(269), 4,
       anon_sym_POUND_LBRACK,
       anon_sym_SLASH,
@@ -5831,8 +6231,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(273), 9,
       anon_sym_LBRACE,
       anon_sym_LPAREN,
@@ -5862,8 +6262,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(277), 9,
       anon_sym_LBRACE,
       anon_sym_LPAREN,
@@ -5893,8 +6293,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(281), 9,
       anon_sym_LBRACE,
       anon_sym_LPAREN,
@@ -5924,8 +6324,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(285), 9,
       anon_sym_LBRACE,
       anon_sym_LPAREN,
@@ -5955,8 +6355,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(289), 9,
       anon_sym_LBRACE,
       anon_sym_LPAREN,
@@ -5986,8 +6386,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(293), 9,
       anon_sym_LBRACE,
       anon_sym_LPAREN,
@@ -6027,8 +6427,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -6063,8 +6463,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -6098,8 +6498,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(311), 2,
       anon_sym_LT,
       anon_sym_GT,
@@ -6128,8 +6528,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(315), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6160,8 +6560,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(311), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6186,8 +6586,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(319), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6214,8 +6614,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(323), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6242,8 +6642,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(327), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6270,8 +6670,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(331), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6298,8 +6698,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(335), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6326,8 +6726,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(339), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6354,8 +6754,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(343), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6382,8 +6782,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(347), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6410,8 +6810,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(351), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6438,8 +6838,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(355), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6466,8 +6866,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(359), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6494,8 +6894,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(363), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6522,8 +6922,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(367), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6550,8 +6950,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(371), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6578,8 +6978,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(375), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6606,8 +7006,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(379), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6634,8 +7034,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(383), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6662,8 +7062,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(387), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6690,8 +7090,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(391), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6718,8 +7118,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(395), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6746,8 +7146,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(399), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6774,8 +7174,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(403), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6802,8 +7202,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(407), 3,
       anon_sym_SLASH,
       anon_sym_LT,
@@ -6850,8 +7250,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(301), 1,
       aux_sym_arguments_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -6882,8 +7282,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -6924,8 +7324,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(255), 1,
       aux_sym_tuple_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -6962,8 +7362,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(301), 1,
       aux_sym_arguments_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -6994,8 +7394,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7030,8 +7430,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7066,8 +7466,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7099,8 +7499,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7139,8 +7539,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(255), 1,
       aux_sym_tuple_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7175,8 +7575,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(301), 1,
       aux_sym_arguments_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7207,8 +7607,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7242,8 +7642,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7275,8 +7675,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7309,8 +7709,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7345,8 +7745,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7376,8 +7776,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7414,8 +7814,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7448,8 +7848,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7482,8 +7882,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7516,8 +7916,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7550,8 +7950,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(287), 1,
       aux_sym_array_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7580,8 +7980,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7613,8 +8013,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7646,8 +8046,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7681,8 +8081,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7713,8 +8113,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7745,8 +8145,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7777,8 +8177,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7805,8 +8205,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7840,8 +8240,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7870,8 +8270,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7900,8 +8300,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7930,8 +8330,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7960,8 +8360,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -7990,8 +8390,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(66), 1,
       sym_arguments,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(303), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -8022,8 +8422,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(276), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8049,8 +8449,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(475), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(276), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8076,8 +8476,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(477), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(276), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8103,8 +8503,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(479), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(276), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8130,8 +8530,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(481), 1,
       anon_sym_RBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(276), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8157,9 +8557,9 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(483), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    STATE(333), 6,
+      sym_block_comment,
+    STATE(334), 6,
       sym_tensor_type,
       sym_type_name,
       sym_tuple_type,
@@ -8184,8 +8584,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(485), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(329), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8211,8 +8611,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(487), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(276), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8238,8 +8638,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(489), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(276), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8265,8 +8665,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(491), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(276), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8292,8 +8692,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(493), 1,
       anon_sym_RBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(276), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8319,8 +8719,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(495), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(280), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8346,8 +8746,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(497), 1,
       anon_sym_RBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(254), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8373,8 +8773,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(499), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(321), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8400,8 +8800,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(501), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(276), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8425,8 +8825,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(195), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8450,8 +8850,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(200), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8475,9 +8875,9 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    STATE(367), 6,
+      sym_block_comment,
+    STATE(368), 6,
       sym_tensor_type,
       sym_type_name,
       sym_tuple_type,
@@ -8500,9 +8900,9 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    STATE(429), 6,
+      sym_block_comment,
+    STATE(428), 6,
       sym_tensor_type,
       sym_type_name,
       sym_tuple_type,
@@ -8525,9 +8925,9 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    STATE(364), 6,
+      sym_block_comment,
+    STATE(365), 6,
       sym_tensor_type,
       sym_type_name,
       sym_tuple_type,
@@ -8552,8 +8952,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(392), 1,
       sym_metadata_section,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(215), 2,
       sym_function_definition,
       sym_type_definition,
@@ -8577,8 +8977,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(266), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8602,9 +9002,9 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    STATE(349), 6,
+      sym_block_comment,
+    STATE(350), 6,
       sym_tensor_type,
       sym_type_name,
       sym_tuple_type,
@@ -8626,11 +9026,11 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_type,
     ACTIONS(509), 1,
       ts_builtin_sym_end,
-    STATE(385), 1,
+    STATE(384), 1,
       sym_metadata_section,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(215), 2,
       sym_function_definition,
       sym_type_definition,
@@ -8654,9 +9054,9 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    STATE(381), 6,
+      sym_block_comment,
+    STATE(425), 6,
       sym_tensor_type,
       sym_type_name,
       sym_tuple_type,
@@ -8679,9 +9079,9 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    STATE(365), 6,
+      sym_block_comment,
+    STATE(366), 6,
       sym_tensor_type,
       sym_type_name,
       sym_tuple_type,
@@ -8704,8 +9104,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(184), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8729,9 +9129,9 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    STATE(353), 6,
+      sym_block_comment,
+    STATE(354), 6,
       sym_tensor_type,
       sym_type_name,
       sym_tuple_type,
@@ -8754,9 +9154,9 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    STATE(378), 6,
+      sym_block_comment,
+    STATE(377), 6,
       sym_tensor_type,
       sym_type_name,
       sym_tuple_type,
@@ -8779,8 +9179,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(192), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8803,11 +9203,11 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_type,
     ACTIONS(511), 1,
       ts_builtin_sym_end,
-    STATE(409), 1,
+    STATE(399), 1,
       sym_metadata_section,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(215), 2,
       sym_function_definition,
       sym_type_definition,
@@ -8831,8 +9231,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(276), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8856,8 +9256,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(182), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8881,8 +9281,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(183), 6,
       sym_tensor_type,
       sym_type_name,
@@ -8906,9 +9306,9 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    STATE(348), 6,
+      sym_block_comment,
+    STATE(349), 6,
       sym_tensor_type,
       sym_type_name,
       sym_tuple_type,
@@ -8930,11 +9330,11 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_type,
     ACTIONS(511), 1,
       ts_builtin_sym_end,
-    STATE(409), 1,
+    STATE(399), 1,
       sym_metadata_section,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(215), 2,
       sym_function_definition,
       sym_type_definition,
@@ -8958,9 +9358,9 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    STATE(370), 6,
+      sym_block_comment,
+    STATE(371), 6,
       sym_tensor_type,
       sym_type_name,
       sym_tuple_type,
@@ -8983,9 +9383,9 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    STATE(373), 6,
+      sym_block_comment,
+    STATE(374), 6,
       sym_tensor_type,
       sym_type_name,
       sym_tuple_type,
@@ -9008,9 +9408,9 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    STATE(427), 6,
+      sym_block_comment,
+    STATE(426), 6,
       sym_tensor_type,
       sym_type_name,
       sym_tuple_type,
@@ -9033,8 +9433,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(197), 6,
       sym_tensor_type,
       sym_type_name,
@@ -9058,8 +9458,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(473), 1,
       anon_sym_Tensor,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(198), 6,
       sym_tensor_type,
       sym_type_name,
@@ -9079,8 +9479,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(524), 1,
       anon_sym_type,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(513), 2,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -9104,12 +9504,12 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym__,
     ACTIONS(535), 1,
       sym_local_var,
-    STATE(347), 1,
+    STATE(348), 1,
       sym_match_clause,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    STATE(425), 4,
+      sym_block_comment,
+    STATE(416), 4,
       sym_wildcard,
       sym_variable_pattern,
       sym_constructor_pattern,
@@ -9130,9 +9530,9 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(299), 1,
       sym_match_clause,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    STATE(425), 4,
+      sym_block_comment,
+    STATE(416), 4,
       sym_wildcard,
       sym_variable_pattern,
       sym_constructor_pattern,
@@ -9150,12 +9550,12 @@ static const uint16_t ts_small_parse_table[] = {
       sym_local_var,
     ACTIONS(539), 1,
       anon_sym_RBRACE,
-    STATE(347), 1,
+    STATE(348), 1,
       sym_match_clause,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    STATE(425), 4,
+      sym_block_comment,
+    STATE(416), 4,
       sym_wildcard,
       sym_variable_pattern,
       sym_constructor_pattern,
@@ -9171,12 +9571,12 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym__,
     ACTIONS(535), 1,
       sym_local_var,
-    STATE(347), 1,
+    STATE(348), 1,
       sym_match_clause,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    STATE(425), 4,
+      sym_block_comment,
+    STATE(416), 4,
       sym_wildcard,
       sym_variable_pattern,
       sym_constructor_pattern,
@@ -9193,8 +9593,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(199), 1,
       sym_type_parameters,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(541), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -9215,8 +9615,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(549), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(376), 4,
       sym_wildcard,
       sym_variable_pattern,
@@ -9236,8 +9636,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(551), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(376), 4,
       sym_wildcard,
       sym_variable_pattern,
@@ -9257,8 +9657,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(553), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(376), 4,
       sym_wildcard,
       sym_variable_pattern,
@@ -9278,8 +9678,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(555), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(270), 4,
       sym_wildcard,
       sym_variable_pattern,
@@ -9299,8 +9699,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(557), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(265), 4,
       sym_wildcard,
       sym_variable_pattern,
@@ -9320,8 +9720,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(559), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(376), 4,
       sym_wildcard,
       sym_variable_pattern,
@@ -9339,8 +9739,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(179), 1,
       sym_type_parameters,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(561), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -9355,8 +9755,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(571), 1,
       anon_sym_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(569), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -9370,8 +9770,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(575), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(573), 7,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -9386,8 +9786,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(579), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(577), 7,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -9402,8 +9802,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(583), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(581), 7,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -9422,8 +9822,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(589), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(226), 2,
       sym_parenthesized_dimension,
       sym_binary_dimension,
@@ -9441,8 +9841,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(593), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(226), 2,
       sym_parenthesized_dimension,
       sym_binary_dimension,
@@ -9462,8 +9862,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(535), 1,
       sym_local_var,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(376), 4,
       sym_wildcard,
       sym_variable_pattern,
@@ -9475,8 +9875,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(597), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(595), 7,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -9495,8 +9895,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(599), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(226), 2,
       sym_parenthesized_dimension,
       sym_binary_dimension,
@@ -9514,8 +9914,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(601), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(226), 2,
       sym_parenthesized_dimension,
       sym_binary_dimension,
@@ -9533,8 +9933,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(605), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(181), 2,
       sym_parenthesized_dimension,
       sym_binary_dimension,
@@ -9548,8 +9948,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(609), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(611), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -9565,8 +9965,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(613), 1,
       sym_identifier,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(234), 2,
       sym_parenthesized_dimension,
       sym_binary_dimension,
@@ -9580,8 +9980,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(617), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(619), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -9595,8 +9995,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(621), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(623), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -9610,8 +10010,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(625), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(627), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -9625,8 +10025,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(629), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(631), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -9642,8 +10042,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(633), 1,
       sym_identifier,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(239), 2,
       sym_parenthesized_dimension,
       sym_binary_dimension,
@@ -9659,8 +10059,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(641), 1,
       anon_sym_LBRACE,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(637), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -9673,8 +10073,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(643), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(645), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -9696,8 +10096,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(305), 1,
       aux_sym_shape_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(655), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -9707,8 +10107,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(657), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(659), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -9722,8 +10122,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(661), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(663), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -9737,8 +10137,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(665), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(667), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -9754,8 +10154,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(669), 1,
       sym_identifier,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(228), 2,
       sym_parenthesized_dimension,
       sym_binary_dimension,
@@ -9771,8 +10171,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(673), 1,
       sym_identifier,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(230), 2,
       sym_parenthesized_dimension,
       sym_binary_dimension,
@@ -9786,8 +10186,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(677), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(679), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -9801,8 +10201,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(681), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(683), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -9816,8 +10216,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(685), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(687), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -9839,8 +10239,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(306), 1,
       aux_sym_shape_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(697), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -9850,8 +10250,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(699), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(701), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -9865,8 +10265,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(703), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(705), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -9882,8 +10282,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(707), 1,
       sym_identifier,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(232), 2,
       sym_parenthesized_dimension,
       sym_binary_dimension,
@@ -9897,8 +10297,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(711), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(713), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -9912,8 +10312,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(715), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(717), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -9929,8 +10329,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(587), 1,
       anon_sym_LPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     STATE(226), 2,
       sym_parenthesized_dimension,
       sym_binary_dimension,
@@ -9944,8 +10344,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(719), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(721), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -9959,8 +10359,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(723), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(725), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -9976,8 +10376,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(731), 1,
       anon_sym_LBRACE,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(727), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -9990,8 +10390,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(733), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(735), 6,
       anon_sym_RBRACK,
       anon_sym_LBRACE,
@@ -10007,8 +10407,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(739), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(741), 2,
       sym_local_var,
       sym_graph_var,
@@ -10021,8 +10421,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(745), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(743), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10035,8 +10435,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(749), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(747), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10049,8 +10449,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(753), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(751), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10063,8 +10463,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(757), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(755), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10077,8 +10477,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(761), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(759), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10091,8 +10491,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(765), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(763), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10105,8 +10505,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(769), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(767), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10119,8 +10519,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(773), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(771), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10133,8 +10533,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(777), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(775), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10147,8 +10547,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(781), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(779), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10161,8 +10561,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(785), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(783), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10175,8 +10575,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(789), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(787), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10191,12 +10591,12 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(791), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(741), 2,
       sym_local_var,
       sym_graph_var,
-    STATE(341), 2,
+    STATE(342), 2,
       sym_parameter,
       sym_attribute,
   [8690] = 4,
@@ -10205,8 +10605,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(795), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(793), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10221,12 +10621,12 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(797), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(741), 2,
       sym_local_var,
       sym_graph_var,
-    STATE(341), 2,
+    STATE(342), 2,
       sym_parameter,
       sym_attribute,
   [8730] = 4,
@@ -10235,8 +10635,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(801), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(799), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10249,8 +10649,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(805), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(803), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10263,8 +10663,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(809), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(807), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10277,8 +10677,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(813), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(811), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10291,8 +10691,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(817), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(815), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10305,8 +10705,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(821), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(819), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10319,8 +10719,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(825), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(823), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10333,8 +10733,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(829), 1,
       anon_sym_SLASH,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(827), 5,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -10347,8 +10747,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(833), 1,
       anon_sym_SLASH,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(831), 5,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -10363,8 +10763,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(653), 1,
       anon_sym_SLASH,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(655), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -10379,8 +10779,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(695), 1,
       anon_sym_SLASH,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(697), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -10393,8 +10793,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(841), 1,
       anon_sym_SLASH,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(839), 5,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -10407,8 +10807,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(845), 1,
       anon_sym_SLASH,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(843), 5,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -10423,8 +10823,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(653), 1,
       anon_sym_SLASH,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(839), 4,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -10438,8 +10838,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(695), 1,
       anon_sym_SLASH,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(843), 4,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -10451,8 +10851,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(849), 1,
       anon_sym_SLASH,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(847), 5,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -10465,8 +10865,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(853), 1,
       anon_sym_SLASH,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(851), 5,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -10481,8 +10881,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(653), 1,
       anon_sym_SLASH,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(847), 4,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -10496,8 +10896,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(695), 1,
       anon_sym_SLASH,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(851), 4,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -10509,8 +10909,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(857), 1,
       anon_sym_POUND_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(855), 5,
       ts_builtin_sym_end,
       aux_sym_metadata_section_token1,
@@ -10527,8 +10927,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(859), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(697), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -10538,12 +10938,12 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(737), 1,
       sym_identifier,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(741), 2,
       sym_local_var,
       sym_graph_var,
-    STATE(341), 2,
+    STATE(342), 2,
       sym_parameter,
       sym_attribute,
   [9146] = 6,
@@ -10556,8 +10956,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(861), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(655), 2,
       anon_sym_PLUS,
       anon_sym_DASH,
@@ -10567,8 +10967,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(865), 1,
       anon_sym_COLON,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(863), 3,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -10581,8 +10981,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(871), 1,
       anon_sym_COLON,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(869), 2,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -10590,8 +10990,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(873), 4,
       anon_sym_RBRACK,
       anon_sym_COMMA,
@@ -10606,17 +11006,17 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_LPAREN,
     STATE(277), 1,
       sym_parameters,
-    STATE(377), 1,
+    STATE(359), 1,
       sym_type_parameters,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9235] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(877), 4,
       anon_sym_RBRACK,
       anon_sym_COMMA,
@@ -10626,8 +11026,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(879), 4,
       anon_sym_RBRACK,
       anon_sym_COMMA,
@@ -10642,11 +11042,11 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_LPAREN,
     STATE(260), 1,
       sym_parameters,
-    STATE(371), 1,
+    STATE(372), 1,
       sym_type_parameters,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9283] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -10655,8 +11055,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(247), 1,
       aux_sym_constructor_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(881), 2,
       anon_sym_RBRACK,
       anon_sym_RPAREN,
@@ -10666,8 +11066,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(888), 1,
       anon_sym_LPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(886), 3,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -10676,8 +11076,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(890), 4,
       anon_sym_RBRACK,
       anon_sym_COMMA,
@@ -10687,8 +11087,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(892), 4,
       anon_sym_RBRACK,
       anon_sym_COMMA,
@@ -10700,8 +11100,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(896), 1,
       anon_sym_COLON,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(894), 2,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -10715,8 +11115,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(318), 1,
       aux_sym_type_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9377] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -10727,8 +11127,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(320), 1,
       sym_constructor_definition,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9394] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -10739,8 +11139,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(284), 1,
       aux_sym_constructor_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9411] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -10751,8 +11151,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(261), 1,
       aux_sym_tuple_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9428] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -10763,8 +11163,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(287), 1,
       aux_sym_array_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9445] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -10772,19 +11172,19 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
     ACTIONS(912), 1,
       anon_sym_RBRACE,
-    STATE(366), 1,
+    STATE(367), 1,
       sym_attribute,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9462] = 4,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(916), 1,
       anon_sym_COLON,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(914), 2,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -10798,8 +11198,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(289), 1,
       aux_sym_parameter_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9494] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -10810,8 +11210,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(54), 1,
       sym_block,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9511] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -10822,14 +11222,14 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(261), 1,
       aux_sym_tuple_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9528] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(925), 3,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -10844,14 +11244,14 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(292), 1,
       aux_sym_constructor_pattern_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9558] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(929), 3,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -10863,17 +11263,17 @@ static const uint16_t ts_small_parse_table[] = {
       anon_sym_COMMA,
     ACTIONS(933), 1,
       anon_sym_RPAREN,
-    STATE(337), 1,
+    STATE(338), 1,
       aux_sym_constructor_pattern_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9588] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(935), 3,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -10888,8 +11288,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(267), 1,
       aux_sym_match_expression_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9618] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -10900,14 +11300,14 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(411), 1,
       sym_type_parameters,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9635] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(944), 3,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -10922,8 +11322,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(263), 1,
       aux_sym_constructor_pattern_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9665] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -10931,11 +11331,11 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
     ACTIONS(950), 1,
       anon_sym_RBRACE,
-    STATE(363), 1,
+    STATE(364), 1,
       sym_constructor_definition,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9682] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -10943,11 +11343,11 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
     ACTIONS(952), 1,
       anon_sym_RBRACE,
-    STATE(363), 1,
+    STATE(364), 1,
       sym_constructor_definition,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9699] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -10958,8 +11358,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(323), 1,
       aux_sym_type_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9716] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -10970,8 +11370,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(247), 1,
       aux_sym_constructor_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9733] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -10979,17 +11379,17 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
     ACTIONS(958), 1,
       anon_sym_RBRACE,
-    STATE(363), 1,
+    STATE(364), 1,
       sym_constructor_definition,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9750] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(881), 3,
       anon_sym_RBRACK,
       anon_sym_COMMA,
@@ -11004,8 +11404,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(202), 1,
       sym_block,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9780] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11013,11 +11413,11 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
     ACTIONS(962), 1,
       anon_sym_RBRACE,
-    STATE(336), 1,
+    STATE(337), 1,
       sym_attribute,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9797] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11028,8 +11428,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(247), 1,
       aux_sym_constructor_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9814] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11040,8 +11440,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(302), 1,
       aux_sym_constructor_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9831] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11052,8 +11452,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(267), 1,
       aux_sym_match_expression_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9848] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11064,8 +11464,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(307), 1,
       aux_sym_parameters_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9865] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11076,8 +11476,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(325), 1,
       aux_sym_type_parameters_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9882] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11088,8 +11488,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(247), 1,
       aux_sym_constructor_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9899] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11100,8 +11500,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(282), 1,
       aux_sym_parameters_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9916] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11112,8 +11512,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(252), 1,
       sym_constructor_definition,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9933] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11124,8 +11524,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(312), 1,
       aux_sym_array_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9950] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11133,11 +11533,11 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
     ACTIONS(988), 1,
       anon_sym_RBRACE,
-    STATE(366), 1,
+    STATE(367), 1,
       sym_attribute,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9967] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11148,14 +11548,14 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(289), 1,
       aux_sym_parameter_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [9984] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(995), 3,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -11170,8 +11570,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(283), 1,
       aux_sym_type_parameters_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10014] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11182,8 +11582,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(292), 1,
       aux_sym_constructor_pattern_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10031] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11194,14 +11594,14 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(68), 1,
       sym_block,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10048] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(1008), 3,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -11212,8 +11612,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(1012), 1,
       anon_sym_LPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(1010), 2,
       anon_sym_COMMA,
       anon_sym_RBRACE,
@@ -11221,8 +11621,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(1014), 3,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -11237,8 +11637,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(219), 1,
       sym_block,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10106] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11246,11 +11646,11 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
     ACTIONS(1018), 1,
       anon_sym_RBRACE,
-    STATE(363), 1,
+    STATE(364), 1,
       sym_constructor_definition,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10123] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11261,8 +11661,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(281), 1,
       aux_sym_match_expression_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10140] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11273,8 +11673,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(392), 1,
       sym_metadata_section,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10157] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11285,8 +11685,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(304), 1,
       aux_sym_arguments_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10174] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11297,8 +11697,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(247), 1,
       aux_sym_constructor_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10191] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11309,8 +11709,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(308), 1,
       sym_constructor_definition,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10208] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11321,8 +11721,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(304), 1,
       aux_sym_arguments_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10225] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11333,8 +11733,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(326), 1,
       aux_sym_shape_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10242] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11345,8 +11745,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(326), 1,
       aux_sym_shape_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10259] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11357,8 +11757,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(307), 1,
       aux_sym_parameters_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10276] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11369,8 +11769,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(316), 1,
       aux_sym_type_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10293] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11378,11 +11778,11 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
     ACTIONS(1046), 1,
       anon_sym_RBRACE,
-    STATE(363), 1,
+    STATE(364), 1,
       sym_constructor_definition,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10310] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11393,8 +11793,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(319), 1,
       sym_constructor_definition,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10327] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11405,8 +11805,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(255), 1,
       aux_sym_tuple_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10344] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11417,8 +11817,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(312), 1,
       aux_sym_array_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10361] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11426,19 +11826,19 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
     ACTIONS(1053), 1,
       anon_sym_RBRACE,
-    STATE(363), 1,
+    STATE(364), 1,
       sym_constructor_definition,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10378] = 4,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1057), 1,
       anon_sym_COLON,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(1055), 2,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -11446,8 +11846,8 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(1059), 3,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -11462,14 +11862,14 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(323), 1,
       aux_sym_type_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10423] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(1063), 3,
       anon_sym_COMMA,
       anon_sym_RPAREN,
@@ -11484,8 +11884,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(323), 1,
       aux_sym_type_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10453] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11496,8 +11896,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(273), 1,
       aux_sym_type_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10470] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11508,8 +11908,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(327), 1,
       aux_sym_type_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10487] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11520,8 +11920,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(274), 1,
       aux_sym_constructor_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10504] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11529,11 +11929,11 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
     ACTIONS(1079), 1,
       anon_sym_RBRACE,
-    STATE(363), 1,
+    STATE(364), 1,
       sym_constructor_definition,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10521] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11544,8 +11944,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(323), 1,
       aux_sym_type_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10538] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11553,11 +11953,11 @@ static const uint16_t ts_small_parse_table[] = {
       sym_identifier,
     ACTIONS(1086), 1,
       anon_sym_RBRACE,
-    STATE(363), 1,
+    STATE(364), 1,
       sym_constructor_definition,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10555] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11568,8 +11968,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(325), 1,
       aux_sym_type_parameters_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10572] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11580,8 +11980,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(326), 1,
       aux_sym_shape_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10589] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11592,8 +11992,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(323), 1,
       aux_sym_type_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10606] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11604,8 +12004,8 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(247), 1,
       aux_sym_constructor_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
   [10623] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
@@ -11616,31 +12016,43 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(328), 1,
       aux_sym_constructor_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [10640] = 3,
+      sym_block_comment,
+  [10640] = 5,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(1104), 1,
+      anon_sym_LPAREN,
+    ACTIONS(1106), 1,
+      sym_static_shape,
+    STATE(398), 1,
+      sym_shape,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [10657] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    ACTIONS(1104), 3,
+      sym_block_comment,
+    ACTIONS(1108), 3,
       anon_sym_COMMA,
       anon_sym_RPAREN,
       anon_sym_EQ_GT,
-  [10653] = 5,
+  [10670] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(13), 1,
       aux_sym_metadata_section_token1,
     ACTIONS(511), 1,
       ts_builtin_sym_end,
-    STATE(409), 1,
+    STATE(399), 1,
       sym_metadata_section,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [10670] = 5,
+      sym_block_comment,
+  [10687] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(411), 1,
@@ -11650,158 +12062,158 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(301), 1,
       aux_sym_arguments_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [10687] = 5,
+      sym_block_comment,
+  [10704] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
-    ACTIONS(1106), 1,
+    ACTIONS(1110), 1,
       anon_sym_COMMA,
-    ACTIONS(1108), 1,
+    ACTIONS(1112), 1,
       anon_sym_RPAREN,
     STATE(279), 1,
       aux_sym_constructor_definition_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [10704] = 3,
+      sym_block_comment,
+  [10721] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(437), 3,
       anon_sym_COMMA,
       anon_sym_RBRACE,
       anon_sym_RPAREN,
-  [10717] = 4,
+  [10734] = 4,
     ACTIONS(5), 1,
       sym_doc_comment,
-    ACTIONS(1112), 1,
+    ACTIONS(1116), 1,
       anon_sym_COLON,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    ACTIONS(1110), 2,
+      sym_block_comment,
+    ACTIONS(1114), 2,
       anon_sym_COMMA,
       anon_sym_RPAREN,
-  [10732] = 5,
+  [10749] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
-    ACTIONS(1114), 1,
+    ACTIONS(1118), 1,
       anon_sym_COMMA,
-    ACTIONS(1116), 1,
+    ACTIONS(1120), 1,
       anon_sym_RBRACE,
     STATE(259), 1,
       aux_sym_parameter_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [10749] = 5,
+      sym_block_comment,
+  [10766] = 5,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(549), 1,
       anon_sym_RPAREN,
-    ACTIONS(1118), 1,
+    ACTIONS(1122), 1,
       anon_sym_COMMA,
     STATE(292), 1,
       aux_sym_constructor_pattern_repeat1,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [10766] = 3,
+      sym_block_comment,
+  [10783] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    ACTIONS(1120), 2,
+      sym_block_comment,
+    ACTIONS(1124), 2,
       anon_sym_DASH_GT,
       anon_sym_LBRACE,
-  [10778] = 4,
+  [10795] = 4,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(902), 1,
       sym_identifier,
-    STATE(363), 1,
+    STATE(364), 1,
       sym_constructor_definition,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [10792] = 3,
+      sym_block_comment,
+  [10809] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    ACTIONS(1122), 2,
+      sym_block_comment,
+    ACTIONS(1126), 2,
       anon_sym_COMMA,
       anon_sym_RBRACE,
-  [10804] = 3,
+  [10821] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(1040), 2,
       anon_sym_COMMA,
       anon_sym_RPAREN,
-  [10816] = 3,
+  [10833] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    ACTIONS(1124), 2,
+      sym_block_comment,
+    ACTIONS(1128), 2,
       anon_sym_DASH_GT,
       anon_sym_LBRACE,
-  [10828] = 3,
+  [10845] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(431), 2,
       anon_sym_COMMA,
       anon_sym_RPAREN,
-  [10840] = 4,
+  [10857] = 4,
     ACTIONS(5), 1,
       sym_doc_comment,
-    ACTIONS(1126), 1,
+    ACTIONS(1130), 1,
       anon_sym_EQ,
-    ACTIONS(1128), 1,
+    ACTIONS(1132), 1,
       anon_sym_RBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [10854] = 3,
+      sym_block_comment,
+  [10871] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    ACTIONS(1130), 2,
+      sym_block_comment,
+    ACTIONS(1134), 2,
       anon_sym_DASH_GT,
       anon_sym_LBRACE,
-  [10866] = 3,
+  [10883] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    ACTIONS(1132), 2,
+      sym_block_comment,
+    ACTIONS(1136), 2,
       sym_local_var,
       sym_graph_var,
-  [10878] = 3,
+  [10895] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(940), 2,
       anon_sym_COMMA,
       anon_sym_RBRACE,
-  [10890] = 4,
+  [10907] = 4,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(21), 1,
@@ -11809,9 +12221,9 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(209), 1,
       sym_block,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [10904] = 4,
+      sym_block_comment,
+  [10921] = 4,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(21), 1,
@@ -11819,265 +12231,84 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(203), 1,
       sym_block,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [10918] = 3,
+      sym_block_comment,
+  [10935] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(433), 2,
       anon_sym_COMMA,
       anon_sym_RPAREN,
-  [10930] = 3,
+  [10947] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(451), 2,
       anon_sym_RBRACK,
       anon_sym_COMMA,
-  [10942] = 3,
+  [10959] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    ACTIONS(1134), 2,
+      sym_block_comment,
+    ACTIONS(1138), 2,
       anon_sym_DASH_GT,
       anon_sym_LBRACE,
-  [10954] = 3,
+  [10971] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-    ACTIONS(1136), 2,
+      sym_block_comment,
+    ACTIONS(1140), 2,
       anon_sym_COMMA,
       anon_sym_RPAREN,
-  [10966] = 4,
+  [10983] = 4,
     ACTIONS(5), 1,
       sym_doc_comment,
-    ACTIONS(1138), 1,
+    ACTIONS(1142), 1,
       anon_sym_EQ,
-    ACTIONS(1140), 1,
+    ACTIONS(1144), 1,
       anon_sym_COLON,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [10980] = 4,
+      sym_block_comment,
+  [10997] = 4,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(737), 1,
       sym_identifier,
-    STATE(366), 1,
+    STATE(367), 1,
       sym_attribute,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [10994] = 4,
+      sym_block_comment,
+  [11011] = 4,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(974), 1,
       anon_sym_RBRACK,
-    ACTIONS(1142), 1,
+    ACTIONS(1146), 1,
       sym_identifier,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11008] = 3,
+      sym_block_comment,
+  [11025] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(435), 2,
       anon_sym_COMMA,
       anon_sym_RBRACE,
-  [11020] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-    ACTIONS(1144), 2,
-      anon_sym_COMMA,
-      anon_sym_RBRACE,
-  [11032] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-    ACTIONS(1146), 2,
-      anon_sym_COMMA,
-      anon_sym_RBRACE,
-  [11044] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-    ACTIONS(1148), 2,
-      anon_sym_COMMA,
-      anon_sym_RBRACE,
-  [11056] = 4,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(1150), 1,
-      anon_sym_COLON,
-    ACTIONS(1152), 1,
-      anon_sym_SEMI,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-  [11070] = 4,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(1142), 1,
-      sym_identifier,
-    ACTIONS(1154), 1,
-      anon_sym_RBRACK,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-  [11084] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-    ACTIONS(1084), 2,
-      anon_sym_COMMA,
-      anon_sym_RBRACE,
-  [11096] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-    ACTIONS(1156), 2,
-      anon_sym_COMMA,
-      anon_sym_RPAREN,
-  [11108] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-    ACTIONS(1158), 2,
-      anon_sym_COMMA,
-      anon_sym_RPAREN,
-  [11120] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-    ACTIONS(993), 2,
-      anon_sym_COMMA,
-      anon_sym_RBRACE,
-  [11132] = 4,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(21), 1,
-      anon_sym_LBRACE,
-    STATE(57), 1,
-      sym_block,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-  [11146] = 4,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(21), 1,
-      anon_sym_LBRACE,
-    STATE(60), 1,
-      sym_block,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-  [11160] = 4,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(1160), 1,
-      ts_builtin_sym_end,
-    ACTIONS(1162), 1,
-      sym_metadata_json,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-  [11174] = 4,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(21), 1,
-      anon_sym_LBRACE,
-    STATE(62), 1,
-      sym_block,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-  [11188] = 4,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(875), 1,
-      anon_sym_LPAREN,
-    STATE(293), 1,
-      sym_parameters,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-  [11202] = 4,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(21), 1,
-      anon_sym_LBRACE,
-    STATE(414), 1,
-      sym_block,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-  [11216] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-    ACTIONS(1164), 2,
-      anon_sym_COMMA,
-      anon_sym_RPAREN,
-  [11228] = 4,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(1166), 1,
-      anon_sym_LPAREN,
-    STATE(398), 1,
-      sym_shape,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-  [11242] = 4,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(1168), 1,
-      sym_identifier,
-    ACTIONS(1170), 1,
-      anon_sym_RBRACK,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-  [11256] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-    ACTIONS(1004), 2,
-      anon_sym_COMMA,
-      anon_sym_RPAREN,
-  [11268] = 4,
+  [11037] = 4,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(875), 1,
@@ -12085,434 +12316,605 @@ static const uint16_t ts_small_parse_table[] = {
     STATE(297), 1,
       sym_parameters,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11282] = 3,
+      sym_block_comment,
+  [11051] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
+    ACTIONS(1148), 2,
+      anon_sym_COMMA,
+      anon_sym_RBRACE,
+  [11063] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+    ACTIONS(1150), 2,
+      anon_sym_COMMA,
+      anon_sym_RBRACE,
+  [11075] = 4,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(1152), 1,
+      anon_sym_COLON,
+    ACTIONS(1154), 1,
+      anon_sym_SEMI,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11089] = 4,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(1146), 1,
+      sym_identifier,
+    ACTIONS(1156), 1,
+      anon_sym_RBRACK,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11103] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+    ACTIONS(1084), 2,
+      anon_sym_COMMA,
+      anon_sym_RBRACE,
+  [11115] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+    ACTIONS(1158), 2,
+      anon_sym_COMMA,
+      anon_sym_RPAREN,
+  [11127] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+    ACTIONS(1160), 2,
+      anon_sym_COMMA,
+      anon_sym_RPAREN,
+  [11139] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+    ACTIONS(993), 2,
+      anon_sym_COMMA,
+      anon_sym_RBRACE,
+  [11151] = 4,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(21), 1,
+      anon_sym_LBRACE,
+    STATE(57), 1,
+      sym_block,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11165] = 4,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(21), 1,
+      anon_sym_LBRACE,
+    STATE(60), 1,
+      sym_block,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11179] = 4,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(1162), 1,
+      ts_builtin_sym_end,
+    ACTIONS(1164), 1,
+      sym_metadata_json,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11193] = 4,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(21), 1,
+      anon_sym_LBRACE,
+    STATE(62), 1,
+      sym_block,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11207] = 4,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(875), 1,
+      anon_sym_LPAREN,
+    STATE(293), 1,
+      sym_parameters,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11221] = 4,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(21), 1,
+      anon_sym_LBRACE,
+    STATE(408), 1,
+      sym_block,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11235] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+    ACTIONS(1166), 2,
+      anon_sym_COMMA,
+      anon_sym_RPAREN,
+  [11247] = 4,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(1168), 1,
+      sym_identifier,
+    ACTIONS(1170), 1,
+      anon_sym_RBRACK,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11261] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+    ACTIONS(1004), 2,
+      anon_sym_COMMA,
+      anon_sym_RPAREN,
+  [11273] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
     ACTIONS(1172), 2,
       anon_sym_COMMA,
       anon_sym_RPAREN,
-  [11294] = 3,
+  [11285] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
     ACTIONS(1174), 2,
+      anon_sym_COMMA,
+      anon_sym_RBRACE,
+  [11297] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+    ACTIONS(1176), 2,
       anon_sym_RBRACK,
       anon_sym_COMMA,
-  [11306] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(1176), 1,
-      anon_sym_COMMA,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-  [11317] = 3,
+  [11309] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1178), 1,
-      anon_sym_SEMI,
+      anon_sym_LPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11328] = 3,
+      sym_block_comment,
+  [11320] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(439), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11339] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(53), 1,
-      ts_builtin_sym_end,
-    ACTIONS(3), 2,
       sym_block_comment,
-      sym_line_comment,
-  [11350] = 3,
+  [11331] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1180), 1,
       anon_sym_COMMA,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11361] = 3,
+      sym_block_comment,
+  [11342] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(53), 1,
+      ts_builtin_sym_end,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11353] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1182), 1,
       ts_builtin_sym_end,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11372] = 3,
+      sym_block_comment,
+  [11364] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1184), 1,
-      anon_sym_LBRACK,
+      ts_builtin_sym_end,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11383] = 3,
+      sym_block_comment,
+  [11375] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1186), 1,
-      sym_local_var,
+      anon_sym_LBRACK,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11394] = 3,
+      sym_block_comment,
+  [11386] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1188), 1,
-      anon_sym_DASH_GT,
+      sym_local_var,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11405] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(441), 1,
-      anon_sym_RPAREN,
-    ACTIONS(3), 2,
       sym_block_comment,
-      sym_line_comment,
-  [11416] = 3,
+  [11397] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1190), 1,
       anon_sym_DASH_GT,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11427] = 3,
+      sym_block_comment,
+  [11408] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(441), 1,
+      anon_sym_RPAREN,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11419] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1192), 1,
+      anon_sym_DASH_GT,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11430] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(1194), 1,
       sym_identifier,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11438] = 3,
+      sym_block_comment,
+  [11441] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(511), 1,
       ts_builtin_sym_end,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11449] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(1194), 1,
-      ts_builtin_sym_end,
-    ACTIONS(3), 2,
       sym_block_comment,
-      sym_line_comment,
-  [11460] = 3,
+  [11452] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1196), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11471] = 3,
+      sym_block_comment,
+  [11463] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1198), 1,
-      anon_sym_COMMA,
+      sym__projection_index,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11482] = 3,
+      sym_block_comment,
+  [11474] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1200), 1,
-      sym__projection_index,
+      anon_sym_COMMA,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11493] = 3,
+      sym_block_comment,
+  [11485] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1202), 1,
       anon_sym_COMMA,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11504] = 3,
+      sym_block_comment,
+  [11496] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1204), 1,
-      anon_sym_COMMA,
+      sym_global_var,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11515] = 3,
+      sym_block_comment,
+  [11507] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1206), 1,
-      anon_sym_DASH_GT,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-  [11526] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(1208), 1,
-      sym_global_var,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-  [11537] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(1210), 1,
-      anon_sym_DASH_GT,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-  [11548] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(445), 1,
       anon_sym_COMMA,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11559] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(1212), 1,
-      anon_sym_RBRACK,
-    ACTIONS(3), 2,
       sym_block_comment,
-      sym_line_comment,
-  [11570] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(443), 1,
-      anon_sym_RPAREN,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-  [11581] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(1214), 1,
-      ts_builtin_sym_end,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-  [11592] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(1216), 1,
-      anon_sym_DASH_GT,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-  [11603] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(1218), 1,
-      sym_identifier,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-  [11614] = 3,
-    ACTIONS(5), 1,
-      sym_doc_comment,
-    ACTIONS(1142), 1,
-      sym_identifier,
-    ACTIONS(3), 2,
-      sym_block_comment,
-      sym_line_comment,
-  [11625] = 3,
+  [11518] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(509), 1,
       ts_builtin_sym_end,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11636] = 3,
+      sym_block_comment,
+  [11529] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(1208), 1,
+      anon_sym_DASH_GT,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11540] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(1210), 1,
+      anon_sym_RBRACK,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11551] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(445), 1,
+      anon_sym_COMMA,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11562] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(1212), 1,
+      ts_builtin_sym_end,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11573] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(1214), 1,
+      anon_sym_RBRACK,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11584] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(1216), 1,
+      anon_sym_DASH_GT,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11595] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(1218), 1,
+      sym_identifier,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11606] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(1146), 1,
+      sym_identifier,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11617] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1220), 1,
-      anon_sym_LPAREN,
+      anon_sym_else,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11647] = 3,
+      sym_block_comment,
+  [11628] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1222), 1,
-      anon_sym_LPAREN,
+      anon_sym_DASH_GT,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11658] = 3,
+      sym_block_comment,
+  [11639] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1224), 1,
-      anon_sym_DASH_GT,
+      anon_sym_LPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11669] = 3,
+      sym_block_comment,
+  [11650] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1226), 1,
-      anon_sym_RBRACE,
+      anon_sym_LPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11680] = 3,
+      sym_block_comment,
+  [11661] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1228), 1,
-      anon_sym_else,
+      anon_sym_DASH_GT,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11691] = 3,
+      sym_block_comment,
+  [11672] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1230), 1,
-      anon_sym_COMMA,
+      anon_sym_RBRACE,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11702] = 3,
+      sym_block_comment,
+  [11683] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1232), 1,
-      anon_sym_LPAREN,
+      anon_sym_COMMA,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11713] = 3,
+      sym_block_comment,
+  [11694] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1234), 1,
-      anon_sym_DASH_GT,
+      anon_sym_LPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11724] = 3,
+      sym_block_comment,
+  [11705] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1236), 1,
-      anon_sym_type,
+      anon_sym_EQ_GT,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11735] = 3,
+      sym_block_comment,
+  [11716] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1238), 1,
       sym_identifier,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11746] = 3,
+      sym_block_comment,
+  [11727] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1240), 1,
-      anon_sym_LPAREN,
+      anon_sym_type,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11757] = 3,
+      sym_block_comment,
+  [11738] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1242), 1,
-      anon_sym_DASH_GT,
+      sym_string,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11768] = 3,
+      sym_block_comment,
+  [11749] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1244), 1,
-      anon_sym_RBRACK,
+      anon_sym_LPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11779] = 3,
+      sym_block_comment,
+  [11760] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1246), 1,
-      anon_sym_LPAREN,
+      anon_sym_DASH_GT,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11790] = 3,
+      sym_block_comment,
+  [11771] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1248), 1,
       anon_sym_COMMA,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11801] = 3,
+      sym_block_comment,
+  [11782] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(443), 1,
+      anon_sym_RPAREN,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11793] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1250), 1,
-      anon_sym_EQ_GT,
+      anon_sym_COMMA,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11812] = 3,
+      sym_block_comment,
+  [11804] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1252), 1,
-      sym_string,
+      anon_sym_SEMI,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11823] = 3,
+      sym_block_comment,
+  [11815] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1254), 1,
       anon_sym_EQ,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11834] = 3,
+      sym_block_comment,
+  [11826] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1256), 1,
-      sym_identifier,
+      anon_sym_DASH_GT,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11845] = 3,
+      sym_block_comment,
+  [11837] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1258), 1,
       anon_sym_RPAREN,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
-  [11856] = 3,
+      sym_block_comment,
+  [11848] = 3,
     ACTIONS(5), 1,
       sym_doc_comment,
     ACTIONS(1260), 1,
+      sym_identifier,
+    ACTIONS(3), 2,
+      sym_line_comment,
+      sym_block_comment,
+  [11859] = 3,
+    ACTIONS(5), 1,
+      sym_doc_comment,
+    ACTIONS(1262), 1,
       anon_sym_COMMA,
     ACTIONS(3), 2,
-      sym_block_comment,
       sym_line_comment,
+      sym_block_comment,
 };
 
 static const uint32_t ts_small_parse_table_map[] = {
@@ -12845,106 +13247,106 @@ static const uint32_t ts_small_parse_table_map[] = {
   [SMALL_STATE(328)] = 10606,
   [SMALL_STATE(329)] = 10623,
   [SMALL_STATE(330)] = 10640,
-  [SMALL_STATE(331)] = 10653,
+  [SMALL_STATE(331)] = 10657,
   [SMALL_STATE(332)] = 10670,
   [SMALL_STATE(333)] = 10687,
   [SMALL_STATE(334)] = 10704,
-  [SMALL_STATE(335)] = 10717,
-  [SMALL_STATE(336)] = 10732,
+  [SMALL_STATE(335)] = 10721,
+  [SMALL_STATE(336)] = 10734,
   [SMALL_STATE(337)] = 10749,
   [SMALL_STATE(338)] = 10766,
-  [SMALL_STATE(339)] = 10778,
-  [SMALL_STATE(340)] = 10792,
-  [SMALL_STATE(341)] = 10804,
-  [SMALL_STATE(342)] = 10816,
-  [SMALL_STATE(343)] = 10828,
-  [SMALL_STATE(344)] = 10840,
-  [SMALL_STATE(345)] = 10854,
-  [SMALL_STATE(346)] = 10866,
-  [SMALL_STATE(347)] = 10878,
-  [SMALL_STATE(348)] = 10890,
-  [SMALL_STATE(349)] = 10904,
-  [SMALL_STATE(350)] = 10918,
-  [SMALL_STATE(351)] = 10930,
-  [SMALL_STATE(352)] = 10942,
-  [SMALL_STATE(353)] = 10954,
-  [SMALL_STATE(354)] = 10966,
-  [SMALL_STATE(355)] = 10980,
-  [SMALL_STATE(356)] = 10994,
-  [SMALL_STATE(357)] = 11008,
-  [SMALL_STATE(358)] = 11020,
-  [SMALL_STATE(359)] = 11032,
-  [SMALL_STATE(360)] = 11044,
-  [SMALL_STATE(361)] = 11056,
-  [SMALL_STATE(362)] = 11070,
-  [SMALL_STATE(363)] = 11084,
-  [SMALL_STATE(364)] = 11096,
-  [SMALL_STATE(365)] = 11108,
-  [SMALL_STATE(366)] = 11120,
-  [SMALL_STATE(367)] = 11132,
-  [SMALL_STATE(368)] = 11146,
-  [SMALL_STATE(369)] = 11160,
-  [SMALL_STATE(370)] = 11174,
-  [SMALL_STATE(371)] = 11188,
-  [SMALL_STATE(372)] = 11202,
-  [SMALL_STATE(373)] = 11216,
-  [SMALL_STATE(374)] = 11228,
-  [SMALL_STATE(375)] = 11242,
-  [SMALL_STATE(376)] = 11256,
-  [SMALL_STATE(377)] = 11268,
-  [SMALL_STATE(378)] = 11282,
-  [SMALL_STATE(379)] = 11294,
-  [SMALL_STATE(380)] = 11306,
-  [SMALL_STATE(381)] = 11317,
-  [SMALL_STATE(382)] = 11328,
-  [SMALL_STATE(383)] = 11339,
-  [SMALL_STATE(384)] = 11350,
-  [SMALL_STATE(385)] = 11361,
-  [SMALL_STATE(386)] = 11372,
-  [SMALL_STATE(387)] = 11383,
-  [SMALL_STATE(388)] = 11394,
-  [SMALL_STATE(389)] = 11405,
-  [SMALL_STATE(390)] = 11416,
-  [SMALL_STATE(391)] = 11427,
-  [SMALL_STATE(392)] = 11438,
-  [SMALL_STATE(393)] = 11449,
-  [SMALL_STATE(394)] = 11460,
-  [SMALL_STATE(395)] = 11471,
-  [SMALL_STATE(396)] = 11482,
-  [SMALL_STATE(397)] = 11493,
-  [SMALL_STATE(398)] = 11504,
-  [SMALL_STATE(399)] = 11515,
-  [SMALL_STATE(400)] = 11526,
-  [SMALL_STATE(401)] = 11537,
-  [SMALL_STATE(402)] = 11548,
-  [SMALL_STATE(403)] = 11559,
-  [SMALL_STATE(404)] = 11570,
-  [SMALL_STATE(405)] = 11581,
-  [SMALL_STATE(406)] = 11592,
-  [SMALL_STATE(407)] = 11603,
-  [SMALL_STATE(408)] = 11614,
-  [SMALL_STATE(409)] = 11625,
-  [SMALL_STATE(410)] = 11636,
-  [SMALL_STATE(411)] = 11647,
-  [SMALL_STATE(412)] = 11658,
-  [SMALL_STATE(413)] = 11669,
-  [SMALL_STATE(414)] = 11680,
-  [SMALL_STATE(415)] = 11691,
-  [SMALL_STATE(416)] = 11702,
-  [SMALL_STATE(417)] = 11713,
-  [SMALL_STATE(418)] = 11724,
-  [SMALL_STATE(419)] = 11735,
-  [SMALL_STATE(420)] = 11746,
-  [SMALL_STATE(421)] = 11757,
-  [SMALL_STATE(422)] = 11768,
-  [SMALL_STATE(423)] = 11779,
-  [SMALL_STATE(424)] = 11790,
-  [SMALL_STATE(425)] = 11801,
-  [SMALL_STATE(426)] = 11812,
-  [SMALL_STATE(427)] = 11823,
-  [SMALL_STATE(428)] = 11834,
-  [SMALL_STATE(429)] = 11845,
-  [SMALL_STATE(430)] = 11856,
+  [SMALL_STATE(339)] = 10783,
+  [SMALL_STATE(340)] = 10795,
+  [SMALL_STATE(341)] = 10809,
+  [SMALL_STATE(342)] = 10821,
+  [SMALL_STATE(343)] = 10833,
+  [SMALL_STATE(344)] = 10845,
+  [SMALL_STATE(345)] = 10857,
+  [SMALL_STATE(346)] = 10871,
+  [SMALL_STATE(347)] = 10883,
+  [SMALL_STATE(348)] = 10895,
+  [SMALL_STATE(349)] = 10907,
+  [SMALL_STATE(350)] = 10921,
+  [SMALL_STATE(351)] = 10935,
+  [SMALL_STATE(352)] = 10947,
+  [SMALL_STATE(353)] = 10959,
+  [SMALL_STATE(354)] = 10971,
+  [SMALL_STATE(355)] = 10983,
+  [SMALL_STATE(356)] = 10997,
+  [SMALL_STATE(357)] = 11011,
+  [SMALL_STATE(358)] = 11025,
+  [SMALL_STATE(359)] = 11037,
+  [SMALL_STATE(360)] = 11051,
+  [SMALL_STATE(361)] = 11063,
+  [SMALL_STATE(362)] = 11075,
+  [SMALL_STATE(363)] = 11089,
+  [SMALL_STATE(364)] = 11103,
+  [SMALL_STATE(365)] = 11115,
+  [SMALL_STATE(366)] = 11127,
+  [SMALL_STATE(367)] = 11139,
+  [SMALL_STATE(368)] = 11151,
+  [SMALL_STATE(369)] = 11165,
+  [SMALL_STATE(370)] = 11179,
+  [SMALL_STATE(371)] = 11193,
+  [SMALL_STATE(372)] = 11207,
+  [SMALL_STATE(373)] = 11221,
+  [SMALL_STATE(374)] = 11235,
+  [SMALL_STATE(375)] = 11247,
+  [SMALL_STATE(376)] = 11261,
+  [SMALL_STATE(377)] = 11273,
+  [SMALL_STATE(378)] = 11285,
+  [SMALL_STATE(379)] = 11297,
+  [SMALL_STATE(380)] = 11309,
+  [SMALL_STATE(381)] = 11320,
+  [SMALL_STATE(382)] = 11331,
+  [SMALL_STATE(383)] = 11342,
+  [SMALL_STATE(384)] = 11353,
+  [SMALL_STATE(385)] = 11364,
+  [SMALL_STATE(386)] = 11375,
+  [SMALL_STATE(387)] = 11386,
+  [SMALL_STATE(388)] = 11397,
+  [SMALL_STATE(389)] = 11408,
+  [SMALL_STATE(390)] = 11419,
+  [SMALL_STATE(391)] = 11430,
+  [SMALL_STATE(392)] = 11441,
+  [SMALL_STATE(393)] = 11452,
+  [SMALL_STATE(394)] = 11463,
+  [SMALL_STATE(395)] = 11474,
+  [SMALL_STATE(396)] = 11485,
+  [SMALL_STATE(397)] = 11496,
+  [SMALL_STATE(398)] = 11507,
+  [SMALL_STATE(399)] = 11518,
+  [SMALL_STATE(400)] = 11529,
+  [SMALL_STATE(401)] = 11540,
+  [SMALL_STATE(402)] = 11551,
+  [SMALL_STATE(403)] = 11562,
+  [SMALL_STATE(404)] = 11573,
+  [SMALL_STATE(405)] = 11584,
+  [SMALL_STATE(406)] = 11595,
+  [SMALL_STATE(407)] = 11606,
+  [SMALL_STATE(408)] = 11617,
+  [SMALL_STATE(409)] = 11628,
+  [SMALL_STATE(410)] = 11639,
+  [SMALL_STATE(411)] = 11650,
+  [SMALL_STATE(412)] = 11661,
+  [SMALL_STATE(413)] = 11672,
+  [SMALL_STATE(414)] = 11683,
+  [SMALL_STATE(415)] = 11694,
+  [SMALL_STATE(416)] = 11705,
+  [SMALL_STATE(417)] = 11716,
+  [SMALL_STATE(418)] = 11727,
+  [SMALL_STATE(419)] = 11738,
+  [SMALL_STATE(420)] = 11749,
+  [SMALL_STATE(421)] = 11760,
+  [SMALL_STATE(422)] = 11771,
+  [SMALL_STATE(423)] = 11782,
+  [SMALL_STATE(424)] = 11793,
+  [SMALL_STATE(425)] = 11804,
+  [SMALL_STATE(426)] = 11815,
+  [SMALL_STATE(427)] = 11826,
+  [SMALL_STATE(428)] = 11837,
+  [SMALL_STATE(429)] = 11848,
+  [SMALL_STATE(430)] = 11859,
 };
 
 static const TSParseActionEntry ts_parse_actions[] = {
@@ -12954,14 +13356,14 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [5] = {.entry = {.count = 1, .reusable = false}}, SHIFT_EXTRA(),
   [7] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_source_file, 0),
   [9] = {.entry = {.count = 1, .reusable = false}}, SHIFT(79),
-  [11] = {.entry = {.count = 1, .reusable = false}}, SHIFT(407),
-  [13] = {.entry = {.count = 1, .reusable = true}}, SHIFT(369),
-  [15] = {.entry = {.count = 1, .reusable = false}}, SHIFT(400),
+  [11] = {.entry = {.count = 1, .reusable = false}}, SHIFT(406),
+  [13] = {.entry = {.count = 1, .reusable = true}}, SHIFT(370),
+  [15] = {.entry = {.count = 1, .reusable = false}}, SHIFT(397),
   [17] = {.entry = {.count = 1, .reusable = false}}, SHIFT(418),
-  [19] = {.entry = {.count = 1, .reusable = false}}, SHIFT(419),
+  [19] = {.entry = {.count = 1, .reusable = false}}, SHIFT(417),
   [21] = {.entry = {.count = 1, .reusable = true}}, SHIFT(16),
   [23] = {.entry = {.count = 1, .reusable = true}}, SHIFT(6),
-  [25] = {.entry = {.count = 1, .reusable = false}}, SHIFT(346),
+  [25] = {.entry = {.count = 1, .reusable = false}}, SHIFT(347),
   [27] = {.entry = {.count = 1, .reusable = false}}, SHIFT(387),
   [29] = {.entry = {.count = 1, .reusable = true}}, SHIFT(25),
   [31] = {.entry = {.count = 1, .reusable = false}}, SHIFT(246),
@@ -12969,7 +13371,7 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [35] = {.entry = {.count = 1, .reusable = false}}, SHIFT(32),
   [37] = {.entry = {.count = 1, .reusable = true}}, SHIFT(32),
   [39] = {.entry = {.count = 1, .reusable = false}}, SHIFT(420),
-  [41] = {.entry = {.count = 1, .reusable = false}}, SHIFT(423),
+  [41] = {.entry = {.count = 1, .reusable = false}}, SHIFT(380),
   [43] = {.entry = {.count = 1, .reusable = true}}, SHIFT(79),
   [45] = {.entry = {.count = 1, .reusable = true}}, SHIFT(77),
   [47] = {.entry = {.count = 1, .reusable = true}}, SHIFT(51),
@@ -13017,7 +13419,7 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [131] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym__body_repeat1, 2), SHIFT_REPEAT(104),
   [134] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym__body_repeat1, 2), SHIFT_REPEAT(16),
   [137] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym__body_repeat1, 2), SHIFT_REPEAT(6),
-  [140] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym__body_repeat1, 2), SHIFT_REPEAT(346),
+  [140] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym__body_repeat1, 2), SHIFT_REPEAT(347),
   [143] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym__body_repeat1, 2), SHIFT_REPEAT(387),
   [146] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym__body_repeat1, 2), SHIFT_REPEAT(25),
   [149] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym__body_repeat1, 2), SHIFT_REPEAT(246),
@@ -13025,7 +13427,7 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [155] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym__body_repeat1, 2), SHIFT_REPEAT(32),
   [158] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym__body_repeat1, 2), SHIFT_REPEAT(32),
   [161] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym__body_repeat1, 2), SHIFT_REPEAT(420),
-  [164] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym__body_repeat1, 2), SHIFT_REPEAT(423),
+  [164] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym__body_repeat1, 2), SHIFT_REPEAT(380),
   [167] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym__body_repeat1, 2), SHIFT_REPEAT(104),
   [170] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym__body_repeat1, 2), SHIFT_REPEAT(101),
   [173] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym__body_repeat1, 2), SHIFT_REPEAT(51),
@@ -13043,11 +13445,11 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [200] = {.entry = {.count = 1, .reusable = false}}, SHIFT(100),
   [202] = {.entry = {.count = 1, .reusable = true}}, SHIFT(242),
   [204] = {.entry = {.count = 1, .reusable = true}}, SHIFT(100),
-  [206] = {.entry = {.count = 1, .reusable = true}}, SHIFT(351),
+  [206] = {.entry = {.count = 1, .reusable = true}}, SHIFT(352),
   [208] = {.entry = {.count = 1, .reusable = true}}, SHIFT(250),
   [210] = {.entry = {.count = 1, .reusable = false}}, SHIFT(87),
   [212] = {.entry = {.count = 1, .reusable = true}}, SHIFT(87),
-  [214] = {.entry = {.count = 1, .reusable = true}}, SHIFT(334),
+  [214] = {.entry = {.count = 1, .reusable = true}}, SHIFT(335),
   [216] = {.entry = {.count = 1, .reusable = false}}, SHIFT(47),
   [218] = {.entry = {.count = 1, .reusable = true}}, SHIFT(47),
   [220] = {.entry = {.count = 1, .reusable = false}}, SHIFT(46),
@@ -13068,7 +13470,7 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [250] = {.entry = {.count = 1, .reusable = true}}, SHIFT(106),
   [252] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_source_file_repeat1, 2),
   [254] = {.entry = {.count = 1, .reusable = false}}, REDUCE(aux_sym_source_file_repeat1, 2),
-  [256] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_source_file_repeat1, 2), SHIFT_REPEAT(407),
+  [256] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_source_file_repeat1, 2), SHIFT_REPEAT(406),
   [259] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_file_attribute, 5, .production_id = 22),
   [261] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_file_attribute, 5, .production_id = 22),
   [263] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_file_attribute, 3, .production_id = 5),
@@ -13094,7 +13496,7 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [303] = {.entry = {.count = 1, .reusable = true}}, SHIFT(26),
   [305] = {.entry = {.count = 1, .reusable = false}}, SHIFT(27),
   [307] = {.entry = {.count = 1, .reusable = true}}, SHIFT(27),
-  [309] = {.entry = {.count = 1, .reusable = true}}, SHIFT(396),
+  [309] = {.entry = {.count = 1, .reusable = true}}, SHIFT(394),
   [311] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_binary_expression, 3, .production_id = 10),
   [313] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_unary_expression, 2, .production_id = 3),
   [315] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_unary_expression, 2, .production_id = 3),
@@ -13159,7 +13561,7 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [433] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_tuple_repeat1, 2),
   [435] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_match_clause, 3, .production_id = 30),
   [437] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_attribute, 3, .production_id = 25),
-  [439] = {.entry = {.count = 1, .reusable = true}}, SHIFT(372),
+  [439] = {.entry = {.count = 1, .reusable = true}}, SHIFT(373),
   [441] = {.entry = {.count = 1, .reusable = true}}, SHIFT(71),
   [443] = {.entry = {.count = 1, .reusable = true}}, SHIFT(64),
   [445] = {.entry = {.count = 1, .reusable = true}}, SHIFT(13),
@@ -13174,33 +13576,33 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [463] = {.entry = {.count = 1, .reusable = true}}, SHIFT(113),
   [465] = {.entry = {.count = 1, .reusable = true}}, SHIFT(187),
   [467] = {.entry = {.count = 1, .reusable = false}}, SHIFT(268),
-  [469] = {.entry = {.count = 1, .reusable = false}}, SHIFT(416),
+  [469] = {.entry = {.count = 1, .reusable = false}}, SHIFT(415),
   [471] = {.entry = {.count = 1, .reusable = false}}, SHIFT(172),
   [473] = {.entry = {.count = 1, .reusable = false}}, SHIFT(386),
-  [475] = {.entry = {.count = 1, .reusable = true}}, SHIFT(340),
+  [475] = {.entry = {.count = 1, .reusable = true}}, SHIFT(341),
   [477] = {.entry = {.count = 1, .reusable = true}}, SHIFT(175),
-  [479] = {.entry = {.count = 1, .reusable = true}}, SHIFT(399),
+  [479] = {.entry = {.count = 1, .reusable = true}}, SHIFT(427),
   [481] = {.entry = {.count = 1, .reusable = true}}, SHIFT(174),
   [483] = {.entry = {.count = 1, .reusable = true}}, SHIFT(412),
   [485] = {.entry = {.count = 1, .reusable = true}}, SHIFT(180),
-  [487] = {.entry = {.count = 1, .reusable = true}}, SHIFT(359),
+  [487] = {.entry = {.count = 1, .reusable = true}}, SHIFT(360),
   [489] = {.entry = {.count = 1, .reusable = true}}, SHIFT(388),
   [491] = {.entry = {.count = 1, .reusable = true}}, SHIFT(390),
   [493] = {.entry = {.count = 1, .reusable = true}}, SHIFT(189),
-  [495] = {.entry = {.count = 1, .reusable = true}}, SHIFT(406),
+  [495] = {.entry = {.count = 1, .reusable = true}}, SHIFT(405),
   [497] = {.entry = {.count = 1, .reusable = true}}, SHIFT(194),
-  [499] = {.entry = {.count = 1, .reusable = true}}, SHIFT(360),
+  [499] = {.entry = {.count = 1, .reusable = true}}, SHIFT(361),
   [501] = {.entry = {.count = 1, .reusable = true}}, SHIFT(421),
-  [503] = {.entry = {.count = 1, .reusable = true}}, SHIFT(400),
+  [503] = {.entry = {.count = 1, .reusable = true}}, SHIFT(397),
   [505] = {.entry = {.count = 1, .reusable = true}}, SHIFT(418),
-  [507] = {.entry = {.count = 1, .reusable = true}}, SHIFT(419),
+  [507] = {.entry = {.count = 1, .reusable = true}}, SHIFT(417),
   [509] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_source_file, 3),
   [511] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_source_file, 2),
   [513] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_source_file_repeat2, 2),
-  [515] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_source_file_repeat2, 2), SHIFT_REPEAT(407),
-  [518] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_source_file_repeat2, 2), SHIFT_REPEAT(400),
+  [515] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_source_file_repeat2, 2), SHIFT_REPEAT(406),
+  [518] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_source_file_repeat2, 2), SHIFT_REPEAT(397),
   [521] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_source_file_repeat2, 2), SHIFT_REPEAT(418),
-  [524] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_source_file_repeat2, 2), SHIFT_REPEAT(419),
+  [524] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_source_file_repeat2, 2), SHIFT_REPEAT(417),
   [527] = {.entry = {.count = 1, .reusable = true}}, SHIFT(248),
   [529] = {.entry = {.count = 1, .reusable = true}}, SHIFT(70),
   [531] = {.entry = {.count = 1, .reusable = true}}, SHIFT(157),
@@ -13217,7 +13619,7 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [553] = {.entry = {.count = 1, .reusable = true}}, SHIFT(290),
   [555] = {.entry = {.count = 1, .reusable = true}}, SHIFT(269),
   [557] = {.entry = {.count = 1, .reusable = true}}, SHIFT(264),
-  [559] = {.entry = {.count = 1, .reusable = true}}, SHIFT(330),
+  [559] = {.entry = {.count = 1, .reusable = true}}, SHIFT(331),
   [561] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_type_definition, 2, .production_id = 2),
   [563] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_type_definition, 2, .production_id = 2),
   [565] = {.entry = {.count = 1, .reusable = true}}, SHIFT(286),
@@ -13237,10 +13639,10 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [593] = {.entry = {.count = 1, .reusable = true}}, SHIFT(430),
   [595] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_type_parameters, 2),
   [597] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_type_parameters, 2),
-  [599] = {.entry = {.count = 1, .reusable = true}}, SHIFT(380),
+  [599] = {.entry = {.count = 1, .reusable = true}}, SHIFT(422),
   [601] = {.entry = {.count = 1, .reusable = true}}, SHIFT(424),
   [603] = {.entry = {.count = 1, .reusable = false}}, SHIFT(190),
-  [605] = {.entry = {.count = 1, .reusable = true}}, SHIFT(415),
+  [605] = {.entry = {.count = 1, .reusable = true}}, SHIFT(414),
   [607] = {.entry = {.count = 1, .reusable = true}}, SHIFT(181),
   [609] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_incomplete_type, 1),
   [611] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_incomplete_type, 1),
@@ -13262,7 +13664,7 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [643] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_tuple_type, 2),
   [645] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_tuple_type, 2),
   [647] = {.entry = {.count = 1, .reusable = true}}, SHIFT(165),
-  [649] = {.entry = {.count = 1, .reusable = true}}, SHIFT(384),
+  [649] = {.entry = {.count = 1, .reusable = true}}, SHIFT(382),
   [651] = {.entry = {.count = 1, .reusable = true}}, SHIFT(185),
   [653] = {.entry = {.count = 1, .reusable = false}}, SHIFT(185),
   [655] = {.entry = {.count = 1, .reusable = true}}, SHIFT(186),
@@ -13283,7 +13685,7 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [685] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_type_name, 6, .production_id = 15),
   [687] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_type_name, 6, .production_id = 15),
   [689] = {.entry = {.count = 1, .reusable = true}}, SHIFT(166),
-  [691] = {.entry = {.count = 1, .reusable = true}}, SHIFT(397),
+  [691] = {.entry = {.count = 1, .reusable = true}}, SHIFT(396),
   [693] = {.entry = {.count = 1, .reusable = true}}, SHIFT(193),
   [695] = {.entry = {.count = 1, .reusable = false}}, SHIFT(193),
   [697] = {.entry = {.count = 1, .reusable = true}}, SHIFT(173),
@@ -13306,8 +13708,8 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [731] = {.entry = {.count = 1, .reusable = true}}, SHIFT(310),
   [733] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_function_type, 9, .production_id = 50),
   [735] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_function_type, 9, .production_id = 50),
-  [737] = {.entry = {.count = 1, .reusable = true}}, SHIFT(394),
-  [739] = {.entry = {.count = 1, .reusable = true}}, SHIFT(345),
+  [737] = {.entry = {.count = 1, .reusable = true}}, SHIFT(393),
+  [739] = {.entry = {.count = 1, .reusable = true}}, SHIFT(346),
   [741] = {.entry = {.count = 1, .reusable = true}}, SHIFT(241),
   [743] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_function_definition, 4, .production_id = 12),
   [745] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_function_definition, 4, .production_id = 12),
@@ -13333,10 +13735,10 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [785] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_type_definition, 7, .production_id = 2),
   [787] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_type_definition, 7, .production_id = 7),
   [789] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_type_definition, 7, .production_id = 7),
-  [791] = {.entry = {.count = 1, .reusable = true}}, SHIFT(338),
+  [791] = {.entry = {.count = 1, .reusable = true}}, SHIFT(339),
   [793] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym__definition, 1),
   [795] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym__definition, 1),
-  [797] = {.entry = {.count = 1, .reusable = true}}, SHIFT(342),
+  [797] = {.entry = {.count = 1, .reusable = true}}, SHIFT(343),
   [799] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_type_definition, 8, .production_id = 13),
   [801] = {.entry = {.count = 1, .reusable = false}}, REDUCE(sym_type_definition, 8, .production_id = 13),
   [803] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_type_definition, 8, .production_id = 7),
@@ -13417,25 +13819,25 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [956] = {.entry = {.count = 1, .reusable = true}}, SHIFT(114),
   [958] = {.entry = {.count = 1, .reusable = true}}, SHIFT(218),
   [960] = {.entry = {.count = 1, .reusable = true}}, SHIFT(129),
-  [962] = {.entry = {.count = 1, .reusable = true}}, SHIFT(335),
+  [962] = {.entry = {.count = 1, .reusable = true}}, SHIFT(336),
   [964] = {.entry = {.count = 1, .reusable = true}}, SHIFT(115),
   [966] = {.entry = {.count = 1, .reusable = true}}, SHIFT(116),
-  [968] = {.entry = {.count = 1, .reusable = true}}, SHIFT(417),
+  [968] = {.entry = {.count = 1, .reusable = true}}, SHIFT(409),
   [970] = {.entry = {.count = 1, .reusable = true}}, SHIFT(149),
   [972] = {.entry = {.count = 1, .reusable = true}}, SHIFT(216),
   [974] = {.entry = {.count = 1, .reusable = true}}, SHIFT(163),
-  [976] = {.entry = {.count = 1, .reusable = true}}, SHIFT(362),
+  [976] = {.entry = {.count = 1, .reusable = true}}, SHIFT(363),
   [978] = {.entry = {.count = 1, .reusable = true}}, SHIFT(117),
   [980] = {.entry = {.count = 1, .reusable = true}}, SHIFT(214),
-  [982] = {.entry = {.count = 1, .reusable = true}}, SHIFT(352),
+  [982] = {.entry = {.count = 1, .reusable = true}}, SHIFT(353),
   [984] = {.entry = {.count = 1, .reusable = true}}, SHIFT(208),
   [986] = {.entry = {.count = 1, .reusable = true}}, SHIFT(22),
   [988] = {.entry = {.count = 1, .reusable = true}}, SHIFT(314),
-  [990] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_parameter_repeat1, 2), SHIFT_REPEAT(355),
+  [990] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_parameter_repeat1, 2), SHIFT_REPEAT(356),
   [993] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_parameter_repeat1, 2),
   [995] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_tuple_pattern, 4),
   [997] = {.entry = {.count = 1, .reusable = true}}, SHIFT(164),
-  [999] = {.entry = {.count = 1, .reusable = true}}, SHIFT(356),
+  [999] = {.entry = {.count = 1, .reusable = true}}, SHIFT(357),
   [1001] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_constructor_pattern_repeat1, 2), SHIFT_REPEAT(167),
   [1004] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_constructor_pattern_repeat1, 2),
   [1006] = {.entry = {.count = 1, .reusable = true}}, SHIFT(143),
@@ -13472,108 +13874,103 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [1071] = {.entry = {.count = 1, .reusable = true}}, SHIFT(324),
   [1073] = {.entry = {.count = 1, .reusable = true}}, SHIFT(207),
   [1075] = {.entry = {.count = 1, .reusable = true}}, SHIFT(108),
-  [1077] = {.entry = {.count = 1, .reusable = true}}, SHIFT(358),
+  [1077] = {.entry = {.count = 1, .reusable = true}}, SHIFT(378),
   [1079] = {.entry = {.count = 1, .reusable = true}}, SHIFT(212),
-  [1081] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_type_definition_repeat1, 2), SHIFT_REPEAT(339),
+  [1081] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_type_definition_repeat1, 2), SHIFT_REPEAT(340),
   [1084] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_type_definition_repeat1, 2),
   [1086] = {.entry = {.count = 1, .reusable = true}}, SHIFT(213),
   [1088] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_type_parameters_repeat1, 2),
-  [1090] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_type_parameters_repeat1, 2), SHIFT_REPEAT(408),
+  [1090] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_type_parameters_repeat1, 2), SHIFT_REPEAT(407),
   [1093] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_shape_repeat1, 2), SHIFT_REPEAT(196),
   [1096] = {.entry = {.count = 1, .reusable = true}}, SHIFT(275),
   [1098] = {.entry = {.count = 1, .reusable = true}}, SHIFT(109),
   [1100] = {.entry = {.count = 1, .reusable = true}}, SHIFT(107),
   [1102] = {.entry = {.count = 1, .reusable = true}}, SHIFT(177),
-  [1104] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_constructor_pattern, 6, .production_id = 19),
-  [1106] = {.entry = {.count = 1, .reusable = true}}, SHIFT(110),
-  [1108] = {.entry = {.count = 1, .reusable = true}}, SHIFT(401),
-  [1110] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_parameter, 3, .production_id = 8),
-  [1112] = {.entry = {.count = 1, .reusable = true}}, SHIFT(126),
-  [1114] = {.entry = {.count = 1, .reusable = true}}, SHIFT(257),
-  [1116] = {.entry = {.count = 1, .reusable = true}}, SHIFT(258),
-  [1118] = {.entry = {.count = 1, .reusable = true}}, SHIFT(159),
-  [1120] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_parameters, 4),
-  [1122] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_constructor_definition, 5, .production_id = 14),
-  [1124] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_parameters, 5),
-  [1126] = {.entry = {.count = 1, .reusable = true}}, SHIFT(426),
-  [1128] = {.entry = {.count = 1, .reusable = true}}, SHIFT(36),
-  [1130] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_parameters, 2),
-  [1132] = {.entry = {.count = 1, .reusable = true}}, SHIFT(354),
-  [1134] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_parameters, 3),
-  [1136] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_parameter, 6, .production_id = 37),
-  [1138] = {.entry = {.count = 1, .reusable = true}}, SHIFT(33),
-  [1140] = {.entry = {.count = 1, .reusable = true}}, SHIFT(145),
-  [1142] = {.entry = {.count = 1, .reusable = true}}, SHIFT(379),
-  [1144] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_constructor_definition, 4, .production_id = 14),
-  [1146] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_constructor_definition, 6, .production_id = 14),
-  [1148] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_constructor_definition, 3, .production_id = 14),
-  [1150] = {.entry = {.count = 1, .reusable = true}}, SHIFT(131),
-  [1152] = {.entry = {.count = 1, .reusable = true}}, SHIFT(43),
-  [1154] = {.entry = {.count = 1, .reusable = true}}, SHIFT(162),
-  [1156] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_parameter, 5, .production_id = 33),
-  [1158] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_parameter, 3, .production_id = 26),
-  [1160] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_metadata_section, 1),
-  [1162] = {.entry = {.count = 1, .reusable = false}}, SHIFT(393),
-  [1164] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_parameter, 7, .production_id = 44),
-  [1166] = {.entry = {.count = 1, .reusable = true}}, SHIFT(171),
+  [1104] = {.entry = {.count = 1, .reusable = false}}, SHIFT(171),
+  [1106] = {.entry = {.count = 1, .reusable = true}}, SHIFT(398),
+  [1108] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_constructor_pattern, 6, .production_id = 19),
+  [1110] = {.entry = {.count = 1, .reusable = true}}, SHIFT(110),
+  [1112] = {.entry = {.count = 1, .reusable = true}}, SHIFT(400),
+  [1114] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_parameter, 3, .production_id = 8),
+  [1116] = {.entry = {.count = 1, .reusable = true}}, SHIFT(126),
+  [1118] = {.entry = {.count = 1, .reusable = true}}, SHIFT(257),
+  [1120] = {.entry = {.count = 1, .reusable = true}}, SHIFT(258),
+  [1122] = {.entry = {.count = 1, .reusable = true}}, SHIFT(159),
+  [1124] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_parameters, 4),
+  [1126] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_constructor_definition, 5, .production_id = 14),
+  [1128] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_parameters, 5),
+  [1130] = {.entry = {.count = 1, .reusable = true}}, SHIFT(419),
+  [1132] = {.entry = {.count = 1, .reusable = true}}, SHIFT(36),
+  [1134] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_parameters, 2),
+  [1136] = {.entry = {.count = 1, .reusable = true}}, SHIFT(355),
+  [1138] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_parameters, 3),
+  [1140] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_parameter, 6, .production_id = 37),
+  [1142] = {.entry = {.count = 1, .reusable = true}}, SHIFT(33),
+  [1144] = {.entry = {.count = 1, .reusable = true}}, SHIFT(145),
+  [1146] = {.entry = {.count = 1, .reusable = true}}, SHIFT(379),
+  [1148] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_constructor_definition, 6, .production_id = 14),
+  [1150] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_constructor_definition, 3, .production_id = 14),
+  [1152] = {.entry = {.count = 1, .reusable = true}}, SHIFT(131),
+  [1154] = {.entry = {.count = 1, .reusable = true}}, SHIFT(43),
+  [1156] = {.entry = {.count = 1, .reusable = true}}, SHIFT(162),
+  [1158] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_parameter, 5, .production_id = 33),
+  [1160] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_parameter, 3, .production_id = 26),
+  [1162] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_metadata_section, 1),
+  [1164] = {.entry = {.count = 1, .reusable = false}}, SHIFT(385),
+  [1166] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_parameter, 7, .production_id = 44),
   [1168] = {.entry = {.count = 1, .reusable = true}}, SHIFT(291),
   [1170] = {.entry = {.count = 1, .reusable = true}}, SHIFT(168),
   [1172] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_parameter, 8, .production_id = 47),
-  [1174] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_type_parameters_repeat1, 2, .production_id = 16),
-  [1176] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_shape, 5),
-  [1178] = {.entry = {.count = 1, .reusable = true}}, SHIFT(42),
+  [1174] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_constructor_definition, 4, .production_id = 14),
+  [1176] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_type_parameters_repeat1, 2, .production_id = 16),
+  [1178] = {.entry = {.count = 1, .reusable = true}}, SHIFT(11),
   [1180] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_shape, 3),
   [1182] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_source_file, 4),
-  [1184] = {.entry = {.count = 1, .reusable = true}}, SHIFT(374),
-  [1186] = {.entry = {.count = 1, .reusable = true}}, SHIFT(361),
-  [1188] = {.entry = {.count = 1, .reusable = true}}, SHIFT(146),
-  [1190] = {.entry = {.count = 1, .reusable = true}}, SHIFT(147),
-  [1192] = {.entry = {.count = 1, .reusable = true}}, SHIFT(153),
-  [1194] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_metadata_section, 2, .production_id = 1),
+  [1184] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_metadata_section, 2, .production_id = 1),
+  [1186] = {.entry = {.count = 1, .reusable = true}}, SHIFT(330),
+  [1188] = {.entry = {.count = 1, .reusable = true}}, SHIFT(362),
+  [1190] = {.entry = {.count = 1, .reusable = true}}, SHIFT(146),
+  [1192] = {.entry = {.count = 1, .reusable = true}}, SHIFT(147),
+  [1194] = {.entry = {.count = 1, .reusable = true}}, SHIFT(153),
   [1196] = {.entry = {.count = 1, .reusable = true}}, SHIFT(23),
-  [1198] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_shape, 4),
-  [1200] = {.entry = {.count = 1, .reusable = true}}, SHIFT(61),
+  [1198] = {.entry = {.count = 1, .reusable = true}}, SHIFT(61),
+  [1200] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_shape, 4),
   [1202] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_shape, 3, .production_id = 36),
-  [1204] = {.entry = {.count = 1, .reusable = true}}, SHIFT(428),
-  [1206] = {.entry = {.count = 1, .reusable = true}}, SHIFT(136),
-  [1208] = {.entry = {.count = 1, .reusable = true}}, SHIFT(243),
-  [1210] = {.entry = {.count = 1, .reusable = true}}, SHIFT(139),
-  [1212] = {.entry = {.count = 1, .reusable = true}}, SHIFT(188),
-  [1214] = {.entry = {.count = 1, .reusable = true}},  ACCEPT_INPUT(),
+  [1204] = {.entry = {.count = 1, .reusable = true}}, SHIFT(243),
+  [1206] = {.entry = {.count = 1, .reusable = true}}, SHIFT(429),
+  [1208] = {.entry = {.count = 1, .reusable = true}}, SHIFT(139),
+  [1210] = {.entry = {.count = 1, .reusable = true}}, SHIFT(188),
+  [1212] = {.entry = {.count = 1, .reusable = true}},  ACCEPT_INPUT(),
+  [1214] = {.entry = {.count = 1, .reusable = true}}, SHIFT(35),
   [1216] = {.entry = {.count = 1, .reusable = true}}, SHIFT(140),
-  [1218] = {.entry = {.count = 1, .reusable = true}}, SHIFT(344),
-  [1220] = {.entry = {.count = 1, .reusable = true}}, SHIFT(10),
-  [1222] = {.entry = {.count = 1, .reusable = true}}, SHIFT(118),
-  [1224] = {.entry = {.count = 1, .reusable = true}}, SHIFT(133),
-  [1226] = {.entry = {.count = 1, .reusable = true}}, SHIFT(37),
-  [1228] = {.entry = {.count = 1, .reusable = true}}, SHIFT(368),
-  [1230] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_shape, 2),
-  [1232] = {.entry = {.count = 1, .reusable = true}}, SHIFT(125),
-  [1234] = {.entry = {.count = 1, .reusable = true}}, SHIFT(122),
-  [1236] = {.entry = {.count = 1, .reusable = true}}, SHIFT(391),
+  [1218] = {.entry = {.count = 1, .reusable = true}}, SHIFT(345),
+  [1220] = {.entry = {.count = 1, .reusable = true}}, SHIFT(369),
+  [1222] = {.entry = {.count = 1, .reusable = true}}, SHIFT(122),
+  [1224] = {.entry = {.count = 1, .reusable = true}}, SHIFT(10),
+  [1226] = {.entry = {.count = 1, .reusable = true}}, SHIFT(118),
+  [1228] = {.entry = {.count = 1, .reusable = true}}, SHIFT(133),
+  [1230] = {.entry = {.count = 1, .reusable = true}}, SHIFT(37),
+  [1232] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_shape, 2),
+  [1234] = {.entry = {.count = 1, .reusable = true}}, SHIFT(125),
+  [1236] = {.entry = {.count = 1, .reusable = true}}, SHIFT(15),
   [1238] = {.entry = {.count = 1, .reusable = true}}, SHIFT(160),
-  [1240] = {.entry = {.count = 1, .reusable = true}}, SHIFT(12),
-  [1242] = {.entry = {.count = 1, .reusable = true}}, SHIFT(123),
-  [1244] = {.entry = {.count = 1, .reusable = true}}, SHIFT(35),
-  [1246] = {.entry = {.count = 1, .reusable = true}}, SHIFT(11),
-  [1248] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_shape, 5, .production_id = 36),
-  [1250] = {.entry = {.count = 1, .reusable = true}}, SHIFT(15),
-  [1252] = {.entry = {.count = 1, .reusable = true}}, SHIFT(422),
+  [1240] = {.entry = {.count = 1, .reusable = true}}, SHIFT(391),
+  [1242] = {.entry = {.count = 1, .reusable = true}}, SHIFT(404),
+  [1244] = {.entry = {.count = 1, .reusable = true}}, SHIFT(12),
+  [1246] = {.entry = {.count = 1, .reusable = true}}, SHIFT(123),
+  [1248] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_shape, 5),
+  [1250] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_shape, 5, .production_id = 36),
+  [1252] = {.entry = {.count = 1, .reusable = true}}, SHIFT(42),
   [1254] = {.entry = {.count = 1, .reusable = true}}, SHIFT(30),
-  [1256] = {.entry = {.count = 1, .reusable = true}}, SHIFT(403),
+  [1256] = {.entry = {.count = 1, .reusable = true}}, SHIFT(136),
   [1258] = {.entry = {.count = 1, .reusable = true}}, SHIFT(176),
-  [1260] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_shape, 4, .production_id = 36),
+  [1260] = {.entry = {.count = 1, .reusable = true}}, SHIFT(401),
+  [1262] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_shape, 4, .production_id = 36),
 };
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-void *tree_sitter_relay_external_scanner_create(void);
-void tree_sitter_relay_external_scanner_destroy(void *);
-bool tree_sitter_relay_external_scanner_scan(void *, TSLexer *, const bool *);
-unsigned tree_sitter_relay_external_scanner_serialize(void *, char *);
-void tree_sitter_relay_external_scanner_deserialize(void *, const char *, unsigned);
-
 #ifdef _WIN32
 #define extern __declspec(dllexport)
 #endif
@@ -13606,15 +14003,6 @@ extern const TSLanguage *tree_sitter_relay(void) {
     .lex_fn = ts_lex,
     .keyword_lex_fn = ts_lex_keywords,
     .keyword_capture_token = sym_identifier,
-    .external_scanner = {
-      &ts_external_scanner_states[0][0],
-      ts_external_scanner_symbol_map,
-      tree_sitter_relay_external_scanner_create,
-      tree_sitter_relay_external_scanner_destroy,
-      tree_sitter_relay_external_scanner_scan,
-      tree_sitter_relay_external_scanner_serialize,
-      tree_sitter_relay_external_scanner_deserialize,
-    },
     .primary_state_ids = ts_primary_state_ids,
   };
   return &language;

@@ -1,5 +1,5 @@
 -- Relay support for Neovim 0.7+: registers the tree-sitter parser built from
--- editors/tree-sitter-relay (compiling src/parser.c and src/scanner.c with the system C
+-- editors/tree-sitter-relay (compiling src/parser.c with the system C
 -- compiler on first use, as nvim-treesitter does), highlights relay buffers with the
 -- queries in queries/relay/, and starts `relay lsp` for them.
 local M = {}
@@ -32,7 +32,7 @@ function M.parser_path()
   end
   vim.fn.mkdir(out_dir, "p")
   local cc = vim.env.CC or "cc"
-  local cmd = { cc, "-shared", "-fPIC", "-O2", "-I", src, src .. "/parser.c", src .. "/scanner.c", "-o", so }
+  local cmd = { cc, "-shared", "-fPIC", "-O2", "-I", src, src .. "/parser.c", "-o", so }
   local output = vim.fn.system(cmd)
   if vim.v.shell_error ~= 0 then
     notify("could not compile the tree-sitter parser: " .. output, vim.log.levels.ERROR)
