@@ -68,8 +68,7 @@ class Builder {
   // `for thread in [0, kBlockThreads) body(thread)`, a Threads loop of its own variable
   template <class Body>
   Stmt threads(Body body) {
-    const Var thread = new_var(k_, "thread", i64());
-    return for_loop(thread, int_imm(kBlockThreads), LoopKind::Threads, body(thread));
+    return counted_loop(k_, "thread", kBlockThreads, LoopKind::Threads, body);
   }
 
   // The thread's row and column in the 16 x 16 grid.

@@ -34,7 +34,8 @@ Expr all_of(const std::vector<Expr>& conds) {
 
 int64_t product(const std::vector<int64_t>& s, size_t from = 0, size_t to = SIZE_MAX) {
   int64_t n = 1;
-  for (size_t d = from; d < std::min(to, s.size()); ++d) n *= s[d];
+  const size_t end = std::min(to, s.size());
+  for (size_t d = from; d < end; ++d) n *= s[d];
   return n;
 }
 

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lang/base/dtype.h"
@@ -251,6 +252,13 @@ int add_thread_local(Kernel& k, std::string name, DataType t, int64_t team, int6
 int add_shared(Kernel& k, std::string name, DataType t, int64_t size);
 
 Stmt for_loop(Var v, Expr extent, LoopKind kind, Block body);
+// `for v in [0, count) body(v)` over a fresh i64 variable `name`: how the GPU lowerings
+// write their team loops (Threads, Warps), whose body needs the variable.
+template <class Body>
+Stmt counted_loop(Kernel& k, std::string name, int64_t count, LoopKind kind, Body body) {
+  const Var v = new_var(k, std::move(name), i64());
+  return for_loop(v, int_imm(count), kind, body(v));
+}
 Stmt let(Var v, Expr value);
 Stmt store(const Buffer& b, Expr index, Expr value);
 Stmt alloc(const Buffer& b);

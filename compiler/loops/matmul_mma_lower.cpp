@@ -45,14 +45,8 @@ LoweredKernel lower_mma_matmul(const MatmulProgram& p, std::string name) {
   const int acc = add_thread_local(kn, "acc", f32(), kBlockThreads, kWarpCols * kFragment);
   const int64_t tiles_n = N / kBlockTile, tiles_m = M / kBlockTile;
 
-  auto threads = [&](auto body) {
-    const Var thread = new_var(kn, "thread", i64());
-    return for_loop(thread, int_imm(kBlockThreads), LoopKind::Threads, body(thread));
-  };
-  auto warps = [&](auto body) {
-    const Var warp = new_var(kn, "warp", i64());
-    return for_loop(warp, int_imm(kWarps), LoopKind::Warps, body(warp));
-  };
+  auto threads = [&](auto body) { return counted_loop(kn, "thread", kBlockThreads, LoopKind::Threads, body); };
+  auto warps = [&](auto body) { return counted_loop(kn, "warp", kWarps, LoopKind::Warps, body); };
   // the warp's first row (of 16) and first column (of 32) in the block
   auto warp_row = [](const Var& w) { return index_scale(index_div(var_ref(w), kWarpCols), kTile); };
   auto warp_col = [](const Var& w) { return index_scale(index_rem(var_ref(w), kWarpCols), kTile * kWarpCols); };
