@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "compiler/cuda/device.h"
+#include "tests/gpu/tile_audit.h"
 
 namespace {
 
@@ -293,6 +294,7 @@ int run(const Bundle& b, const std::vector<std::string>& ptx, Device& gpu, const
       }
       const double copy_gbs = 2.0 * static_cast<double>(b.copy_bytes) / copy_ms / 1e6;
       std::printf("bench device copy %zu MiB: %.3f ms, %.0f GB/s (read + write)\n", b.copy_bytes >> 20, copy_ms, copy_gbs);
+      std::vector<relay::gpu_check::TileTiming> timings;
       for (const Bench& x : b.benches) {
         std::vector<Buffer> buffers;
         std::vector<relay::cuda::CUdeviceptr> args;
@@ -318,7 +320,14 @@ int run(const Bundle& b, const std::vector<std::string>& ptx, Device& gpu, const
         else
           std::printf("bench %s: %.3f ms, %.0f GB/s, %.2f of the copy's bandwidth (target >= 0.80)\n", x.name.c_str(),
                       ms, gbs, gbs / copy_gbs);
+        timings.push_back({x.name, ms});
       }
+      // Which tile rule to change: each family's chosen tile against its fastest.
+      for (const relay::gpu_check::TileVerdict& v : relay::gpu_check::audit_tiles(timings))
+        std::printf("tile %s: chosen %s %.3f ms, fastest %s %.3f ms (%.2fx)%s\n", v.family.c_str(),
+                    v.chosen.empty() ? "(none)" : v.chosen.c_str(), v.chosen_ms, v.fastest.c_str(), v.fastest_ms,
+                    v.fastest_ms > 0 && !v.chosen.empty() ? v.chosen_ms / v.fastest_ms : 0.0,
+                    v.loses() ? "  RULE LOSES" : "");
     } catch (const std::exception& e) {
       std::printf("FAIL bench: %s\n", e.what());
       ++failed;

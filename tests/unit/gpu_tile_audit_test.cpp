@@ -1,0 +1,51 @@
+// tests/gpu/tile_audit.h: the tile benchmarks' verdict that relay_gpu_check prints on a
+// GPU machine, checked here on names as bundle.cpp writes them.
+#include <catch2/catch.hpp>
+
+#include "tests/gpu/tile_audit.h"
+
+using relay::gpu_check::audit_tiles;
+using relay::gpu_check::parse_tile_name;
+
+TEST_CASE("tile benchmark names split into family, tile and the rule's mark", "[gpu][tile-audit]") {
+  auto n = parse_tile_name("conv_l2_b1_t1x1_warp_chosen_blk256");
+  CHECK(n.family == "conv_l2_b1");
+  CHECK(n.tile == "t1x1_warp_blk256");
+  CHECK(n.chosen);
+  n = parse_tile_name("conv_l1_b1_t4x7_blk32");
+  CHECK(n.family == "conv_l1_b1");
+  CHECK(n.tile == "t4x7_blk32");
+  CHECK_FALSE(n.chosen);
+  n = parse_tile_name("bmm_16x512_t1x1");  // `_16x512` is the family's, not a tile
+  CHECK(n.family == "bmm_16x512");
+  CHECK(n.tile == "t1x1");
+  CHECK_FALSE(n.chosen);
+  n = parse_tile_name("dense_4096_block_chosen");
+  CHECK(n.family == "dense_4096");
+  CHECK(n.tile == "block");
+  CHECK(parse_tile_name("chain_relu_add").family.empty());
+  CHECK(parse_tile_name("dense_b1_f16").family.empty());
+  CHECK(parse_tile_name("conv_t4x_b1").family.empty());
+  CHECK(parse_tile_name("t4x4").family.empty());          // a tile with no family
+  CHECK(parse_tile_name("conv_a_t4x4_fast").family.empty());  // an unknown part after the tile
+}
+
+TEST_CASE("the audit compares each family's chosen tile with its fastest", "[gpu][tile-audit]") {
+  const auto v = audit_tiles({{"conv_a_b1_t1x1_chosen_blk256", 0.50},
+                              {"conv_a_b1_t1x1_warp_blk256", 0.20},
+                              {"conv_a_b1_t4x7_blk32", 0.90},
+                              {"conv_b_b32_t4x7_blk256", 1.00},
+                              {"conv_b_b32_block_chosen_blk256", 1.05},
+                              {"chain_5_ops_1GiB", 0.10},
+                              {"dense_b1_t1x1_chosen_blk256", 0.30}});  // one variant: no verdict
+  REQUIRE(v.size() == 2);
+  CHECK(v[0].family == "conv_a_b1");
+  CHECK(v[0].chosen == "t1x1_blk256");
+  CHECK(v[0].fastest == "t1x1_warp_blk256");
+  CHECK(v[0].chosen_ms == 0.50);
+  CHECK(v[0].loses());
+  CHECK(v[1].family == "conv_b_b32");
+  CHECK(v[1].fastest == "t4x7_blk256");
+  CHECK_FALSE(v[1].loses());       // 5% slower: within the slack
+  CHECK(v[1].loses(1.01));
+}
