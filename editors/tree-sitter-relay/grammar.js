@@ -28,10 +28,10 @@ const NAME_TAIL = /([A-Za-z0-9_]|\/[A-Za-z0-9_]|\.[A-Za-z_])*/.source;
 // A block comment nests (`/* a /* b */ c */`), which no regular expression matches to any
 // depth. An external scanner could count, but tree-sitter runs it before every token of
 // the file (comments are extras, valid everywhere) and keeps each comment it returns on the
-// heap: a quarter of a printed model's parse time. So the lexer matches nesting up to
-// COMMENT_DEPTH levels with one expression, built from the inside out: inside a comment,
-// any character but `*` and `/`, a run of `*` or `/` not closing or opening a comment, or
-// a nested comment. A comment nested deeper is a syntax error here (the toolchain reads any
+// heap: an eighth of a printed model's parse time (bench/README.md). So the lexer matches
+// nesting up to COMMENT_DEPTH levels with one expression, built from the inside out:
+// inside a comment, any character but `*` and `/`, a run of `*` or `/` not closing or
+// opening a comment, or a nested comment. A comment nested deeper is a syntax error here (the toolchain reads any
 // depth); commented-out code that itself holds commented-out code is depth 3.
 const COMMENT_DEPTH = 8;
 function blockCommentPattern(depth) {
@@ -335,8 +335,8 @@ module.exports = grammar({
     ),
 
     // A shape of integer literals (every shape of a static model, as TVM prints it) is one
-    // token: a printed model repeats its shapes in every parameter's type, and as tokens
-    // they are a fifth of its parse time. Any other shape (a name, `?`, arithmetic, a
+    // token: a printed model repeats its shapes in every parameter's type, where their
+    // parts were a fifth of its tokens. Any other shape (a name, `?`, arithmetic, a
     // suffix, a comment inside) has its dimensions as nodes.
     shape: $ => seq('(', commaSep($._dimension), ')'),
     static_shape: $ => token(prec(1, /\([ \t]*([0-9]+[ \t]*(,[ \t]*[0-9]+[ \t]*)*,?[ \t]*)?\)/)),

@@ -74,15 +74,18 @@ inline TileName parse_tile_name(const std::string& name) {
 // One verdict per family with at least two tiles timed, in the order families first appear.
 inline std::vector<TileVerdict> audit_tiles(const std::vector<TileTiming>& timings) {
   std::vector<TileVerdict> out;
+  std::vector<int> timed;  // tiles timed, per verdict in `out`
   std::map<std::string, size_t> index;
-  std::map<std::string, int> variants;
   for (const TileTiming& t : timings) {
     const TileName n = parse_tile_name(t.name);
     if (n.family.empty()) continue;
     auto [it, fresh] = index.emplace(n.family, out.size());
-    if (fresh) out.push_back(TileVerdict{n.family, "", n.tile, 0, t.ms});
+    if (fresh) {
+      out.push_back(TileVerdict{n.family, "", n.tile, 0, t.ms});
+      timed.push_back(0);
+    }
     TileVerdict& v = out[it->second];
-    ++variants[n.family];
+    ++timed[it->second];
     if (t.ms < v.fastest_ms) {
       v.fastest = n.tile;
       v.fastest_ms = t.ms;
@@ -93,8 +96,8 @@ inline std::vector<TileVerdict> audit_tiles(const std::vector<TileTiming>& timin
     }
   }
   std::vector<TileVerdict> kept;
-  for (TileVerdict& v : out)
-    if (variants[v.family] >= 2) kept.push_back(std::move(v));
+  for (size_t i = 0; i < out.size(); ++i)
+    if (timed[i] >= 2) kept.push_back(std::move(out[i]));
   return kept;
 }
 

@@ -8,25 +8,24 @@ using relay::gpu_check::audit_tiles;
 using relay::gpu_check::parse_tile_name;
 
 TEST_CASE("tile benchmark names split into family, tile and the rule's mark", "[gpu][tile-audit]") {
-  auto n = parse_tile_name("conv_l2_b1_t1x1_warp_chosen_blk256");
-  CHECK(n.family == "conv_l2_b1");
-  CHECK(n.tile == "t1x1_warp_blk256");
-  CHECK(n.chosen);
-  n = parse_tile_name("conv_l1_b1_t4x7_blk32");
-  CHECK(n.family == "conv_l1_b1");
-  CHECK(n.tile == "t4x7_blk32");
-  CHECK_FALSE(n.chosen);
-  n = parse_tile_name("bmm_16x512_t1x1");  // `_16x512` is the family's, not a tile
-  CHECK(n.family == "bmm_16x512");
-  CHECK(n.tile == "t1x1");
-  CHECK_FALSE(n.chosen);
-  n = parse_tile_name("dense_4096_block_chosen");
-  CHECK(n.family == "dense_4096");
-  CHECK(n.tile == "block");
+  struct Case {
+    const char *name, *family, *tile;
+    bool chosen;
+  };
+  for (const Case& c : {Case{"conv_l2_b1_t1x1_warp_chosen_blk256", "conv_l2_b1", "t1x1_warp_blk256", true},
+                        Case{"conv_l1_b1_t4x7_blk32", "conv_l1_b1", "t4x7_blk32", false},
+                        Case{"bmm_16x512_t1x1", "bmm_16x512", "t1x1", false},  // `_16x512` is the family's
+                        Case{"dense_4096_block_chosen", "dense_4096", "block", true}}) {
+    INFO(c.name);
+    const auto n = parse_tile_name(c.name);
+    CHECK(n.family == c.family);
+    CHECK(n.tile == c.tile);
+    CHECK(n.chosen == c.chosen);
+  }
   CHECK(parse_tile_name("chain_relu_add").family.empty());
   CHECK(parse_tile_name("dense_b1_f16").family.empty());
   CHECK(parse_tile_name("conv_t4x_b1").family.empty());
-  CHECK(parse_tile_name("t4x4").family.empty());          // a tile with no family
+  CHECK(parse_tile_name("t4x4").family.empty());              // a tile with no family
   CHECK(parse_tile_name("conv_a_t4x4_fast").family.empty());  // an unknown part after the tile
 }
 
@@ -46,6 +45,6 @@ TEST_CASE("the audit compares each family's chosen tile with its fastest", "[gpu
   CHECK(v[0].loses());
   CHECK(v[1].family == "conv_b_b32");
   CHECK(v[1].fastest == "t4x7_blk256");
-  CHECK_FALSE(v[1].loses());       // 5% slower: within the slack
+  CHECK_FALSE(v[1].loses());  // 5% slower: within the slack
   CHECK(v[1].loses(1.01));
 }
