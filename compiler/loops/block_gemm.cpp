@@ -107,11 +107,12 @@ class Builder {
         const Expr in_depth = compare(CmpOp::Lt, k_index, int_imm(g_.depth));
         guard = guard ? binary(BinaryOp::And, in_depth, guard) : in_depth;
       }
+      const Expr value = cast(f32(), e.value);
       if (!guard) {
-        at.push_back(store(k_.buffer(tile), staged, e.value));
+        at.push_back(store(k_.buffer(tile), staged, value));
       } else {
         at.push_back(store(k_.buffer(tile), staged, float_imm(0)));
-        at.push_back(if_then(guard, Block{store(k_.buffer(tile), staged, e.value)}));
+        at.push_back(if_then(guard, Block{store(k_.buffer(tile), staged, value)}));
       }
     }
   }

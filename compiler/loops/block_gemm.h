@@ -14,6 +14,10 @@
 // words, so the transposing writes spread over the banks. Every output folds k in order from 0,
 // one fused multiply-add a step (MathFn::Fma): the bits of a thread per output that folds
 // the same terms in the same order.
+//
+// append_mma_gemm is the same product on the tensor cores (ir.h's Mma) for float16 and
+// bfloat16 operands: the slices are staged in their storage type and 8 warps multiply
+// 16 x 16 x 16 tiles into float32 fragments, summing in an order the hardware chooses.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +27,10 @@
 #include "compiler/loops/ir.h"
 
 namespace relay::loops {
+
+// The element types the GPU's products and convolutions take: float32, and float16 or
+// bfloat16 as storage (their products and sums in float32, each output rounded once).
+inline bool folds_in_float32(DataType t) { return t == f32() || is_storage_only(t); }
 
 inline constexpr int64_t kBlockTile = 64;
 inline constexpr int64_t kBlockDepth = 16;
@@ -36,9 +44,10 @@ inline constexpr int64_t kBlockThreads = 256;
 //    k (a convolution's window: neighbouring outputs read neighbouring inputs).
 enum class SliceWalk : uint8_t { AlongK, AlongRows };
 
-// An operand's element: its value (float32) and, where it may be a zero that is not in
-// memory (a convolution's padding), when it is read (bool; null: always). Its loads are
-// evaluated only where `inside` holds.
+// An operand's element: its value (any float dtype: append_block_gemm folds it as float32,
+// append_mma_gemm stages it in the storage type; each casts) and, where it may be a zero
+// that is not in memory (a convolution's padding), when it is read (bool; null: always).
+// Its loads are evaluated only where `inside` holds.
 struct GemmElement {
   Expr value;
   Expr inside;
@@ -52,7 +61,8 @@ struct BlockGemm {
   // A[row, k] and B[col, k] of product `batch` (int64 expressions); a reader may append
   // lets (index arithmetic) to `at`.
   std::function<GemmElement(Kernel&, Block& at, const Expr& batch, const Expr& row, const Expr& k)> a, b;
-  // Output (row, col) of product `batch`: append its store to `at` (col < cols holds).
+  // Output (row, col) of product `batch`, its float32 sum: append its store to `at`
+  // (col < cols holds).
   std::function<void(Kernel&, Block& at, const Expr& batch, const Expr& row, const Expr& col, const Expr& value)> out;
 };
 
@@ -60,5 +70,15 @@ struct BlockGemm {
 // kBlockThreads threads each) to `k`'s body. An error message when the shape does not fit
 // (empty: done).
 std::string append_block_gemm(Kernel& k, const BlockGemm& g);
+
+// The tensor cores' product (float16/bfloat16 `storage`, sm_80 and later): per block of
+// kBlockTile x kBlockTile outputs, 8 warps each own 16 x 32 of them (two 16 x 16 float32
+// accumulator fragments); for each kMmaDepth-deep slice the threads copy the block's rows
+// of A and of B into shared memory, k innermost, 8 elements a thread (walked as
+// a_walk/b_walk say), zeros past the product and outside `inside`; then each warp
+// multiplies its tiles (Mma). At the end the fragments go through shared memory to `out`,
+// 16 consecutive columns of a row a thread. Same shape rules as append_block_gemm.
+inline constexpr int64_t kMmaDepth = 32;
+std::string append_mma_gemm(Kernel& k, const BlockGemm& g, DataType storage);
 
 }  // namespace relay::loops

@@ -1,5 +1,6 @@
-// nn.conv2d (NCHW data, OIHW weights, any groups, strides, dilation and padding; float32)
-// as a direct convolution in the GPU loop shape, register-tiled: one parallel iteration (a
+// nn.conv2d (NCHW data, OIHW weights, any groups, strides, dilation and padding; float32,
+// float16 or bfloat16: products and sums in float32, each output rounded once, as the
+// reference accumulates them) as a direct convolution in the GPU loop shape, register-tiled: one parallel iteration (a
 // thread on the GPU) per tile of `tile_channels` output channels x `tile_width` adjacent
 // output columns, consecutive threads along the output's rows. Each tap of the window
 // loads `tile_width` inputs and `tile_channels` weights for tile_channels x tile_width
@@ -27,9 +28,12 @@ struct Conv2dProgram {
   int64_t groups = 1;
   std::array<int64_t, 2> strides{1, 1}, dilation{1, 1};
   std::array<int64_t, 2> pad_begin{0, 0};  // top, left (the bottom/right padding only shapes OH, OW)
+  DataType dtype = DataType::float_(32);   // data, weight and output (folds_in_float32)
 };
 
-// The tile a lowering picks: a thread per output for a convolution of fewer than
+// The tile a lowering picks: for float16/bfloat16, tensor cores wherever block tiles fit
+// (any size: they do 16 times the float32 units' work a cycle; not yet timed on a GPU);
+// otherwise a thread per output for a convolution of fewer than
 // kConvTiledOutputs outputs (or a warp per output, below); above, the block-tiled product
 // where it fits (block_conv2d_fits), else the largest of 4, 2, 1 output channels that
 // divides a group's channels by the widest tile up to 7 columns that divides the output's
@@ -54,6 +58,8 @@ struct Conv2dTile {
   bool lanes = false;  // a warp per tile, the channels split over its lanes
   bool block = false;  // an implicit product through shared memory (lower_block_conv2d;
                        // channels and width are ignored)
+  bool tensor_cores = false;  // float16/bfloat16: the same blocks, their products on the
+                              // tensor cores (channels and width are ignored)
 };
 Conv2dTile conv2d_tile(const Conv2dProgram& p);
 
@@ -69,8 +75,9 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
 // inputs as the window's taps at consecutive positions, a tap in the padding a zero. For
 // finite weights the bits are the direct convolution's (a zero tap adds +-0 to a sum that
 // is never -0). Needs one group and output channels a multiple of kBlockTile
-// (block_conv2d_fits); an error otherwise.
+// (block_conv2d_fits); an error otherwise. With `tensor_cores` (float16/bfloat16 only) the
+// same product runs on them (append_mma_gemm): sums in the hardware's order.
 bool block_conv2d_fits(const Conv2dProgram& p);
-LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name);
+LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, bool tensor_cores = false);
 
 }  // namespace relay::loops

@@ -1,5 +1,6 @@
 // The convolution as a block-tiled product (conv2d.h, lower_block_conv2d): block_gemm.h
-// with A the weights [O, C * KH * KW] and B the window of each output position.
+// (on the float32 units or the tensor cores) with A the weights [O, C * KH * KW] and B
+// the window of each output position.
 #include "compiler/loops/conv2d.h"
 #include "compiler/loops/index_math.h"
 
@@ -12,8 +13,12 @@ bool block_conv2d_fits(const Conv2dProgram& p) {
          p.channels * p.kernel_h * p.kernel_w > 0;
 }
 
-LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name) {
+LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, bool tensor_cores) {
   LoweredKernel r;
+  if (!folds_in_float32(p.dtype)) {
+    r.error = "a convolution of " + dtype_name(p.dtype);
+    return r;
+  }
   if (!block_conv2d_fits(p) || p.strides[0] < 1 || p.strides[1] < 1 || p.dilation[0] < 1 || p.dilation[1] < 1) {
     r.error = "a convolution that block tiles do not fit (one group, output channels a multiple of 64)";
     return r;
@@ -22,10 +27,10 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name) {
   const int64_t KH = p.kernel_h, KW = p.kernel_w, OH = p.out_h, OW = p.out_w, window = C * KH * KW;
   Kernel& k = r.kernel;
   k.name = std::move(name);
-  const DataType f = f32();
-  const int data = add_param(k, "data", f, {N, C, H, W}, {C * H * W, H * W, W, 1});
-  const int weight = add_param(k, "weight", f, {O, C, KH, KW}, {window, KH * KW, KW, 1});
-  r.output_buffer = add_param(k, "out", f, {N, O, OH, OW}, {O * OH * OW, OH * OW, OW, 1});
+  const DataType t = p.dtype;
+  const int data = add_param(k, "data", t, {N, C, H, W}, {C * H * W, H * W, W, 1});
+  const int weight = add_param(k, "weight", t, {O, C, KH, KW}, {window, KH * KW, KW, 1});
+  r.output_buffer = add_param(k, "out", t, {N, O, OH, OW}, {O * OH * OW, OH * OW, OW, 1});
   const int out = r.output_buffer;
 
   // An output position's image, row and column, as lets.
@@ -65,9 +70,9 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name) {
     at.push_back(store(kn.buffer(out),
                        index_sum({index_scale(var_ref(n), O * OH * OW), index_scale(row, OH * OW),
                                   index_scale(var_ref(oh), OW), var_ref(ow)}),
-                       value));
+                       cast(t, value)));
   };
-  r.error = append_block_gemm(k, g);
+  r.error = tensor_cores ? append_mma_gemm(k, g, t) : append_block_gemm(k, g);
   return r;
 }
 

@@ -15,6 +15,10 @@ Expr within(const Expr& x, int64_t end) {
 
 Conv2dTile conv2d_tile(const Conv2dProgram& p) {
   Conv2dTile t;
+  if (is_storage_only(p.dtype) && block_conv2d_fits(p)) {
+    t.tensor_cores = true;
+    return t;
+  }
   const int64_t outputs = p.batch * p.out_channels * p.out_h * p.out_w;
   const int64_t inputs_per_group = p.groups > 0 ? p.channels / p.groups : 1;
   if (outputs < kConvLanesOutputs && inputs_per_group >= 2 * kWarpLanes &&
@@ -46,8 +50,12 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name) {
 }
 
 LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv2dTile tile) {
-  if (tile.block) return lower_block_conv2d(p, std::move(name));
+  if (tile.block || tile.tensor_cores) return lower_block_conv2d(p, std::move(name), tile.tensor_cores);
   LoweredKernel r;
+  if (!folds_in_float32(p.dtype)) {
+    r.error = "a convolution of " + dtype_name(p.dtype);
+    return r;
+  }
   const int64_t N = p.batch, C = p.channels, H = p.height, W = p.width, O = p.out_channels;
   const int64_t KH = p.kernel_h, KW = p.kernel_w, OH = p.out_h, OW = p.out_w, G = p.groups;
   if (G < 1 || C % G != 0 || O % G != 0 || KH < 1 || KW < 1 || p.strides[0] < 1 || p.strides[1] < 1 ||
@@ -63,10 +71,10 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
   }
   Kernel& k = r.kernel;
   k.name = std::move(name);
-  const DataType f = f32();
-  const int data = add_param(k, "data", f, {N, C, H, W}, {C * H * W, H * W, W, 1});
-  const int weight = add_param(k, "weight", f, {O, I, KH, KW}, {I * KH * KW, KH * KW, KW, 1});
-  r.output_buffer = add_param(k, "out", f, {N, O, OH, OW}, {O * OH * OW, OH * OW, OW, 1});
+  const DataType f = f32(), storage = p.dtype;
+  const int data = add_param(k, "data", storage, {N, C, H, W}, {C * H * W, H * W, W, 1});
+  const int weight = add_param(k, "weight", storage, {O, I, KH, KW}, {I * KH * KW, KH * KW, KW, 1});
+  r.output_buffer = add_param(k, "out", storage, {N, O, OH, OW}, {O * OH * OW, OH * OW, OW, 1});
   const int64_t tiles_w = OW / TW, tiles_c = O / TC;
   const int64_t tiles = N * tiles_c * OH * tiles_w;
   if (tiles == 0) return r;
@@ -110,13 +118,13 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
   std::vector<Var> weights;
   for (int64_t i = 0; i < TC; ++i) {
     weights.push_back(new_var(k, "w", f));
-    kw_body.push_back(let(weights.back(), load(k.buffer(weight), index_add(var_ref(tap), i * I * KH * KW))));
+    kw_body.push_back(let(weights.back(), cast(f, load(k.buffer(weight), index_add(var_ref(tap), i * I * KH * KW)))));
   }
   for (int64_t j = 0; j < TW; ++j) {
     const Var iw = new_var(k, "iw", i64()), x = new_var(k, "x", f);
     kw_body.push_back(
         let(iw, index_sum({var_ref(iw0), int_imm(j * p.strides[1]), index_scale(var_ref(kw), p.dilation[1])})));
-    Block column{let(x, load(k.buffer(data), index_add(var_ref(row), var_ref(iw))))};
+    Block column{let(x, cast(f, load(k.buffer(data), index_add(var_ref(row), var_ref(iw)))))};
     for (int64_t i = 0; i < TC; ++i)
       column.push_back(store(k.buffer(acc), acc_in(i, j),
                              call(MathFn::Fma, {var_ref(x), var_ref(weights[static_cast<size_t>(i)]),
@@ -150,7 +158,7 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
   for (int64_t i = 0; i < TC; ++i)
     for (int64_t j = 0; j < TW; ++j)
       per_tile.push_back(store(k.buffer(r.output_buffer), index_add(var_ref(out_base), i * OH * OW + j),
-                               load(k.buffer(acc), acc_at(i, j))));
+                               cast(storage, load(k.buffer(acc), acc_at(i, j)))));
   k.body.push_back(for_loop(t, int_imm(tiles), LoopKind::Parallel, std::move(per_tile)));
   return r;
 }

@@ -98,7 +98,8 @@ LoweredIndexProgram lower_index_program(const IndexProgram& p, std::string name,
 // The operators the graph layer turns into index-mapping or pool nodes (each lowered here).
 const std::vector<std::string_view>& lowered_index_ops();
 
-// Whether a pool over this dtype lowers (floats other than float16/bfloat16, integers).
+// Whether a pool over this dtype lowers (floats, float16/bfloat16 compared and averaged as
+// the reference does, integers).
 bool pool_supports(DataType t);
 
 }  // namespace relay::loops

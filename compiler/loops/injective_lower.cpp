@@ -434,14 +434,17 @@ Expr Lowerer::pool(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& id
   const PoolSpec& ps = n.pool;
   const auto& x = shape_of(n.operands[0]);
   const DataType t = n.dtype;
-  const bool is_float = t.is_float();
-  const DataType acc_t = ps.is_max ? t : is_float ? DataType::float_(64) : i64();
+  const bool is_float = t.is_float() || is_storage_only(t);
+  // float16/bfloat16 are compared in float32 (exact), as the reference's Compute<T> does
+  const DataType value_t = is_storage_only(t) ? f32() : t;
+  const DataType acc_t = ps.is_max ? value_t : is_float ? DataType::float_(64) : i64();
   const int acc = add_local(k_, "acc", acc_t, 1), cnt = add_local(k_, "cnt", i64(), 1);
   em.block.push_back(alloc(k_.buffer(acc)));
   em.block.push_back(alloc(k_.buffer(cnt)));
   Expr init;
   if (!ps.is_max) init = const_of(0, acc_t);
-  else if (t == DataType::float_(32)) init = float_imm(-3.4028234663852886e38, t);
+  else if (t == DataType::float_(16)) init = float_imm(-65504.0, acc_t);  // the lowest finite float16
+  else if (t == DataType::float_(32) || is_storage_only(t)) init = float_imm(-3.4028234663852886e38, acc_t);
   else if (t == DataType::float_(64)) init = float_imm(-1.7976931348623157e308, t);
   else if (t.is_uint()) init = int_imm(0, t);
   else init = int_imm(t.bits == 64 ? INT64_MIN : -(int64_t{1} << (t.bits - 1)), t);
@@ -460,7 +463,7 @@ Expr Lowerer::pool(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& id
         std::vector<Expr> j = idx;
         j[axes[0]] = h;
         j[axes[1]] = w;
-        Expr v = value(e2, n.operands[0], project(j, x));
+        Expr v = cast(value_t, value(e2, n.operands[0], project(j, x)));
         Expr a = load(k_.buffer(acc), i64c(0));
         Expr next = ps.is_max ? select(compare(CmpOp::Gt, v, a), v, a) : binary(BinaryOp::Add, a, cast(acc_t, v));
         e2.block.push_back(store(k_.buffer(acc), i64c(0), next));
@@ -472,7 +475,7 @@ Expr Lowerer::pool(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& id
   });
   em.block.push_back(for_loop(t0, i64c(ps.kernel[0]), LoopKind::Reduction, std::move(outer)));
   Expr result = em.bind(load(k_.buffer(acc), i64c(0)), "a");
-  if (ps.is_max) return result;
+  if (ps.is_max) return cast(t, result);
   Expr count = load(k_.buffer(cnt), i64c(0));
   if (ps.count_include_pad) {
     // per axis: (min(start + (k-1)*dil, in + pad_after - 1) - start) / dil + 1
@@ -484,7 +487,8 @@ Expr Lowerer::pool(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& id
     }
   }
   count = em.bind(max_(count, i64c(1)), "n");
-  if (is_float) return cast(t, binary(BinaryOp::Div, result, cast(DataType::float_(64), count)));
+  // floats: the float64 mean, through float32 for float16/bfloat16 as the reference rounds it
+  if (is_float) return cast(t, cast(value_t, binary(BinaryOp::Div, result, cast(DataType::float_(64), count))));
   // the reference: the wrapping sum cast to the dtype, widened, divided truncating
   return cast(t, binary(BinaryOp::Div, cast(i64(), cast(t, result)), count));
 }
@@ -610,7 +614,7 @@ const std::vector<std::string_view>& lowered_index_ops() {
 }
 
 bool pool_supports(DataType t) {
-  return t == DataType::float_(32) || t == DataType::float_(64) || t.is_int() || t.is_uint();
+  return t == DataType::float_(32) || t == DataType::float_(64) || is_storage_only(t) || t.is_int() || t.is_uint();
 }
 
 }  // namespace relay::loops

@@ -50,7 +50,7 @@ inline constexpr int64_t kEnoughTiles = 32768;
 // Products at least this deep split k over a warp when a thread per output would not
 // fill the GPU (below kEnoughTiles outputs).
 inline constexpr int64_t kLanesMinDepth = 64;
-// float16/bfloat16 products that kMmaDepth-deep block tiles divide: tensor cores; block
+// float16/bfloat16 products whose m and n block tiles divide: tensor cores; block
 // tiles for large products that they divide; else the largest of 4 x 4, then
 // smaller tiles dividing m and n, that still leaves enough tiles (threads) to fill a GPU;
 // a thread per output for small shallow products, a warp per output for small deep ones.
@@ -70,14 +70,10 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
 // adds zero products). An error unless kBlockTile divides m and n.
 LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name);
 
-// The tensor cores' product (tile.tensor_cores; float16/bfloat16, sm_80 and later): per
-// block of kBlockTile x kBlockTile outputs, 8 warps each own 16 x 32 of them (two 16 x 16
-// accumulator fragments, float32); for each kMmaDepth-deep slice the threads copy the
-// block's rows of a and of b into shared memory as they are (8 consecutive k a thread),
-// then each warp multiplies its tiles (Mma, ir.h); at the end the fragments go through
-// shared memory to the output, rounded once to its dtype. Sums in an order the hardware
-// chooses. An error unless kBlockTile divides m and n and kMmaDepth divides k.
-inline constexpr int64_t kMmaDepth = 32;
+// The tensor cores' product (tile.tensor_cores; float16/bfloat16, sm_80 and later):
+// append_mma_gemm (block_gemm.h) over the rows of a and of b, each output rounded once
+// to the dtype. Sums in an order the hardware chooses. An error unless kBlockTile divides
+// m and n (a last partial kMmaDepth slice of k is padded with zeros).
 LoweredKernel lower_mma_matmul(const MatmulProgram& p, std::string name);
 
 }  // namespace relay::loops

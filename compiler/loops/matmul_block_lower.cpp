@@ -1,41 +1,57 @@
-// The block-tiled matrix product (matmul.h, lower_block_matmul): block_gemm.h over the
-// rows of a and of b, k innermost in both.
+// The matrix product's shared-memory block tiles (matmul.h, lower_block_matmul and
+// lower_mma_matmul): block_gemm.h over the rows of a and of b, k innermost in both.
 #include "compiler/loops/index_math.h"
 #include "compiler/loops/matmul.h"
 #include "compiler/loops/matmul_internal.h"
 
 namespace relay::loops {
 
-LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name) {
+namespace {
+
+// The product as a BlockGemm over `p`'s buffers (begin_matmul_kernel's).
+BlockGemm product_gemm(const MatmulProgram& p, const MatmulBuffers& buffers) {
+  const int64_t M = p.m, N = p.n, K = p.k;
+  const DataType t = p.dtype;
+  BlockGemm g;
+  g.rows = M, g.cols = N, g.depth = K, g.batches = p.batch;
+  // a batch of 1 is broadcast: every batch reads it
+  auto row_reader = [K](int buffer, int64_t batch_stride) {
+    return [=](Kernel& k, Block&, const Expr& batch, const Expr& row, const Expr& k_index) {
+      return GemmElement{load(k.buffer(buffer), index_sum({index_scale(batch, batch_stride), index_scale(row, K), k_index})),
+                         nullptr};
+    };
+  };
+  g.a = row_reader(buffers.a, p.a_batch > 1 ? M * K : 0);
+  g.b = row_reader(buffers.b, p.b_batch > 1 ? N * K : 0);
+  const int out = buffers.out;
+  g.out = [=](Kernel& k, Block& at, const Expr& batch, const Expr& row, const Expr& col, const Expr& value) {
+    at.push_back(store(k.buffer(out), index_sum({index_scale(batch, M * N), index_scale(row, N), col}), cast(t, value)));
+  };
+  return g;
+}
+
+LoweredKernel lower_blocks(const MatmulProgram& p, std::string name, bool tensor_cores) {
   LoweredKernel r;
-  const int64_t B = p.batch, M = p.m, N = p.n, K = p.k;
-  if (M % kBlockTile != 0 || N % kBlockTile != 0 || K < 1) {
-    r.error = "a block tile that does not divide the matrix product";
+  if (p.m % kBlockTile != 0 || p.n % kBlockTile != 0 || p.k < 1) {
+    r.error = tensor_cores ? "a tensor-core block that does not divide the matrix product"
+                           : "a block tile that does not divide the matrix product";
+    return r;
+  }
+  if (tensor_cores && !is_storage_only(p.dtype)) {
+    r.error = "tensor cores for a product of " + dtype_name(p.dtype) + " (float16 and bfloat16 are)";
     return r;
   }
   const std::optional<MatmulBuffers> buffers = begin_matmul_kernel(p, std::move(name), r);
   if (!buffers) return r;
-  Kernel& kn = r.kernel;
-  const DataType t = p.dtype;
-  const int a = buffers->a, b = buffers->b, out = buffers->out;
-
-  BlockGemm g;
-  g.rows = M, g.cols = N, g.depth = K, g.batches = B;
-  // a batch of 1 is broadcast: every batch reads it
-  auto row_reader = [&](int buffer, int64_t batch_stride) {
-    return [=](Kernel& k, Block&, const Expr& batch, const Expr& row, const Expr& k_index) {
-      return GemmElement{cast(f32(), load(k.buffer(buffer), index_sum({index_scale(batch, batch_stride),
-                                                                         index_scale(row, K), k_index}))),
-                         nullptr};
-    };
-  };
-  g.a = row_reader(a, p.a_batch > 1 ? M * K : 0);
-  g.b = row_reader(b, p.b_batch > 1 ? N * K : 0);
-  g.out = [=](Kernel& k, Block& at, const Expr& batch, const Expr& row, const Expr& col, const Expr& value) {
-    at.push_back(store(k.buffer(out), index_sum({index_scale(batch, M * N), index_scale(row, N), col}), cast(t, value)));
-  };
-  r.error = append_block_gemm(kn, g);
+  const BlockGemm g = product_gemm(p, *buffers);
+  r.error = tensor_cores ? append_mma_gemm(r.kernel, g, p.dtype) : append_block_gemm(r.kernel, g);
   return r;
 }
+
+}  // namespace
+
+LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name) { return lower_blocks(p, std::move(name), false); }
+
+LoweredKernel lower_mma_matmul(const MatmulProgram& p, std::string name) { return lower_blocks(p, std::move(name), true); }
 
 }  // namespace relay::loops

@@ -1,5 +1,5 @@
-// What the matrix-product lowerings (matmul_lower.cpp, matmul_block_lower.cpp,
-// matmul_mma_lower.cpp) share: the program's checks and the kernel's buffers.
+// What the matrix-product lowerings (matmul_lower.cpp, matmul_block_lower.cpp) share:
+// the program's checks and the kernel's buffers.
 #pragma once
 
 #include <optional>

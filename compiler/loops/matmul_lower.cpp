@@ -8,7 +8,7 @@
 
 namespace relay::loops {
 
-bool matmul_supports(DataType t) { return t == f32() || is_storage_only(t); }
+bool matmul_supports(DataType t) { return folds_in_float32(t); }
 
 std::optional<MatmulBuffers> begin_matmul_kernel(const MatmulProgram& p, std::string name, LoweredKernel& r) {
   const int64_t B = p.batch;
@@ -31,7 +31,7 @@ std::optional<MatmulBuffers> begin_matmul_kernel(const MatmulProgram& p, std::st
 
 MatmulTile matmul_tile(const MatmulProgram& p) {
   MatmulTile t;
-  if (is_storage_only(p.dtype) && p.m % kBlockTile == 0 && p.n % kBlockTile == 0 && p.k % kMmaDepth == 0 && p.k > 0) {
+  if (is_storage_only(p.dtype) && p.m % kBlockTile == 0 && p.n % kBlockTile == 0 && p.k > 0) {
     t.tensor_cores = true;
     return t;
   }

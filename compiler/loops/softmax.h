@@ -1,7 +1,8 @@
 // nn.softmax, nn.fast_softmax and nn.log_softmax as one kernel each: per row along `axis`,
 // the maximum, the sum of exponentials, then the normalised values, in exactly the
 // reference kernel's order and formulas (interpreter/kernels/nn_activation.cpp), so the
-// results are bitwise the reference's for float32 and float64:
+// results are bitwise the reference's for float32 and float64, and for float16/bfloat16,
+// which are computed in float32 and rounded where the reference stores them:
 //  * max folds from the row's first element with `m < x ? x : m` (std::max: a NaN after
 //    the first element is skipped);
 //  * the sum folds exp(x - m) in row order, in the dtype;

@@ -22,7 +22,11 @@ LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name) {
     return r;
   };
   const DataType t = p.dtype;
-  if (t != DataType::float_(32) && t != DataType::float_(64)) return fail("softmax over " + dtype_name(t) + " has no lowering");
+  if (t != DataType::float_(32) && t != DataType::float_(64) && !is_storage_only(t))
+    return fail("softmax over " + dtype_name(t) + " has no lowering");
+  // the reference's Compute<T>: float16/bfloat16 are computed in float32 and rounded where
+  // it stores them
+  const DataType ct = is_storage_only(t) ? f32() : t;
   const int64_t rank = static_cast<int64_t>(p.shape.size());
   const int64_t axis = p.axis < 0 ? p.axis + rank : p.axis;
   if (axis < 0 || axis >= rank) return fail("softmax axis out of range");
@@ -36,9 +40,12 @@ LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name) {
   const int in = add_param(k, "in", t, p.shape, ew::contiguous(p.shape));
   const int out = add_param(k, "out", t, p.shape, ew::contiguous(p.shape));
   if (outer * n * inner == 0) return r;
-  const int mx = add_local(k, "mx", t, inner), sm = add_local(k, "sum", t, inner);
+  const int mx = add_local(k, "mx", ct, inner), sm = add_local(k, "sum", ct, inner);
   // copies: add_local above may have moved the buffers
   const Buffer I = k.buffer(in), O = k.buffer(out), M = k.buffer(mx), S = k.buffer(sm);
+  auto in_at = [&](const Expr& index) { return cast(ct, load(I, index)); };
+  auto out_at = [&](const Expr& index) { return cast(ct, load(O, index)); };
+  auto store_out = [&](const Expr& index, const Expr& value) { return store(O, index, cast(t, value)); };
 
   const Var o = new_var(k, "o", i64());
   Block row;
@@ -47,71 +54,72 @@ LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name) {
   const Expr base = ew::index_scale(var_ref(o), n * inner);
   auto at = [&](const Expr& i, const Expr& j) { return add(add(base, ew::index_scale(i, inner)), j); };
   auto max_of = [](Expr m, Expr x) { return select(compare(CmpOp::Lt, m, x), x, m); };  // std::max(m, x)
-  const Expr zero = const_of(0, t);
+  const Expr zero = const_of(0, ct);
 
   if (inner == 1) {
     const Expr j0 = c(0);
-    row.push_back(store(M, c(0), load(I, at(c(0), j0))));
+    row.push_back(store(M, c(0), in_at(at(c(0), j0))));
     {
       const Var i = new_var(k, "i", i64());
       row.push_back(for_loop(i, c(n - 1), LoopKind::Reduction,
-                             {store(M, c(0), max_of(load(M, c(0)), load(I, at(add(var_ref(i), c(1)), j0))))}));
+                             {store(M, c(0), max_of(load(M, c(0)), in_at(at(add(var_ref(i), c(1)), j0))))}));
     }
-    const Var m = new_var(k, "m", t);
+    const Var m = new_var(k, "m", ct);
     row.push_back(let(m, load(M, c(0))));
     row.push_back(store(S, c(0), zero));
-    const Var i = new_var(k, "i", i64()), e = new_var(k, "e", t);
-    Block fold{let(e, call(MathFn::Exp, {binary(BinaryOp::Sub, load(I, at(var_ref(i), j0)), var_ref(m))}))};
+    const Var i = new_var(k, "i", i64()), e = new_var(k, "e", ct);
+    Block fold{let(e, call(MathFn::Exp, {binary(BinaryOp::Sub, in_at(at(var_ref(i), j0)), var_ref(m))}))};
     fold.push_back(store(S, c(0), binary(BinaryOp::Add, load(S, c(0)), var_ref(e))));
-    if (!p.log && !p.divide) fold.push_back(store(O, at(var_ref(i), j0), var_ref(e)));
+    if (!p.log && !p.divide) fold.push_back(store_out(at(var_ref(i), j0), var_ref(e)));
     row.push_back(for_loop(i, c(n), LoopKind::Reduction, std::move(fold)));
     const Var i2 = new_var(k, "i", i64());
     if (p.divide && !p.log) {
-      const Expr x = load(I, at(var_ref(i2), j0));
+      const Expr x = in_at(at(var_ref(i2), j0));
       row.push_back(for_loop(i2, c(n), LoopKind::Vectorizable,
-                             {store(O, at(var_ref(i2), j0),
-                                    binary(BinaryOp::Div, call(MathFn::Exp, {binary(BinaryOp::Sub, x, var_ref(m))}),
-                                           load(S, c(0))))}));
+                             {store_out(at(var_ref(i2), j0),
+                                        binary(BinaryOp::Div, call(MathFn::Exp, {binary(BinaryOp::Sub, x, var_ref(m))}),
+                                               load(S, c(0))))}));
     } else if (!p.log) {
-      const Var inv = new_var(k, "inv", t);
-      row.push_back(let(inv, binary(BinaryOp::Div, const_of(1, t), load(S, c(0)))));
+      const Var inv = new_var(k, "inv", ct);
+      row.push_back(let(inv, binary(BinaryOp::Div, const_of(1, ct), load(S, c(0)))));
+      // the stored exponential (rounded to the dtype) times 1 / sum
       row.push_back(for_loop(i2, c(n), LoopKind::Vectorizable,
-                             {store(O, at(var_ref(i2), j0), binary(BinaryOp::Mul, load(O, at(var_ref(i2), j0)), var_ref(inv)))}));
+                             {store_out(at(var_ref(i2), j0), binary(BinaryOp::Mul, out_at(at(var_ref(i2), j0)), var_ref(inv)))}));
     } else {
-      const Var ls = new_var(k, "ls", t);
+      const Var ls = new_var(k, "ls", ct);
       row.push_back(let(ls, call(MathFn::Log, {load(S, c(0))})));
       row.push_back(for_loop(
           i2, c(n), LoopKind::Vectorizable,
-          {store(O, at(var_ref(i2), j0),
-                 binary(BinaryOp::Sub, binary(BinaryOp::Sub, load(I, at(var_ref(i2), j0)), var_ref(m)), var_ref(ls)))}));
+          {store_out(at(var_ref(i2), j0),
+                     binary(BinaryOp::Sub, binary(BinaryOp::Sub, in_at(at(var_ref(i2), j0)), var_ref(m)), var_ref(ls)))}));
     }
   } else {
     // mx[j] = x[0, j]; sum[j] = 0
     {
       const Var j = new_var(k, "j", i64());
       row.push_back(for_loop(j, c(inner), LoopKind::Vectorizable,
-                             {store(M, var_ref(j), load(I, at(c(0), var_ref(j)))), store(S, var_ref(j), zero)}));
+                             {store(M, var_ref(j), in_at(at(c(0), var_ref(j)))), store(S, var_ref(j), zero)}));
     }
     {
       const Var i = new_var(k, "i", i64()), j = new_var(k, "j", i64());
       row.push_back(for_loop(
           i, c(n - 1), LoopKind::Reduction,
           {for_loop(j, c(inner), LoopKind::Vectorizable,
-                    {store(M, var_ref(j), max_of(load(M, var_ref(j)), load(I, at(add(var_ref(i), c(1)), var_ref(j)))))})}));
+                    {store(M, var_ref(j), max_of(load(M, var_ref(j)), in_at(at(add(var_ref(i), c(1)), var_ref(j)))))})}));
     }
     {
       const Var i = new_var(k, "i", i64()), j = new_var(k, "j", i64());
-      Expr e = call(MathFn::Exp, {binary(BinaryOp::Sub, load(I, at(var_ref(i), var_ref(j))), load(M, var_ref(j)))});
+      Expr e = call(MathFn::Exp, {binary(BinaryOp::Sub, in_at(at(var_ref(i), var_ref(j))), load(M, var_ref(j)))});
       row.push_back(for_loop(i, c(n), LoopKind::Reduction,
                              {for_loop(j, c(inner), LoopKind::Vectorizable,
                                        {store(S, var_ref(j), binary(BinaryOp::Add, load(S, var_ref(j)), e))})}));
     }
     {
-      const Var i = new_var(k, "i", i64()), j = new_var(k, "j", i64()), d = new_var(k, "d", t);
-      Block body{let(d, binary(BinaryOp::Sub, load(I, at(var_ref(i), var_ref(j))), load(M, var_ref(j))))};
+      const Var i = new_var(k, "i", i64()), j = new_var(k, "j", i64()), d = new_var(k, "d", ct);
+      Block body{let(d, binary(BinaryOp::Sub, in_at(at(var_ref(i), var_ref(j))), load(M, var_ref(j))))};
       Expr v = p.log ? binary(BinaryOp::Sub, var_ref(d), call(MathFn::Log, {load(S, var_ref(j))}))
                      : binary(BinaryOp::Div, call(MathFn::Exp, {var_ref(d)}), load(S, var_ref(j)));
-      body.push_back(store(O, at(var_ref(i), var_ref(j)), v));
+      body.push_back(store_out(at(var_ref(i), var_ref(j)), v));
       row.push_back(for_loop(i, c(n), LoopKind::Serial, {for_loop(j, c(inner), LoopKind::Vectorizable, std::move(body))}));
     }
   }

@@ -167,8 +167,8 @@ std::optional<NativePlan> plan_reduction(const Graph& g, const FusedGroup& group
 
 namespace {
 
-// nn.conv2d in NCHW/OIHW, float32, as the direct convolution (loops/conv2d.h).
-std::optional<NativePlan> plan_conv2d_master(const Graph& g, const FusedGroup& group, std::string* why) {
+// nn.conv2d in NCHW/OIHW of dtype `t` throughout (loops/conv2d.h).
+std::optional<NativePlan> plan_conv2d_master(const Graph& g, const FusedGroup& group, DataType t, std::string* why) {
   const Node& m = g[group.master];
   const CallAttrs& a = m.attrs;
   const std::string data_layout = a.get_string("data_layout"), kernel_layout = a.get_string("kernel_layout");
@@ -190,6 +190,7 @@ std::optional<NativePlan> plan_conv2d_master(const Graph& g, const FusedGroup& g
   p.out_channels = w[0], p.kernel_h = w[2], p.kernel_w = w[3];
   p.out_h = y[2], p.out_w = y[3];
   p.groups = a.get_int("groups", 1);
+  p.dtype = t;
   if (p.groups < 1 || w[1] * p.groups != p.channels || y[1] != p.out_channels || y[0] != p.batch) {
     *why = "a convolution whose channels and groups disagree";
     return std::nullopt;
@@ -197,7 +198,7 @@ std::optional<NativePlan> plan_conv2d_master(const Graph& g, const FusedGroup& g
   FusedGroup part = sub_group(g, group, {group.master}, group.master);
   part.inputs = {m.inputs[0], m.inputs[1]};
   return lowered_plan(NativePlan::Kind::Reduction, std::move(part),
-                      loops::lower_direct_conv2d(p, kernel_name(g, group) + "_conv2d"), DataType::float_(32), y, "", why);
+                      loops::lower_direct_conv2d(p, kernel_name(g, group) + "_conv2d"), t, y, "", why);
 }
 
 }  // namespace
@@ -213,11 +214,11 @@ std::optional<NativePlan> plan_gpu_master(const Graph& g, const FusedGroup& grou
   const DataType t = dtype_of(m.type);
   const bool one_dtype =
       m.inputs.size() >= 2 && dtype_of(g[m.inputs[0]].type) == t && dtype_of(g[m.inputs[1]].type) == t;
-  if (!one_dtype || (op == "nn.conv2d" ? t != DataType::float_(32) : !loops::matmul_supports(t))) {
-    *why = op == "nn.conv2d" ? "not float32" : "not float32, float16 or bfloat16 throughout";
+  if (!one_dtype || !loops::folds_in_float32(t)) {
+    *why = "not float32, float16 or bfloat16 throughout";
     return std::nullopt;
   }
-  if (op == "nn.conv2d") return plan_conv2d_master(g, group, why);
+  if (op == "nn.conv2d") return plan_conv2d_master(g, group, t, why);
   const std::vector<int64_t> a = shape_of(g[m.inputs[0]].type), b = shape_of(g[m.inputs[1]].type);
   loops::MatmulProgram p;
   if (op == "nn.dense") {  // data [..., K] (its leading dimensions are rows), weight [N, K]

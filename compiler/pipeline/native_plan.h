@@ -83,11 +83,11 @@ std::optional<NativePlan> plan_native_held(const Graph& g, const FusedGroup& gro
                                            const ActivationLayout& layout, std::string* why);
 
 // The GPU's kernel for a group's master when it is a matrix product or a convolution, in
-// float32: nn.dense, or nn.batch_matmul with transpose_b and not transpose_a, as the
-// register-tiled product sum over k of a[..., m, k] * b[..., n, k] (loops/matmul.h);
-// nn.conv2d in NCHW/OIHW (any groups, strides, dilation, padding) as the register-tiled
-// direct convolution (loops/conv2d.h). Both in the GPU loop shape: a thread per tile of
-// outputs, each output folding serially. Its part computes the master node alone; the
+// float32, float16 or bfloat16 throughout: nn.dense, or nn.batch_matmul with transpose_b
+// and not transpose_a, as the tiled product sum over k of a[..., m, k] * b[..., n, k]
+// (loops/matmul.h); nn.conv2d in NCHW/OIHW (any groups, strides, dilation, padding) as
+// the tiled convolution (loops/conv2d.h). Both in the GPU loop shape, with the tile their
+// rules pick (registers, a warp, shared-memory blocks, tensor cores). Its part computes the master node alone; the
 // group's element-wise epilogue is plan_native's Epilogue plan. Nullopt with `why`
 // otherwise. (On the CPU the kernel library computes these.)
 std::optional<NativePlan> plan_gpu_master(const Graph& g, const FusedGroup& group, std::string* why);

@@ -176,6 +176,42 @@ def @main(%x: Tensor[(64, 96), float16], %w: Tensor[(128, 96), float16], %v: Ten
   CHECK(max_diff(exe.call(vals), cpu.call(vals)) <= 0x1p-9);
 }
 
+TEST_CASE("a float16 network runs wholly on the GPU, its convolutions on the tensor cores (simulated driver)",
+          "[gpu][executable]") {
+  // what ResNet-18 in float16 is made of: a convolution whose 64 output channels block tiles
+  // fit (tensor cores), max and global average pools, a depthwise convolution (a thread per
+  // output), a dense layer and the softmax, each in float16
+  for (const char* dtype : {"float16", "bfloat16"}) {
+    INFO(dtype);
+    std::string text = R"(#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 3, 16, 16), T], %w1: Tensor[(64, 3, 3, 3), T], %w2: Tensor[(64, 1, 3, 3), T], %w3: Tensor[(10, 64), T]) {
+  %0 = nn.relu(nn.conv2d(%x, %w1, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]));
+  %1 = nn.max_pool2d(%0, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]);
+  %2 = nn.conv2d(%1, %w2, padding=[1, 1, 1, 1], groups=64, channels=64, kernel_size=[3, 3]);
+  %3 = nn.batch_flatten(nn.global_avg_pool2d(%2));
+  nn.softmax(nn.dense(%3, %w3, units=10))
+})";
+    for (size_t at = text.find(", T]"); at != std::string::npos; at = text.find(", T]", at)) text.replace(at + 2, 1, dtype);
+    auto m = t::load_model_text(text);
+    const t::FusedGraph fused = fused_on_simulated_gpu(*m);
+    const compiler::GpuGroups planned = compiler::plan_gpu_groups(fused.graph, fused.plan, compiler::gpu::PtxTarget{90});
+    CHECK(planned.whole_on_gpu() == fused.plan.groups.size());
+    CHECK(planned.module.ptx.find("wmma.mma.sync") != std::string::npos);
+    std::string why;
+    std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
+    REQUIRE(gpu);
+    compiler::GpuExecutable exe(fused.graph, fused.plan, *gpu, nullptr);
+    CHECK(exe.gpu_groups() == fused.plan.groups.size());
+    compiler::ThreadPool pool(2);
+    compiler::Executable cpu(fused.graph, fused.plan, compiler::Jit::instance(), &pool, nullptr);
+    const std::vector<rt::NDArray> args = t::random_args(*m, 7);
+    const std::vector<rt::Value> vals(args.begin(), args.end());
+    // the convolutions' sums differ in order (tensor cores) and so may round to a
+    // neighbouring value; a few such roundings at the result's scale
+    CHECK(max_diff(exe.call(vals), cpu.call(vals)) <= (std::string(dtype) == "float16" ? 0x1p-7 : 0x1p-4));
+  }
+}
+
 TEST_CASE("a GPU kernel's status word raises the reference's error (simulated driver)", "[gpu][executable]") {
   auto m = t::load_model_text(R"(#[version = "0.0.5"]
 def @main(%a: Tensor[(6), int32], %b: Tensor[(6), int32]) {

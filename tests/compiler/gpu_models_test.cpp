@@ -193,6 +193,30 @@ def @main(%x: Tensor[(2, 6, 9, 7), float32], %w1: Tensor[(4, 3, 3, 2), float32],
 })");
   REQUIRE(odd->error.empty());
   CHECK(check_matrix_masters(*odd) == 2);
+  // float16 and bfloat16, summed in float32 and rounded once as the reference does: tensor
+  // cores (a partial last slice of 27 terms, a partial last tile of 100 positions), a
+  // depthwise convolution and a register tile
+  for (const char* dtype : {"float16", "bfloat16"}) {
+    INFO(dtype);
+    std::string text = R"(#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 3, 20, 20), T], %w1: Tensor[(64, 3, 3, 3), T], %w2: Tensor[(64, 1, 3, 3), T], %w3: Tensor[(8, 64, 1, 1), T]) {
+  %0 = nn.relu(nn.conv2d(%x, %w1, strides=[2, 2], padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]));
+  %1 = nn.conv2d(%0, %w2, padding=[1, 1, 1, 1], groups=64, channels=64, kernel_size=[3, 3]);
+  nn.conv2d(%1, %w3, channels=8, kernel_size=[1, 1])
+})";
+    for (size_t at = text.find(", T]"); at != std::string::npos; at = text.find(", T]", at))
+      text.replace(at + 2, 1, dtype);
+    auto half = t::load_model_text(text);
+    REQUIRE(half->error.empty());
+    CHECK(check_matrix_masters(*half) == 3);
+  }
+  // a convolution whose output dtype is not its inputs' stays on the host
+  auto widened = t::load_model_text(R"(#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 3, 8, 8), float16], %w: Tensor[(4, 3, 3, 3), float16]) {
+  nn.conv2d(%x, %w, out_dtype="float32")
+})");
+  REQUIRE(widened->error.empty());
+  CHECK(check_matrix_masters(*widened) == 0);
   // NHWC stays on the host
   auto nhwc = t::load_model_text(R"(#[version = "0.0.5"]
 def @main(%x: Tensor[(1, 8, 8, 3), float32], %w: Tensor[(3, 3, 3, 4), float32]) {

@@ -201,7 +201,7 @@ TEST_CASE("broadcast_to, tile, repeat and reverse", "[compiler][index]") {
 }
 
 TEST_CASE("max and avg pools: padding, ceil_mode, dilation, count_include_pad, NHWC, epilogues", "[compiler][index]") {
-  for (const char* dt : {"float32", "float64", "int32", "uint8"}) {
+  for (const char* dt : {"float32", "float64", "float16", "bfloat16", "int32", "uint8"}) {
     const std::string d = dt;
     for (const char* op : {"nn.max_pool2d", "nn.avg_pool2d"}) {
       const std::string o = op, incl = o == "nn.avg_pool2d" ? ", count_include_pad=True" : "";
@@ -228,7 +228,8 @@ TEST_CASE("max and avg pools: padding, ceil_mode, dilation, count_include_pad, N
 
 TEST_CASE("softmax, fast_softmax and log_softmax are one kernel each, bitwise the reference's", "[compiler][index]") {
   // tolerance 0 ULPs: the same max/exp-sum/normalise folds in the same order and formulas
-  for (const char* dt : {"float32", "float64"})
+  // (float16/bfloat16 in float32, rounded where the reference stores)
+  for (const char* dt : {"float32", "float64", "float16", "bfloat16"})
     for (const char* op : {"nn.softmax", "nn.fast_softmax", "nn.log_softmax"})
       for (const char* axis : {"-1", "1", "0"}) {
         const std::string d = dt, o = op, a = axis;

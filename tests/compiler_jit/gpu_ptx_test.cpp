@@ -8,6 +8,7 @@
 // gpu_tiles_test.cpp, which run the same GPU-shaped loops.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cstdlib>
 #include <memory>
 #include <stdexcept>
@@ -387,13 +388,26 @@ TEST_CASE("block-tiled products stage slices in shared memory, with vector loads
   }
 }
 
-TEST_CASE("float16 and bfloat16 block products run on the tensor cores", "[gpu][ptx]") {
+TEST_CASE("float16 and bfloat16 products and convolutions run on the tensor cores", "[gpu][ptx]") {
   std::vector<loops::LoweredKernel> lowered;
   for (DataType t : {DataType::float_(16), DataType{DataType::BFloat, 16, 1}}) {
+    const std::string name = t.code == DataType::BFloat ? "bf16" : "f16";
     loops::MatmulProgram p;
     p.m = p.n = p.k = 4096, p.dtype = t;
     REQUIRE(loops::matmul_tile(p).tensor_cores);
-    lowered.push_back(loops::lower_tiled_matmul(p, t.bits == 16 && t.code == DataType::BFloat ? "bf16_mma" : "f16_mma"));
+    lowered.push_back(loops::lower_tiled_matmul(p, name + "_mma"));
+    // ResNet-18's stem at batch 1 (147 terms: a partial last slice; 12544 positions: a
+    // partial last tile) and a 3x3 convolution of its second stage
+    loops::Conv2dProgram stem;
+    stem.channels = 3, stem.height = stem.width = 224, stem.out_channels = 64, stem.kernel_h = stem.kernel_w = 7;
+    stem.strides = {2, 2}, stem.pad_begin = {3, 3}, stem.out_h = stem.out_w = 112, stem.dtype = t;
+    loops::Conv2dProgram stage = stem;
+    stage.channels = stage.out_channels = 128, stage.height = stage.width = stage.out_h = stage.out_w = 28;
+    stage.kernel_h = stage.kernel_w = 3, stage.strides = {1, 1}, stage.pad_begin = {1, 1};
+    for (const loops::Conv2dProgram& c : {stem, stage}) {
+      REQUIRE(loops::conv2d_tile(c).tensor_cores);
+      lowered.push_back(loops::lower_direct_conv2d(c, name + "_conv_" + std::to_string(c.kernel_h) + "x" + std::to_string(c.kernel_w)));
+    }
   }
   std::vector<const loops::Kernel*> kernels;
   for (const loops::LoweredKernel& l : lowered) {
@@ -411,10 +425,13 @@ TEST_CASE("float16 and bfloat16 block products run on the tensor cores", "[gpu][
                          "wmma.store.d.sync.aligned.row.m16n16k16.shared.f32"})
     CHECK(m.ptx.find(op) != std::string::npos);
   CHECK(m.ptx.find(".local") == std::string::npos);
-  for (const compiler::gpu::PtxKernelInfo& k : m.kernels) {
+  REQUIRE(m.kernels.size() == 6);
+  for (size_t i = 0; i < m.kernels.size(); ++i) {
+    const compiler::gpu::PtxKernelInfo& k = m.kernels[i];
     CHECK(k.whole_block);
     CHECK(k.block == loops::kBlockThreads);
-    CHECK(k.grid == 64 * 64);
+    // a block per 64 x 64 outputs: products 4096 x 4096, the stem 64 x 12544, the stage 128 x 784
+    CHECK(k.grid == std::array<uint64_t, 3>{64 * 64, 196, 2 * 13}[i % 3]);
   }
   const std::string ptxas = testing::find_ptxas();
   if (ptxas.empty()) return;
@@ -424,7 +441,7 @@ TEST_CASE("float16 and bfloat16 block products run on the tensor cores", "[gpu][
   size_t clean = 0;  // functions that spill nothing ("0 bytes", not "40 bytes")
   for (size_t at = report.find("0 bytes spill stores"); at != std::string::npos; at = report.find("0 bytes spill stores", at + 1))
     if (at == 0 || report[at - 1] == ' ') ++clean;
-  CHECK(clean == 2);
+  CHECK(clean == m.kernels.size());
 }
 
 TEST_CASE("a long reduction of few outputs is a warp's shuffles on the GPU", "[gpu][ptx]") {

@@ -360,7 +360,8 @@ TEST_CASE("float16 and bfloat16 products store their storage type, summed in flo
                            std::pair{product(1, 1, 12, 100), loops::MatmulTile{1, 1, true}},
                            std::pair{product(1, 64, 64, 32), loops::MatmulTile{1, 1, false, true}},
                            std::pair{product(1, 64, 64, 32), loops::MatmulTile{1, 1, false, false, true}},
-                           std::pair{product(2, 128, 64, 96), loops::MatmulTile{1, 1, false, false, true}}}) {
+                           std::pair{product(2, 128, 64, 96), loops::MatmulTile{1, 1, false, false, true}},
+                           std::pair{product(1, 64, 128, 40), loops::MatmulTile{1, 1, false, false, true}}}) {  // a partial slice
       p.dtype = t;
       const loops::LoweredKernel lowered = loops::lower_tiled_matmul(p, "mm", tile);
       if (t.code == DataType::BFloat) check_storage_product<rt::bfloat16>(p, lowered, 0x1p-8, rng);
@@ -376,8 +377,89 @@ TEST_CASE("float16 and bfloat16 products store their storage type, summed in flo
   loops::MatmulProgram half = product(1, 4096, 4096, 4096);
   half.dtype = DataType::float_(16);
   CHECK(loops::matmul_tile(half).tensor_cores);
-  half.k = 4080;
+  half.k = 4080;  // a last partial slice is padded with zeros
+  CHECK(loops::matmul_tile(half).tensor_cores);
+  half.n = 4080;
   CHECK_FALSE(loops::matmul_tile(half).tensor_cores);
   CHECK_FALSE(loops::lower_mma_matmul(half, "bad").ok());
   CHECK_FALSE(loops::matmul_tile(product(1, 4096, 4096, 4096)).tensor_cores);  // float32
+}
+
+namespace {
+
+// A convolution of float16 or bfloat16 (storage type S) through `lowered`, against the
+// float64 sum of its terms: within the dtype's rounding of the result (`half_ulp`
+// relative) plus one float32 rounding per term of the sum of |terms|.
+template <class S>
+void check_storage_conv(const loops::Conv2dProgram& p, const loops::LoweredKernel& lowered, double half_ulp,
+                        std::mt19937_64& rng) {
+  REQUIRE(lowered.ok());
+  const int64_t I = p.channels / p.groups;
+  std::vector<float> x = random_values(static_cast<size_t>(p.batch * p.channels * p.height * p.width), rng);
+  std::vector<float> w = random_values(static_cast<size_t>(p.out_channels * I * p.kernel_h * p.kernel_w), rng);
+  std::vector<S> xs(x.begin(), x.end()), ws(w.begin(), w.end());
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(xs[i]);  // the values the kernel reads
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(ws[i]);
+  const size_t outputs = static_cast<size_t>(p.batch * p.out_channels * p.out_h * p.out_w);
+  std::vector<double> want(outputs, 0), magnitude(outputs, 0);
+  for_each_term(p, x, w, [&](size_t at, int64_t, float xv, float wv) {
+    const double term = static_cast<double>(xv) * wv;
+    want[at] += term;
+    magnitude[at] += std::fabs(term);
+  });
+  std::vector<S> out(outputs, S(std::nanf("")));
+  const compiler::CompiledKernel k = compiler::Jit::instance().compile(lowered.kernel);
+  std::vector<void*> buffers{xs.data(), ws.data(), out.data()};
+  compiler::run_kernel(k, buffers.data(), nullptr);
+  const double terms = static_cast<double>(I * p.kernel_h * p.kernel_w);
+  for (size_t i = 0; i < outputs; ++i) {
+    const double got = static_cast<float>(out[i]);
+    INFO("output " << i << ": want " << want[i] << ", got " << got);
+    REQUIRE(std::fabs(got - want[i]) <= half_ulp * std::fabs(want[i]) + terms * 0x1p-23 * magnitude[i] + 1e-30);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("float16 and bfloat16 convolutions store their storage type, summed in float32", "[gpu][conv2d]") {
+  std::mt19937_64 rng(41);
+  const loops::Conv2dProgram grouped = conv(1, 6, 11, 13, 4, 3, 2, 2, {2, 3}, {2, 1}, {0, 1, 2, 3});
+  const loops::Conv2dProgram deep = conv(1, 70, 5, 5, 3, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1});
+  const loops::Conv2dProgram same = conv(2, 16, 7, 9, 64, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1});
+  const loops::Conv2dProgram stem = conv(2, 3, 15, 15, 64, 7, 7, 1, {2, 2}, {1, 1}, {3, 3, 3, 3});  // 147 terms
+  const loops::Conv2dProgram wide = conv(1, 32, 11, 13, 128, 1, 1, 1, {2, 2}, {1, 1}, {0, 0, 0, 0});
+  for (DataType t : {DataType::float_(16), DataType{DataType::BFloat, 16, 1}}) {
+    INFO(dtype_name(t));
+    // a thread per output, a register tile, a warp per output, a block tile, and tensor
+    // cores: a partial last tile of positions and a partial last slice of the window
+    for (auto [p, tile] : {std::pair{grouped, loops::Conv2dTile{1, 1}}, std::pair{same, loops::Conv2dTile{2, 3}},
+                           std::pair{deep, loops::Conv2dTile{1, 1, true}}, std::pair{same, loops::Conv2dTile{1, 1, false, true}},
+                           std::pair{same, loops::Conv2dTile{1, 1, false, false, true}},
+                           std::pair{stem, loops::Conv2dTile{1, 1, false, false, true}},
+                           std::pair{wide, loops::Conv2dTile{1, 1, false, false, true}}}) {
+      p.dtype = t;
+      INFO("conv " << p.channels << "->" << p.out_channels << " " << p.kernel_h << "x" << p.kernel_w << ", tile "
+                   << tile.channels << "x" << tile.width << (tile.lanes ? " lanes" : "") << (tile.block ? " block" : "")
+                   << (tile.tensor_cores ? " tensor cores" : ""));
+      const loops::LoweredKernel lowered = loops::lower_direct_conv2d(p, "conv", tile);
+      if (tile.tensor_cores) CHECK(lowered.kernel.team() == loops::kBlockThreads);
+      if (t.code == DataType::BFloat) check_storage_conv<rt::bfloat16>(p, lowered, 0x1p-8, rng);
+      else check_storage_conv<rt::float16>(p, lowered, 0x1p-11, rng);
+    }
+  }
+  // the rule: tensor cores wherever block tiles fit, at any size; the float32 rules else
+  loops::Conv2dProgram half = conv(1, 512, 7, 7, 512, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1});
+  half.dtype = DataType::float_(16);
+  CHECK(loops::conv2d_tile(half).tensor_cores);
+  half.dtype = DataType::float_(32);
+  CHECK_FALSE(loops::conv2d_tile(half).tensor_cores);
+  loops::Conv2dProgram depthwise = conv(1, 64, 7, 7, 64, 3, 3, 64, {1, 1}, {1, 1}, {1, 1, 1, 1});
+  depthwise.dtype = DataType::float_(16);
+  CHECK_FALSE(loops::conv2d_tile(depthwise).tensor_cores);
+  CHECK(loops::lower_direct_conv2d(depthwise, "depthwise").ok());
+  // tensor cores take float16/bfloat16 only; other dtypes are not lowered
+  CHECK_FALSE(loops::lower_block_conv2d(same, "f32_mma", true).ok());
+  loops::Conv2dProgram ints = grouped;
+  ints.dtype = DataType::int_(32);
+  CHECK_FALSE(loops::lower_direct_conv2d(ints, "conv").ok());
 }

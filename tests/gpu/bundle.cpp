@@ -251,13 +251,22 @@ void write_benchmarks(Writer& w, const Options& o) {
 // loops/matmul.h) over ResNet-18's and MobileNet's shapes at batch 1 and 32 and the
 // issue's products, each tile with the static launch (blocks of 256) and with launch_for's
 // smaller blocks on 132 multiprocessors: the measurements the tile rules are tuned by.
-// A tile is (channels or m, width or n, on a warp, a shared-memory block); the tiles to try,
-// each once, in order.
-using Tile = std::tuple<int64_t, int64_t, bool, bool>;
+// float16 beside float32 (`_f16` in the family's name), where the tensor cores (`mma`)
+// compete with the float32 units' tiles over the same storage.
+// A tile is (channels or m, width or n, on a warp, a shared-memory block, tensor cores);
+// the tiles to try, each once, in order.
+using Tile = std::tuple<int64_t, int64_t, bool, bool, bool>;
 std::vector<Tile> distinct(std::vector<Tile> tiles) {
   std::sort(tiles.begin(), tiles.end());
   tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
   return tiles;
+}
+
+std::string tile_label(const Tile& t) {
+  auto [m, n, lanes, block, mma] = t;
+  if (mma) return "mma";
+  if (block) return "block";
+  return "t" + std::to_string(m) + "x" + std::to_string(n) + (lanes ? "_warp" : "");
 }
 
 void write_tile_benchmarks(Writer& w, const Options& o) {
@@ -271,55 +280,68 @@ void write_tile_benchmarks(Writer& w, const Options& o) {
   std::vector<std::string> names;
   std::vector<std::vector<size_t>> sizes;  // inputs then output, bytes
   std::vector<double> flops;
-  for (int64_t batch : {1, 32})
-    for (const Conv& c : convs) {
-      loops::Conv2dProgram p;
-      p.batch = batch, p.channels = c.c, p.height = c.hw, p.width = c.hw, p.out_channels = c.c;
-      p.kernel_h = p.kernel_w = c.k, p.groups = c.groups, p.out_h = p.out_w = c.hw;
-      p.pad_begin = {c.k / 2, c.k / 2};
-      const loops::Conv2dTile chosen = loops::conv2d_tile(p);
-      const Tile chosen_tile =
-          chosen.block ? Tile{0, 0, false, true} : Tile{chosen.channels, chosen.width, chosen.lanes, false};
-      std::vector<Tile> tiles{{1, 1, false, false}, {2, 2, false, false}, {4, 4, false, false},
-                              {4, 7, false, false}, {4, 8, false, false}, chosen_tile};
-      if (batch == 1)  // warps: for the few outputs of batch 1
-        tiles.insert(tiles.end(), {{1, 1, true, false}, {2, 2, true, false}});
-      if (loops::block_conv2d_fits(p)) tiles.push_back({0, 0, false, true});  // shared-memory block tiles
-      for (auto [tc, tw, lanes, block] : distinct(tiles)) {
-        loops::LoweredKernel k = loops::lower_direct_conv2d(p, "conv", {tc, tw, lanes, block});
-        if (!k.ok()) continue;
-        const bool is_chosen = Tile{tc, tw, lanes, block} == chosen_tile;
-        names.push_back("conv_" + std::string(c.name) + "_b" + std::to_string(batch) +
-                        (block ? std::string("_block") : "_t" + std::to_string(tc) + "x" + std::to_string(tw)) +
-                        (lanes ? "_warp" : "") + (is_chosen ? "_chosen" : ""));
-        const size_t x = static_cast<size_t>(batch * c.c * c.hw * c.hw) * 4;
-        sizes.push_back({x, static_cast<size_t>(c.c * (c.c / c.groups) * c.k * c.k) * 4, x});
-        flops.push_back(2.0 * static_cast<double>(batch * c.c * c.hw * c.hw) * static_cast<double>(c.c / c.groups * c.k * c.k));
-        lowered.push_back(std::move(k));
+  for (const DataType dtype : {DataType::float_(32), DataType::float_(16)}) {
+    const bool half = dtype.bits == 16;
+    const size_t bytes = half ? 2 : 4;
+    const std::string suffix = half ? "_f16" : "";
+    for (int64_t batch : {1, 32})
+      for (const Conv& c : convs) {
+        loops::Conv2dProgram p;
+        p.batch = batch, p.channels = c.c, p.height = c.hw, p.width = c.hw, p.out_channels = c.c;
+        p.kernel_h = p.kernel_w = c.k, p.groups = c.groups, p.out_h = p.out_w = c.hw;
+        p.pad_begin = {c.k / 2, c.k / 2}, p.dtype = dtype;
+        const loops::Conv2dTile chosen = loops::conv2d_tile(p);
+        const Tile chosen_tile{chosen.channels, chosen.width, chosen.lanes, chosen.block, chosen.tensor_cores};
+        std::vector<Tile> tiles{chosen_tile, {1, 1, false, false, false}, {2, 2, false, false, false}};
+        if (!half) tiles.insert(tiles.end(), {{4, 4, false, false, false}, {4, 7, false, false, false}, {4, 8, false, false, false}});
+        if (batch == 1)  // warps: for the few outputs of batch 1
+          tiles.insert(tiles.end(), {{1, 1, true, false, false}, {2, 2, true, false, false}});
+        if (loops::block_conv2d_fits(p)) {
+          tiles.push_back({1, 1, false, true, false});  // shared-memory block tiles
+          if (half) tiles.push_back({1, 1, false, false, true});
+        }
+        for (const Tile& tile : distinct(tiles)) {
+          auto [tc, tw, lanes, block, mma] = tile;
+          loops::LoweredKernel k = loops::lower_direct_conv2d(p, "conv", {tc, tw, lanes, block, mma});
+          if (!k.ok()) continue;
+          names.push_back("conv_" + std::string(c.name) + suffix + "_b" + std::to_string(batch) + "_" + tile_label(tile) +
+                          (tile == chosen_tile ? "_chosen" : ""));
+          const size_t x = static_cast<size_t>(batch * c.c * c.hw * c.hw) * bytes;
+          sizes.push_back({x, static_cast<size_t>(c.c * (c.c / c.groups) * c.k * c.k) * bytes, x});
+          flops.push_back(2.0 * static_cast<double>(batch * c.c * c.hw * c.hw) * static_cast<double>(c.c / c.groups * c.k * c.k));
+          lowered.push_back(std::move(k));
+        }
       }
-    }
+  }
   struct Product {
     const char* name;
     int64_t batch, m, n, k;
   };
-  for (const Product& q : {Product{"dense_b1", 1, 1, 4096, 4096}, Product{"bmm_16x512", 16, 512, 512, 512},
-                           Product{"dense_4096", 1, 4096, 4096, 4096}}) {
-    loops::MatmulProgram p;
-    p.batch = p.a_batch = p.b_batch = q.batch, p.m = q.m, p.n = q.n, p.k = q.k;
-    const loops::MatmulTile chosen = loops::matmul_tile(p);
-    const Tile chosen_tile = chosen.block ? Tile{0, 0, false, true} : Tile{chosen.m, chosen.n, chosen.lanes, false};
-    std::vector<Tile> tiles{{1, 1, false, false}, {2, 2, false, false}, {4, 4, false, false}, {0, 0, false, true},
-                            chosen_tile};
-    if (q.batch * q.m * q.n < (int64_t{1} << 20)) tiles.insert(tiles.end(), {{1, 1, true, false}, {1, 4, true, false}});
-    for (auto [tm, tn, lanes, block] : distinct(tiles)) {
-      loops::LoweredKernel k = loops::lower_tiled_matmul(p, "matmul", {tm, tn, lanes, block});
-      if (!k.ok()) continue;
-      names.push_back(std::string(q.name) + (block ? std::string("_block") : "_t" + std::to_string(tm) + "x" + std::to_string(tn)) +
-                      (lanes ? "_warp" : "") + (Tile{tm, tn, lanes, block} == chosen_tile ? "_chosen" : ""));
-      sizes.push_back({static_cast<size_t>(q.batch * q.m * q.k) * 4, static_cast<size_t>(q.batch * q.n * q.k) * 4,
-                       static_cast<size_t>(q.batch * q.m * q.n) * 4});
-      flops.push_back(2.0 * static_cast<double>(q.batch * q.m * q.n) * static_cast<double>(q.k));
-      lowered.push_back(std::move(k));
+  for (const DataType dtype : {DataType::float_(32), DataType::float_(16)}) {
+    const bool half = dtype.bits == 16;
+    const size_t bytes = half ? 2 : 4;
+    for (const Product& q : {Product{"dense_b1", 1, 1, 4096, 4096}, Product{"bmm_16x512", 16, 512, 512, 512},
+                             Product{"dense_4096", 1, 4096, 4096, 4096}}) {
+      loops::MatmulProgram p;
+      p.batch = p.a_batch = p.b_batch = q.batch, p.m = q.m, p.n = q.n, p.k = q.k, p.dtype = dtype;
+      const loops::MatmulTile chosen = loops::matmul_tile(p);
+      const Tile chosen_tile{chosen.m, chosen.n, chosen.lanes, chosen.block, chosen.tensor_cores};
+      std::vector<Tile> tiles{{1, 1, false, false, false}, {2, 2, false, false, false}, {4, 4, false, false, false},
+                              {1, 1, false, true, false}, chosen_tile};
+      if (half) tiles.push_back({1, 1, false, false, true});
+      if (q.batch * q.m * q.n < (int64_t{1} << 20))
+        tiles.insert(tiles.end(), {{1, 1, true, false, false}, {1, 4, true, false, false}});
+      for (const Tile& tile : distinct(tiles)) {
+        auto [tm, tn, lanes, block, mma] = tile;
+        loops::LoweredKernel k = loops::lower_tiled_matmul(p, "matmul", {tm, tn, lanes, block, mma});
+        if (!k.ok()) continue;
+        names.push_back(std::string(q.name) + (half ? "_f16" : "") + "_" + tile_label(tile) +
+                        (tile == chosen_tile ? "_chosen" : ""));
+        sizes.push_back({static_cast<size_t>(q.batch * q.m * q.k) * bytes, static_cast<size_t>(q.batch * q.n * q.k) * bytes,
+                         static_cast<size_t>(q.batch * q.m * q.n) * bytes});
+        flops.push_back(2.0 * static_cast<double>(q.batch * q.m * q.n) * static_cast<double>(q.k));
+        lowered.push_back(std::move(k));
+      }
     }
   }
   std::vector<const loops::Kernel*> kernels;

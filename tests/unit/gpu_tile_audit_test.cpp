@@ -15,7 +15,8 @@ TEST_CASE("tile benchmark names split into family, tile and the rule's mark", "[
   for (const Case& c : {Case{"conv_l2_b1_t1x1_warp_chosen_blk256", "conv_l2_b1", "t1x1_warp_blk256", true},
                         Case{"conv_l1_b1_t4x7_blk32", "conv_l1_b1", "t4x7_blk32", false},
                         Case{"bmm_16x512_t1x1", "bmm_16x512", "t1x1", false},  // `_16x512` is the family's
-                        Case{"dense_4096_block_chosen", "dense_4096", "block", true}}) {
+                        Case{"dense_4096_block_chosen", "dense_4096", "block", true},
+                        Case{"conv_l4_f16_b1_mma_chosen_blk256", "conv_l4_f16_b1", "mma_blk256", true}}) {
     INFO(c.name);
     const auto n = parse_tile_name(c.name);
     CHECK(n.family == c.family);
