@@ -36,7 +36,22 @@ using LoweredSoftmax = LoweredKernel;  // buffers [in, out]: output_buffer 1, no
 // array of that many elements).
 inline constexpr int64_t kSoftmaxInner = 4096;
 
-LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name);
+// The GPU's shape for a softmax along the innermost axis of kSoftmaxTeamMin to
+// kSoftmaxTeamMax elements (float32, float16, bfloat16): a team of a warp per row
+// instead of a thread. Its lanes copy the row (in float32) into shared memory; every lane
+// folds the maximum from there in row order (each the same; a shared read of one address
+// is a broadcast); the lanes write exp(x - m) into a second shared row; every lane folds
+// their sum in row order; the lanes write the outputs. The reference's folds in its order,
+// so the bits stay its own, with the row's loads, exponentials and stores spread over 32
+// threads. (Two rows, not one overwritten: a lane must not write what another may still
+// be reading, and barriers only follow Threads loops.)
+inline constexpr int64_t kSoftmaxTeamMin = 64;
+inline constexpr int64_t kSoftmaxTeamMax = 4096;  // two rows: 32 KiB of shared memory
+bool softmax_uses_team(const SoftmaxProgram& p, LoopShape shape);
+
+// `shape`: the CPU's loops (a parallel iteration per row), or the GPU's (the same, but a
+// warp per row where softmax_uses_team says).
+LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name, LoopShape shape = LoopShape::Cpu);
 
 const std::vector<std::string_view>& lowered_softmax_ops();
 

@@ -1,9 +1,11 @@
 // lower_softmax: one parallel loop over the rows before `axis`; inside it, the reference
-// kernel's loops (see softmax.h). Rows are independent, so the parallel split changes no
-// result; the folds are `reduction` loops so their order stays the reference's.
+// kernel's loops (see softmax.h), or on the GPU a warp's (softmax_uses_team). Rows are
+// independent, so the parallel split changes no result; the folds are `reduction` loops
+// so their order stays the reference's.
 #include "compiler/loops/softmax.h"
 
 #include "compiler/loops/elementwise_internal.h"
+#include "compiler/loops/index_math.h"
 #include "compiler/loops/verify.h"
 
 namespace relay::loops {
@@ -11,9 +13,80 @@ namespace relay::loops {
 namespace {
 Expr c(int64_t v) { return int_imm(v); }
 Expr add(Expr a, Expr b) { return ew::index_add(std::move(a), std::move(b)); }
+Expr max_of(const Expr& m, const Expr& x) { return select(compare(CmpOp::Lt, m, x), x, m); }  // std::max(m, x)
+
+// The team shape (softmax_uses_team): `outer` rows of `n`, buffers [in, out] already added.
+void build_team_softmax(const SoftmaxProgram& p, Kernel& k, int64_t outer, int64_t n) {
+  const DataType t = p.dtype, f = f32();
+  const int xs = add_shared(k, "x_row", f, n), es = add_shared(k, "e_row", f, n);
+  const int acc = add_local(k, "acc", f, 1);
+  const Buffer I = k.buffer(0), O = k.buffer(1), X = k.buffer(xs), E = k.buffer(es), A = k.buffer(acc);
+
+  const Var o = new_var(k, "o", i64());
+  const Expr base = ew::index_scale(var_ref(o), n);
+  // for each of the lane's elements i = lane + 32 * step of the row: body(i)
+  auto lanes = [&](auto body) {
+    return counted_loop(k, "lane", kWarpLanes, LoopKind::Threads, [&](const Var& lane) {
+      const Var step = new_var(k, "step", i64()), i = new_var(k, "i", i64());
+      Expr share = index_div(add(ew::index_scale(var_ref(lane), -1), c(n + kWarpLanes - 1)), kWarpLanes);
+      Block per_element{let(i, add(var_ref(lane), ew::index_scale(var_ref(step), kWarpLanes)))};
+      for (Stmt& st : body(var_ref(i))) per_element.push_back(std::move(st));
+      return Block{for_loop(step, std::move(share), LoopKind::Serial, std::move(per_element))};
+    });
+  };
+  // every thread folds a shared row in order into acc (from `first`, over elements from `from`)
+  auto fold = [&](Block& at, const Buffer& row, Expr first, int64_t from, auto combine) {
+    at.push_back(store(A, c(0), std::move(first)));
+    const Var i = new_var(k, "i", i64());
+    at.push_back(for_loop(i, c(n - from), LoopKind::Reduction,
+                          {store(A, c(0), combine(load(A, c(0)), load(row, add(var_ref(i), c(from)))))}));
+  };
+
+  Block row{alloc(X), alloc(E), alloc(A)};
+  row.push_back(lanes([&](const Expr& i) { return Block{store(X, i, cast(f, load(I, add(base, i))))}; }));
+  fold(row, X, load(X, c(0)), 1, max_of);
+  const Var m = new_var(k, "m", f);
+  row.push_back(let(m, load(A, c(0))));
+  row.push_back(lanes([&](const Expr& i) {
+    return Block{store(E, i, call(MathFn::Exp, {binary(BinaryOp::Sub, load(X, i), var_ref(m))}))};
+  }));
+  fold(row, E, float_imm(0), 0, [](Expr a, Expr b) { return binary(BinaryOp::Add, std::move(a), std::move(b)); });
+  const Var sum = new_var(k, "sum", f);
+  row.push_back(let(sum, load(A, c(0))));
+  if (p.log) {
+    const Var ls = new_var(k, "ls", f);
+    row.push_back(let(ls, call(MathFn::Log, {var_ref(sum)})));
+    row.push_back(lanes([&](const Expr& i) {
+      return Block{store(O, add(base, i),
+                         cast(t, binary(BinaryOp::Sub, binary(BinaryOp::Sub, load(X, i), var_ref(m)), var_ref(ls))))};
+    }));
+  } else if (p.divide) {
+    row.push_back(lanes([&](const Expr& i) {
+      return Block{store(O, add(base, i), cast(t, binary(BinaryOp::Div, load(E, i), var_ref(sum))))};
+    }));
+  } else {
+    // the reference stores e (rounded to the dtype), then scales it by 1 / sum
+    const Var inv = new_var(k, "inv", f);
+    row.push_back(let(inv, binary(BinaryOp::Div, float_imm(1), var_ref(sum))));
+    row.push_back(lanes([&](const Expr& i) {
+      return Block{store(O, add(base, i), cast(t, binary(BinaryOp::Mul, cast(f, cast(t, load(E, i))), var_ref(inv))))};
+    }));
+  }
+  k.body.push_back(for_loop(o, c(outer), LoopKind::Parallel, std::move(row)));
+}
+
 }  // namespace
 
-LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name) {
+bool softmax_uses_team(const SoftmaxProgram& p, LoopShape shape) {
+  if (shape != LoopShape::Gpu || p.shape.empty() || (p.dtype != f32() && !is_storage_only(p.dtype))) return false;
+  const int64_t rank = static_cast<int64_t>(p.shape.size());
+  const int64_t axis = p.axis < 0 ? p.axis + rank : p.axis;
+  if (axis != rank - 1) return false;
+  const int64_t n = p.shape.back();
+  return n >= kSoftmaxTeamMin && n <= kSoftmaxTeamMax;
+}
+
+LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name, LoopShape shape) {
   LoweredSoftmax r;
   r.output_buffer = 1;
   auto fail = [&](std::string m) {
@@ -40,6 +113,12 @@ LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name) {
   const int in = add_param(k, "in", t, p.shape, ew::contiguous(p.shape));
   const int out = add_param(k, "out", t, p.shape, ew::contiguous(p.shape));
   if (outer * n * inner == 0) return r;
+  if (softmax_uses_team(p, shape)) {
+    build_team_softmax(p, k, outer, n);
+    std::vector<std::string> problems = verify(k);
+    if (!problems.empty()) return fail("internal error: the lowered kernel does not verify: " + problems[0]);
+    return r;
+  }
   const int mx = add_local(k, "mx", ct, inner), sm = add_local(k, "sum", ct, inner);
   // copies: add_local above may have moved the buffers
   const Buffer I = k.buffer(in), O = k.buffer(out), M = k.buffer(mx), S = k.buffer(sm);
@@ -53,7 +132,6 @@ LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name) {
   row.push_back(alloc(S));
   const Expr base = ew::index_scale(var_ref(o), n * inner);
   auto at = [&](const Expr& i, const Expr& j) { return add(add(base, ew::index_scale(i, inner)), j); };
-  auto max_of = [](Expr m, Expr x) { return select(compare(CmpOp::Lt, m, x), x, m); };  // std::max(m, x)
   const Expr zero = const_of(0, ct);
 
   if (inner == 1) {

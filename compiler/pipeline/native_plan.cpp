@@ -284,7 +284,7 @@ loops::IxNode layout_node(const loops::IndexProgram& p, loops::IxRef from, const
 constexpr int64_t kChannelsLastAxis[4] = {0, 3, 1, 2};
 
 // nn.softmax / nn.log_softmax alone in its group: one kernel (compiler/loops/softmax.h).
-std::optional<NativePlan> plan_softmax(const Graph& g, const FusedGroup& group, std::string* why) {
+std::optional<NativePlan> plan_softmax(const Graph& g, const FusedGroup& group, std::string* why, loops::LoopShape shape) {
   const Node& n = g[group.master];
   if (group.nodes.size() != 1 || n.inputs.size() != 1 || !n.type || n.type->kind != TyKind::Tensor) {
     *why = "a softmax with an epilogue";
@@ -297,7 +297,7 @@ std::optional<NativePlan> plan_softmax(const Graph& g, const FusedGroup& group, 
   p.log = std::string_view(n.op->name) == "nn.log_softmax";
   FusedGroup part = group;
   part.inputs = {n.inputs[0]};
-  return lowered_plan(NativePlan::Kind::Index, std::move(part), loops::lower_softmax(p, kernel_name(g, group)), p.dtype,
+  return lowered_plan(NativePlan::Kind::Index, std::move(part), loops::lower_softmax(p, kernel_name(g, group), shape), p.dtype,
                       p.shape, "", why);
 }
 
@@ -488,7 +488,7 @@ std::optional<NativePlan> plan_native(const Graph& g, const FusedGroup& group, s
   if (group.pattern == FusionPattern::OutElementwiseFusable &&
       std::find(softmax.begin(), softmax.end(), master) != softmax.end()) {
     std::string softmax_why;
-    if (auto plan = plan_softmax(g, group, &softmax_why)) return plan;
+    if (auto plan = plan_softmax(g, group, &softmax_why, shape)) return plan;
     if (group.nodes.size() == 1) {
       *why = softmax_why;
       return std::nullopt;

@@ -18,6 +18,7 @@
 #include "compiler/loops/matmul.h"
 #include "compiler/loops/print.h"
 #include "compiler/loops/reduction.h"
+#include "compiler/loops/softmax.h"
 #include "compiler/loops/verify.h"
 #include "tests/compiler_jit/support.h"
 #include "tests/support/ptxas.h"
@@ -464,4 +465,33 @@ TEST_CASE("a long reduction of few outputs is a warp's shuffles on the GPU", "[g
   CHECK(m.ptx.find("max.s32") != std::string::npos);
   CHECK(m.kernels[0].iterations == 3);
   CHECK(m.kernels[0].threads() == 3 * 32);
+}
+
+TEST_CASE("a long softmax row is a warp's, its row in shared memory", "[gpu][ptx]") {
+  // ResNet's 1000 classes in float32, and attention rows of 128 in float16 (softmax and
+  // log_softmax)
+  std::vector<loops::LoweredKernel> lowered;
+  loops::SoftmaxProgram classes;
+  classes.dtype = DataType::float_(32), classes.shape = {1, 1000};
+  lowered.push_back(loops::lower_softmax(classes, "classes", loops::LoopShape::Gpu));
+  loops::SoftmaxProgram attention;
+  attention.dtype = DataType::float_(16), attention.shape = {12, 128, 128}, attention.log = true;
+  lowered.push_back(loops::lower_softmax(attention, "attention", loops::LoopShape::Gpu));
+  std::vector<const loops::Kernel*> kernels;
+  for (const loops::LoweredKernel& l : lowered) {
+    REQUIRE(l.ok());
+    kernels.push_back(&l.kernel);
+  }
+  check_module(kernels);
+  const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
+  INFO(m.ptx);
+  CHECK(m.ptx.find(".shared") != std::string::npos);
+  CHECK(m.ptx.find("bar.sync") != std::string::npos);
+  CHECK(m.ptx.find(".local") == std::string::npos);
+  // a block of a warp per row
+  REQUIRE(m.kernels.size() == 2);
+  CHECK(m.kernels[0].whole_block);
+  CHECK(m.kernels[0].block == 32);
+  CHECK(m.kernels[0].grid == 1);
+  CHECK(m.kernels[1].grid == 12 * 128);
 }
