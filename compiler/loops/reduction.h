@@ -57,6 +57,14 @@ inline constexpr int64_t kReductionRow = 512;
 // within the reference's by the sum's roundings.
 inline constexpr int64_t kLaneReductionOutputs = 32768;
 inline constexpr int64_t kLaneReductionCount = 1024;
+// A block of kBlockReductionThreads per output instead: fewer than kBlockReductionOutputs
+// outputs (a block each fills a large GPU's thread slots: 1024 x 256 is an H100's 270k) of
+// at least kBlockReductionCount elements each, the same operators. Thread l folds
+// elements l, l + 256, ...; the 256 partial results are combined through shared memory
+// by the same tree as LaneReduce's (for s = 128 .. 1, slot l takes slot l + s).
+inline constexpr int64_t kBlockReductionOutputs = 1024;
+inline constexpr int64_t kBlockReductionCount = 16384;
+inline constexpr int64_t kBlockReductionThreads = 256;
 
 // `shape`: the CPU's loops, or the GPU's (a parallel iteration per output, or a warp per
 // output as above; ir.h).

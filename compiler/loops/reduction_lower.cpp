@@ -30,7 +30,9 @@
 //     parallel for o { threads for lane { acc[lane] = identity;
 //       reduction for step { element lane + 32 step, row-major; fold } }
 //       lane_reduce acc; out[...] = finish(acc[0]) }
-//   exact for integer sums, maxima and minima; a float32 sum in the lanes' order.
+//   exact for integer sums, maxima and minima; a float32 sum in the lanes' order. The
+//   fewest longest (a sum over a whole large tensor) take a block of 256 threads instead,
+//   their partial results combined by a tree through shared memory in the same order.
 #include <algorithm>
 #include <optional>
 
@@ -150,7 +152,10 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
   int64_t reduced_elements = 1;
   for (size_t d : red_dims) reduced_elements *= nest.dims[d];
   const std::optional<BinaryOp> combine = lane_combine(p.op, t);
-  const bool lanes = gpu && combine && outputs < kLaneReductionOutputs && reduced_elements >= kLaneReductionCount;
+  // a team per output: a block for the few longest, else a warp (reduction.h)
+  const bool block = gpu && combine && outputs < kBlockReductionOutputs && reduced_elements >= kBlockReductionCount;
+  const bool lanes = block || (gpu && combine && outputs < kLaneReductionOutputs && reduced_elements >= kLaneReductionCount);
+  const int64_t team = block ? kBlockReductionThreads : kWarpLanes;
 
   // The accumulator row: the last kept dimension in chunks (one chunk per parallel
   // iteration when it is the only kept dimension, so the threads share it).
@@ -163,7 +168,8 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
   const int64_t chunks = (last + chunk - 1) / chunk;
 
   const DataType acc_t = red::acc_dtype(p.op, t);
-  const int acc = lanes ? add_thread_local(k, "acc", acc_t, kWarpLanes, 1) : add_local(k, "acc", acc_t, chunk);
+  const int acc = lanes ? add_thread_local(k, "acc", acc_t, team, 1) : add_local(k, "acc", acc_t, chunk);
+  const int partial = block ? add_shared(k, "partial", acc_t, team) : -1;  // the block's tree
   const int acc_index = is_arg(p.op) ? add_local(k, "best_index", i64(), chunk) : -1;
   const int flag = checked.can_fail ? add_local(k, "flag", boolean(), 1) : -1;
 
@@ -261,11 +267,11 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
   if (acc_index >= 0) per_output.push_back(alloc(k.buffer(acc_index)));
   Block inner;
   if (lanes) {
-    // a warp per output: lane l folds the reduced elements l, l + 32, ... (row-major), then
-    // the lanes' tree combines the 32 partial results
+    // a team per output: thread l folds the reduced elements l, l + T, ... (row-major), then
+    // a tree combines the T partial results (a warp's shuffles, or a block's shared memory)
     const Var lane = new_var(k, "lane", i64()), step = new_var(k, "step", i64()), flat = new_var(k, "flat", i64());
     const Expr mine = thread_slot_index(lane, k.buffer(acc), zero);
-    Block fold{let(flat, ew::index_add(var_ref(lane), ew::index_scale(var_ref(step), kWarpLanes)))};
+    Block fold{let(flat, ew::index_add(var_ref(lane), ew::index_scale(var_ref(step), team)))};
     int64_t below = 1;
     for (size_t j = red_dims.size(); j-- > 0;) {
       Expr coordinate = below == 1 ? var_ref(flat) : binary(BinaryOp::Div, var_ref(flat), int_imm(below));
@@ -275,12 +281,29 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
     }
     for (Stmt& st : fold_body(mine)) fold.push_back(std::move(st));
     Block lane_body = init_body(mine);
-    Expr share = binary(BinaryOp::Div, ew::index_add(ew::index_scale(var_ref(lane), -1), reduced_elements + kWarpLanes - 1),
-                        int_imm(kWarpLanes));
+    Expr share = binary(BinaryOp::Div, ew::index_add(ew::index_scale(var_ref(lane), -1), reduced_elements + team - 1),
+                        int_imm(team));
     lane_body.push_back(for_loop(step, std::move(share), LoopKind::Reduction, std::move(fold)));
-    per_output.push_back(for_loop(lane, int_imm(kWarpLanes), LoopKind::Threads, std::move(lane_body)));
-    per_output.push_back(lane_reduce(k.buffer(acc), *combine));
-    for (Stmt& st : finish_body(zero)) per_output.push_back(std::move(st));
+    if (!block) {
+      per_output.push_back(for_loop(lane, int_imm(kWarpLanes), LoopKind::Threads, std::move(lane_body)));
+      per_output.push_back(lane_reduce(k.buffer(acc), *combine));
+      for (Stmt& st : finish_body(zero)) per_output.push_back(std::move(st));
+    } else {
+      // each thread's partial into shared memory; then for s = T/2 .. 1 the threads below s
+      // combine slot l with slot l + s (the LaneReduce order, one barrier a level)
+      const Buffer& shared = k.buffer(partial);
+      per_output.push_back(alloc(shared));
+      lane_body.push_back(store(shared, var_ref(lane), load(k.buffer(acc), mine)));
+      per_output.push_back(for_loop(lane, int_imm(team), LoopKind::Threads, std::move(lane_body)));
+      for (int64_t half = team / 2; half >= 1; half /= 2)
+        per_output.push_back(counted_loop(k, "thread", team, LoopKind::Threads, [&](const Var& thread) {
+          const Expr other = load(shared, ew::index_add(var_ref(thread), half));
+          return Block{if_then(compare(CmpOp::Lt, var_ref(thread), int_imm(half)),
+                               {store(shared, var_ref(thread), binary(*combine, load(shared, var_ref(thread)), other))})};
+        }));
+      const Expr result = red::finish(p.op, t, p.out_dtype, load(shared, zero), count);
+      per_output.push_back(store(k.buffer(r.output_buffer), index_of(0), result));
+    }
   } else if (row) {
     per_output.push_back(row_loop(init_body));
     inner.push_back(row_loop(fold_body));

@@ -445,26 +445,33 @@ TEST_CASE("float16 and bfloat16 products and convolutions run on the tensor core
   CHECK(clean == m.kernels.size());
 }
 
-TEST_CASE("a long reduction of few outputs is a warp's shuffles on the GPU", "[gpu][ptx]") {
-  // a float32 sum and an int32 maximum over 3 rows of 100000
+TEST_CASE("a long reduction of few outputs is a warp's shuffles or a block's tree on the GPU", "[gpu][ptx]") {
+  // a float32 sum and an int32 maximum over 3 rows of 10000 (a warp each) and of 100000
+  // (a block of 256 each)
   std::vector<loops::LoweredKernel> lowered;
-  lowered.push_back(loops::lower_reduction(reduction(loops::ReduceOp::Sum, DataType::float_(32), {3, 100000}, {1}, {3}),
-                                           "sum_rows", loops::LoopShape::Gpu));
-  lowered.push_back(loops::lower_reduction(reduction(loops::ReduceOp::Max, DataType::int_(32), {3, 100000}, {1}, {3}),
-                                           "max_rows", loops::LoopShape::Gpu));
+  for (int64_t n : {10000, 100000}) {
+    lowered.push_back(loops::lower_reduction(reduction(loops::ReduceOp::Sum, DataType::float_(32), {3, n}, {1}, {3}),
+                                             "sum_rows", loops::LoopShape::Gpu));
+    lowered.push_back(loops::lower_reduction(reduction(loops::ReduceOp::Max, DataType::int_(32), {3, n}, {1}, {3}),
+                                             "max_rows", loops::LoopShape::Gpu));
+  }
   std::vector<const loops::Kernel*> kernels;
-  for (const loops::LoweredKernel& l : lowered) {
+  for (size_t i = 0; i < lowered.size(); ++i) {
+    const loops::LoweredKernel& l = lowered[i];
     REQUIRE(l.ok());
     INFO(loops::print_kernel(l.kernel));
-    CHECK(l.kernel.team() == loops::kWarpLanes);
+    CHECK(l.kernel.team() == (i < 2 ? loops::kWarpLanes : loops::kBlockReductionThreads));
     kernels.push_back(&l.kernel);
   }
   check_module(kernels);
   const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
   CHECK(m.ptx.find("shfl.sync.down.b32") != std::string::npos);
   CHECK(m.ptx.find("max.s32") != std::string::npos);
+  CHECK(m.ptx.find("bar.sync") != std::string::npos);  // the block's tree, a level a barrier
   CHECK(m.kernels[0].iterations == 3);
   CHECK(m.kernels[0].threads() == 3 * 32);
+  CHECK(m.kernels[2].whole_block);
+  CHECK(m.kernels[2].threads() == 3 * 256);
 }
 
 TEST_CASE("a long softmax row is a warp's, its row in shared memory", "[gpu][ptx]") {

@@ -286,16 +286,22 @@ TEST_CASE("the loop IR of a reduction: reduction loops, and a vectorizable row w
   CHECK(outer.find("vectorizable for") != std::string::npos);
 }
 
-TEST_CASE("a GPU reduction of few long outputs takes a warp per output", "[jit][reduce][gpu]") {
+TEST_CASE("a GPU reduction of few long outputs takes a warp or a block per output", "[jit][reduce][gpu]") {
   // Over 3 x 2000 elements (kept dimension outside and inside the reduced ones), a whole
-  // 4 x 50 x 21 tensor and two of four axes: integer sums, maxima, minima and means are the
-  // reference's bits; a float32 sum or mean folds in the lanes' order, within the
+  // 4 x 50 x 21 tensor and two of four axes: a warp each; the same with 20000 elements or
+  // more: a block of 256 threads each. Integer sums, maxima, minima and means are the
+  // reference's bits; a float32 sum or mean folds in the team's order, within the
   // reference's by n roundings of the sum of |x| (finite values), NaN where it has NaN.
   struct Case {
     rt::Shape shape;
     std::vector<int64_t> axes;
+    int64_t team;  // of the sums
   };
-  const Case cases[] = {{{3, 2000}, {1}}, {{2000, 3}, {0}}, {{4, 50, 21}, {}}, {{2, 40, 3, 30}, {1, 3}}};
+  const int64_t warp = loops::kWarpLanes, block = loops::kBlockReductionThreads;
+  const Case cases[] = {{{3, 2000}, {1}, warp},          {{2000, 3}, {0}, warp},
+                        {{4, 50, 21}, {}, warp},         {{2, 40, 3, 30}, {1, 3}, warp},
+                        {{3, 20000}, {1}, block},        {{20000, 2}, {0}, block},
+                        {{4, 64, 70}, {}, block},        {{2, 200, 3, 100}, {1, 3}, block}};
   for (const Case& c : cases)
     for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Max, ReduceOp::Min})
       for (DataType t : {DataType::int_(32), DataType::float_(32)}) {
@@ -303,9 +309,11 @@ TEST_CASE("a GPU reduction of few long outputs takes a warp per output", "[jit][
         const std::string label = describe(op, t, c.shape, c.axes, false, false);
         INFO(label);
         const Compiled gpu = compile(p, loops::LoopShape::Gpu);
-        const bool warp = gpu.lowered.kernel.team() == loops::kWarpLanes;
-        // float maxima keep the reference's NaN rule by folding in order: no warp
-        CHECK(warp == (t.is_int() || op == ReduceOp::Sum || op == ReduceOp::Mean));
+        const bool shared_fold = gpu.lowered.kernel.team() > 1;
+        // float maxima keep the reference's NaN rule by folding in order: no team
+        const bool summable = t.is_int() || op == ReduceOp::Sum || op == ReduceOp::Mean;
+        CHECK(gpu.lowered.kernel.team() == (summable ? c.team : 1));
+        CHECK(gpu.lowered.kernel.has_shared_buffers() == (summable && c.team == block));
         std::mt19937_64 rng(std::hash<std::string>{}(label));
         for (int trial = 0; trial < 2; ++trial) {
           std::vector<NDArray> inputs{random_tensor(t, c.shape, rng, trial == 1)};
@@ -313,7 +321,7 @@ TEST_CASE("a GPU reduction of few long outputs takes a warp per output", "[jit][
           const std::optional<NDArray> expected = reference(p, inputs, error);
           REQUIRE(expected);
           const JitResult actual = run(gpu, p, inputs);
-          if (!warp || t.is_int()) {
+          if (!shared_fold || t.is_int()) {
             CHECK(bitwise(*expected, actual.out) == "");
             continue;
           }
