@@ -26,11 +26,11 @@
 #include <fstream>
 #include <map>
 #include <random>
-#include <sstream>
 #include <string>
 
 #include "interpreter/eval/machine.h"
 #include "interpreter/value_print.h"
+#include "lang/base/source.h"
 #include "lang/syntax/frontend.h"
 #include "lang/types/check_module.h"
 
@@ -74,14 +74,12 @@ struct Loaded {
 };
 
 std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (!in) {
-    std::fprintf(stderr, "cannot read %s\n", path.c_str());
+  std::string text, error;
+  if (!relay::read_text_file(path, &text, &error)) {
+    std::fprintf(stderr, "%s\n", error.c_str());
     std::exit(2);
   }
-  return ss.str();
+  return text;
 }
 
 rt::Value i32(int64_t v) { return rt::NDArray::scalar_int(v, DataType::int_(32)); }

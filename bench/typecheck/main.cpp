@@ -53,6 +53,7 @@
 #include "bench/support/args.h"
 #include "bench/support/measure.h"
 #include "lang/base/render.h"
+#include "lang/base/source.h"
 #include "lang/syntax/frontend.h"
 #include "lang/types/check_module.h"
 #include "lang/types/database.h"
@@ -275,10 +276,6 @@ std::string temp_path(const char* stem, const char* suffix) {
   return p;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 // ---- the edits ---------------------------------------------------------------------
 
@@ -376,7 +373,8 @@ int main(int argc, char** argv) {
       long max_rss_kb = 0;
       for (int r = 0; r < opt.runs; ++r) {
         SpawnResult s = spawner.run({opt.relay, "check", module_path}, output_path);
-        std::string printed = read_file(output_path);
+        std::string printed, unread;
+        if (!relay::read_text_file(output_path, &printed, &unread)) fail(unread);
         if (!WIFEXITED(s.status) || WEXITSTATUS(s.status) != 0 || !printed.empty()) {
           std::string why = WIFEXITED(s.status) ? "exit status " + std::to_string(WEXITSTATUS(s.status))
                                                 : "killed by signal " + std::to_string(WTERMSIG(s.status));
