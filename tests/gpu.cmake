@@ -10,7 +10,7 @@ if(TARGET relay_compiler)
   add_executable(relay_gpu_check ${CMAKE_CURRENT_SOURCE_DIR}/gpu/gpu_check.cpp)
   target_link_libraries(relay_gpu_check PRIVATE relay_compiler_cuda)
   add_test(NAME gpu_bundle_reads_back
-    COMMAND sh -c "rm -rf \"$1\" && \"$2\" --out \"$1\" --models mlp,dqn && \"$3\" \"$1\" --verify"
+    COMMAND sh -c "rm -rf \"$1\" && \"$2\" --out \"$1\" --models mlp,dqn,kernels/float16 && \"$3\" \"$1\" --verify"
             sh ${CMAKE_CURRENT_BINARY_DIR}/gpu-bundle-test $<TARGET_FILE:relay_gpu_bundle> $<TARGET_FILE:relay_gpu_check>)
   set_tests_properties(gpu_bundle_reads_back PROPERTIES TIMEOUT 600)
 endif()

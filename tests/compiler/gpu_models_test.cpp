@@ -105,8 +105,8 @@ void check_gpu_shapes_on_cpu(const char* name) {
 
 // Every matrix product and convolution of the model as the GPU's kernel (plan_gpu_master),
 // run on the CPU JIT on the interpreter's values of its inputs, against the reference
-// kernel: within K roundings of each output's sum of |terms| (the kernel folds in its own
-// order, BLAS does not).
+// kernel: each output within K roundings of its sum of |terms| (the kernel folds in its
+// own order, BLAS does not), and an ulp of a float16/bfloat16 output.
 size_t check_matrix_masters(t::CompiledModel& m) {
   const t::FusedGraph fused = t::fused_main(m);
   const compiler::Graph& g = fused.graph;
@@ -133,19 +133,11 @@ size_t check_matrix_masters(t::CompiledModel& m) {
     buffers.push_back(got.raw());
     compiler::run_kernel(k, buffers.data(), nullptr);
     const std::string_view op = g[group.master].op->name;
-    double tolerance = 0;
-    if (op == "nn.conv2d") {
-      tolerance = t::conv2d_tolerance(g, group.master, values);
-    } else {
-      tolerance = t::product_tolerance(values[master->part.inputs[0]].tensor(), values[master->part.inputs[1]].tensor(),
-                                       want, op == "nn.batch_matmul");
-    }
-    double scale = 0, worst = 0;
-    for (int64_t i = 0; i < want.size(); ++i) scale = std::max(scale, std::fabs(want.get_double(i)));
-    for (int64_t i = 0; i < want.size(); ++i)
-      worst = std::max(worst, std::fabs(got.get_double(i) - want.get_double(i)) / (std::fabs(want.get_double(i)) + scale * 0x1p-23));
-    INFO("tolerance " << tolerance);
-    CHECK(worst <= tolerance);
+    const t::FoldBound bound =
+        op == "nn.conv2d" ? t::conv2d_bound(g, group.master, values)
+                          : t::product_bound(values[master->part.inputs[0]].tensor(), values[master->part.inputs[1]].tensor(),
+                                             want, op == "nn.batch_matmul");
+    CHECK(bound.check(want, got) == "");
     ++checked;
   }
   return checked;

@@ -43,6 +43,7 @@ struct Case {
   unsigned block = 1;
   int status = -1;  // expected status flag: -1 none, 0 or 1
   double rtol = 1e-5;  // float32/float64 outputs
+  double atol = -1;    // -1: the tensor's scale's (compare)
   std::vector<Tensor> inputs;
   Tensor output;
 };
@@ -104,7 +105,7 @@ std::string load(const std::string& dir, Bundle& b, std::vector<std::string>& pt
       ptx.push_back(std::move(text));
     } else if (kind == "case") {
       Case c;
-      f >> c.name >> c.module >> c.entry >> c.grid >> c.block >> c.status >> c.rtol;
+      f >> c.name >> c.module >> c.entry >> c.grid >> c.block >> c.status >> c.rtol >> c.atol;
       if (!f || c.module < 0 || c.module >= static_cast<int>(ptx.size())) return bad("a malformed case");
       b.cases.push_back(std::move(c));
       open = &b.cases.back();
@@ -181,11 +182,12 @@ size_t element_bytes(const std::string& dtype) {
 }
 
 // "" when `got` matches `want`, else the first mismatch. Floats: both NaN, the same
-// infinity, or |got - want| <= rtol * (|want| + scale * 2^-23), scale being the largest
-// finite |want| of the tensor (an element near zero after cancellation is held to the
-// tensor's scale); float16/bfloat16 at least one unit of their precision. Everything else
-// bit for bit.
-std::string compare(const std::string& dtype, const char* want, const char* got, size_t bytes, double rtol,
+// infinity, or |got - want| <= rtol * (|want| + floor): floor is atol / rtol where the case
+// gives atol (a product's bound: rtol * |want| + atol), else scale * 2^-23, scale being the
+// largest finite |want| of the tensor (an element near zero after cancellation is held to
+// the tensor's scale); float16/bfloat16 at least one unit of their precision. Everything
+// else bit for bit. `worst`: the largest |got - want| / (|want| + floor) that passed.
+std::string compare(const std::string& dtype, const char* want, const char* got, size_t bytes, double rtol, double atol,
                     double& worst) {
   const bool is_float = dtype.rfind("float", 0) == 0 || dtype == "bfloat16";
   if (!is_float) {
@@ -193,15 +195,15 @@ std::string compare(const std::string& dtype, const char* want, const char* got,
       if (want[i] != got[i]) return "byte " + std::to_string(i) + " differs";
     return "";
   }
-  if (dtype == "float16") rtol = std::max(rtol, 1e-3);
-  if (dtype == "bfloat16") rtol = std::max(rtol, 8e-3);
   const size_t n = bytes / element_bytes(dtype);
   double scale = 0;
   for (size_t i = 0; i < n; ++i) {
     const double w = element(dtype, want, i);
     if (std::isfinite(w)) scale = std::max(scale, std::fabs(w));
   }
-  const double floor = std::max(scale * std::ldexp(1.0, -23), 1e-30);
+  const double floor = std::max(atol >= 0 ? atol / rtol : scale * std::ldexp(1.0, -23), 1e-30);
+  if (dtype == "float16") rtol = std::max(rtol, 1e-3);
+  if (dtype == "bfloat16") rtol = std::max(rtol, 8e-3);
   for (size_t i = 0; i < n; ++i) {
     const double w = element(dtype, want, i), g = element(dtype, got, i);
     if (std::isnan(w) || std::isnan(g)) {
@@ -264,7 +266,8 @@ int run(const Bundle& b, const std::vector<std::string>& ptx, Device& gpu, const
       if (c.status >= 0 && status != c.status)
         problem = "status flag " + std::to_string(status) + ", want " + std::to_string(c.status);
       else if (c.output.offset >= 0 && c.status != 1)
-        problem = compare(c.output.dtype, b.data.data() + c.output.offset, got.data(), c.output.bytes, c.rtol, worst);
+        problem = compare(c.output.dtype, b.data.data() + c.output.offset, got.data(), c.output.bytes, c.rtol, c.atol,
+                          worst);
     } catch (const std::exception& e) {
       problem = e.what();
     }
