@@ -60,6 +60,13 @@ case "${1:-}" in
     rm -rf "$pack"
     echo "gpu-check: relay and its libraries in build/gpu-check/relay.tar.xz ($(du -sh build/gpu-check/relay.tar.xz | cut -f1))"
     echo "gpu-check: the bundle is in $bundle ($(du -sh "$bundle" | cut -f1)); carry build/gpu-check to the GPU machine"
+    # the device tool carries at most 64 MiB with the working tree
+    total=$(du -sb build/gpu-check | cut -f1)
+    if [ "$total" -gt $((60 << 20)) ]; then
+      echo "gpu-check: build/gpu-check holds $((total >> 20)) MiB, too close to the 64 MiB a device run carries" \
+        "(lower relay_gpu_bundle's --budget-mib)" >&2
+      exit 2
+    fi
     ;;
   run)
     shift
