@@ -3,6 +3,8 @@
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Metadata.h>
 
+#include <algorithm>
+
 #include "compiler/llvm/codegen_internal.h"
 #include "compiler/llvm/nvptx.h"
 
@@ -39,10 +41,12 @@ void Emitter::emit_gpu_kernel(const std::string& symbol) {
   const int64_t team = k_.team();
   const bool whole_block = team > 1 && (team != kWarpLanes || k_.has_shared_buffers());
   annotate(m_, fn_, "maxntidx", static_cast<int>(whole_block ? team : int64_t{gpu::kThreadsPerBlock}));
-  // A block-tiled product holds 16 accumulators and its slices' addresses. Left alone,
-  // ptxas gave the convolution 40 registers on sm_90 and spilled; allowed 128 it uses 80
-  // and spills nothing (tests/compiler_jit/gpu_ptx_test.cpp): three blocks a multiprocessor.
-  if (whole_block) annotate(m_, fn_, "maxnreg", 128);
+  // A block-tiled product holds 16 accumulators (64 with 8 x 8 a thread) and its slices'
+  // addresses. Left alone, ptxas gave the convolution 40 registers on sm_90 and spilled;
+  // allowed 128 it uses 80 and spills nothing (tests/compiler_jit/gpu_ptx_test.cpp). The
+  // cap keeps two blocks of the team on a multiprocessor's 64k registers: 128 for 256
+  // threads, the most a thread may have (255) for 128 or fewer (an 8 x 8 tile spilled at 128).
+  if (whole_block) annotate(m_, fn_, "maxnreg", static_cast<int>(std::min<int64_t>(255, 65536 / (2 * team))));
   for (size_t i = 0; i < nparams; ++i) {
     fn_->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::NoAlias);
     // every argument starts an allocation (cuMemAlloc aligns to 256 bytes): aligned

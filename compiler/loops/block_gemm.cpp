@@ -9,24 +9,26 @@ namespace relay::loops {
 
 namespace {
 
-constexpr int64_t kThreadRows = 4, kThreadCols = 4;  // a thread's outputs
-constexpr int64_t kGrid = kBlockTile / kThreadCols;  // threads along a tile's rows and columns
+// A thread's outputs come in groups of 4 x 4 (one 16-byte shared read of each operand a
+// group a step); with 8 x 8 a thread, its second group of rows (columns) sits half a tile
+// further, so that a quarter warp's reads of a group stay 128 consecutive bytes.
+constexpr int64_t kGroup = 4;
+static_assert(kBlockTile % (4 * kGroup) == 0);
 // A shared row, padded by 4 words: rows stay 16-byte aligned for vector reads, and the
 // transposing writes of a warp spread over the banks.
 constexpr int64_t kStride = kBlockTile + 4;
-constexpr int64_t kCopy = kBlockTile * kBlockDepth / kBlockThreads;  // elements a thread copies
-static_assert(kGrid * kGrid == kBlockThreads && kBlockTile / kThreadRows == kGrid);
-static_assert(kCopy * kBlockThreads == kBlockTile * kBlockDepth && kBlockDepth % kCopy == 0);
 
 class Builder {
  public:
-  Builder(Kernel& k, const BlockGemm& g) : k_(k), g_(g) {}
+  Builder(Kernel& k, const BlockGemm& g)
+      : k_(k), g_(g), per_thread_(g.thread_tile), grid_(kBlockTile / g.thread_tile), threads_(grid_ * grid_),
+        copy_(kBlockTile * kBlockDepth / threads_) {}
 
   void build() {
     const DataType f = f32();
     a_tile_ = add_shared(k_, "a_tile", f, kBlockDepth * kStride);
     b_tile_ = add_shared(k_, "b_tile", f, kBlockDepth * kStride);
-    acc_ = add_thread_local(k_, "acc", f, kBlockThreads, kThreadRows * kThreadCols);
+    acc_ = add_thread_local(k_, "acc", f, threads_, per_thread_ * per_thread_);
     const int64_t tiles_m = g_.rows / kBlockTile, tiles_n = (g_.cols + kBlockTile - 1) / kBlockTile;
 
     const Var t = new_var(k_, "t", i64());
@@ -37,8 +39,8 @@ class Builder {
     for (int buffer : {a_tile_, b_tile_, acc_}) per_tile.push_back(alloc(k_.buffer(buffer)));
     per_tile.push_back(threads([&](const Var& thread) {
       Block zero;
-      for (int64_t i = 0; i < kThreadRows; ++i)
-        for (int64_t j = 0; j < kThreadCols; ++j) zero.push_back(store(acc(), acc_of(thread, i, j), float_imm(0)));
+      for (int64_t i = 0; i < per_thread_; ++i)
+        for (int64_t j = 0; j < per_thread_; ++j) zero.push_back(store(acc(), acc_of(thread, i, j), float_imm(0)));
       return zero;
     }));
 
@@ -62,24 +64,30 @@ class Builder {
  private:
   const Buffer& acc() const { return k_.buffer(acc_); }
   Expr acc_of(const Var& thread, int64_t i, int64_t j) {
-    return thread_slot_index(thread, acc(), int_imm(i * kThreadCols + j));
+    return thread_slot_index(thread, acc(), int_imm(i * per_thread_ + j));
   }
 
-  // `for thread in [0, kBlockThreads) body(thread)`, a Threads loop of its own variable
+  // `for thread in [0, threads) body(thread)`, a Threads loop of its own variable
   template <class Body>
   Stmt threads(Body body) {
-    return counted_loop(k_, "thread", kBlockThreads, LoopKind::Threads, body);
+    return counted_loop(k_, "thread", threads_, LoopKind::Threads, body);
   }
 
-  // The thread's row and column in the 16 x 16 grid.
+  // The thread's row and column in the grid of threads.
   std::pair<Var, Var> grid_position(const Var& thread, Block& at) {
     const Var ty = new_var(k_, "ty", i64()), tx = new_var(k_, "tx", i64());
-    at.push_back(let(ty, index_div(var_ref(thread), kGrid)));
-    at.push_back(let(tx, index_rem(var_ref(thread), kGrid)));
+    at.push_back(let(ty, index_div(var_ref(thread), grid_)));
+    at.push_back(let(tx, index_rem(var_ref(thread), grid_)));
     return {ty, tx};
   }
 
-  // The thread's kCopy elements of an operand's slice into its shared tile (k-major).
+  // The tile's row (column) of a thread's i-th output row (column), the thread at `t` in
+  // the grid: groups of kGroup consecutive ones, the next group a grid's width further.
+  Expr place(const Var& t, int64_t i) const {
+    return index_sum({index_scale(var_ref(t), kGroup), int_imm(i / kGroup * grid_ * kGroup + i % kGroup)});
+  }
+
+  // The thread's copy_ elements of an operand's slice into its shared tile (k-major).
   // Columns past the product's (a last partial tile), k past its depth (a last partial
   // slice: its zero products add exactly nothing to a sum that is never -0) and elements
   // not `inside` are zeros.
@@ -88,16 +96,16 @@ class Builder {
                     const Reader& read) {
     const Var r = new_var(k_, "r", i64()), kq = new_var(k_, "kq", i64());
     if (walk == SliceWalk::AlongK) {
-      at.push_back(let(r, index_div(var_ref(thread), kBlockDepth / kCopy)));
-      at.push_back(let(kq, index_scale(index_rem(var_ref(thread), kBlockDepth / kCopy), kCopy)));
+      at.push_back(let(r, index_div(var_ref(thread), kBlockDepth / copy_)));
+      at.push_back(let(kq, index_scale(index_rem(var_ref(thread), kBlockDepth / copy_), copy_)));
     } else {
       at.push_back(let(r, index_rem(var_ref(thread), kBlockTile)));
-      at.push_back(let(kq, index_scale(index_div(var_ref(thread), kBlockTile), kCopy)));
+      at.push_back(let(kq, index_scale(index_div(var_ref(thread), kBlockTile), copy_)));
     }
     const Var row = new_var(k_, "row", i64());
     at.push_back(let(row, index_add(var_ref(first), var_ref(r))));
     const Expr in_range = extent % kBlockTile != 0 ? compare(CmpOp::Lt, var_ref(row), int_imm(extent)) : nullptr;
-    for (int64_t c = 0; c < kCopy; ++c) {
+    for (int64_t c = 0; c < copy_; ++c) {
       const Expr k_index = index_sum({index_scale(var_ref(slice_), kBlockDepth), var_ref(kq), int_imm(c)});
       const GemmElement e = read(k_, at, var_ref(batch_), var_ref(row), k_index);
       const Expr staged = index_add(index_scale(index_add(var_ref(kq), c), kStride), var_ref(r));
@@ -123,18 +131,16 @@ class Builder {
     const Var kk = new_var(k_, "kk", i64());
     Block step;
     std::vector<Var> as, bs;
-    for (int64_t i = 0; i < kThreadRows; ++i) {
+    for (int64_t i = 0; i < per_thread_; ++i) {
       as.push_back(new_var(k_, "a", f32()));
-      step.push_back(let(as.back(), load(k_.buffer(a_tile_), index_sum({index_scale(var_ref(kk), kStride),
-                                                                        index_scale(var_ref(ty), kThreadRows), int_imm(i)}))));
+      step.push_back(let(as.back(), load(k_.buffer(a_tile_), index_add(index_scale(var_ref(kk), kStride), place(ty, i)))));
     }
-    for (int64_t j = 0; j < kThreadCols; ++j) {
+    for (int64_t j = 0; j < per_thread_; ++j) {
       bs.push_back(new_var(k_, "b", f32()));
-      step.push_back(let(bs.back(), load(k_.buffer(b_tile_), index_sum({index_scale(var_ref(kk), kStride),
-                                                                        index_scale(var_ref(tx), kThreadCols), int_imm(j)}))));
+      step.push_back(let(bs.back(), load(k_.buffer(b_tile_), index_add(index_scale(var_ref(kk), kStride), place(tx, j)))));
     }
-    for (int64_t i = 0; i < kThreadRows; ++i)
-      for (int64_t j = 0; j < kThreadCols; ++j)
+    for (int64_t i = 0; i < per_thread_; ++i)
+      for (int64_t j = 0; j < per_thread_; ++j)
         step.push_back(store(acc(), acc_of(thread, i, j),
                              call(MathFn::Fma, {var_ref(as[static_cast<size_t>(i)]), var_ref(bs[static_cast<size_t>(j)]),
                                                 load(acc(), acc_of(thread, i, j))})));
@@ -142,16 +148,16 @@ class Builder {
     return fold;
   }
 
-  // The thread's outputs: rows row0 + 4 ty + i, columns col0 + 4 tx + j.
+  // The thread's outputs: rows row0 + place(ty, i), columns col0 + place(tx, j).
   Block write(const Var& thread) {
     Block write;
     auto [ty, tx] = grid_position(thread, write);
-    for (int64_t j = 0; j < kThreadCols; ++j) {
+    for (int64_t j = 0; j < per_thread_; ++j) {
       const Var col = new_var(k_, "col", i64());
-      write.push_back(let(col, index_sum({var_ref(col0_), index_scale(var_ref(tx), kThreadCols), int_imm(j)})));
+      write.push_back(let(col, index_add(var_ref(col0_), place(tx, j))));
       Block outputs;
-      for (int64_t i = 0; i < kThreadRows; ++i) {
-        const Expr row = index_sum({var_ref(row0_), index_scale(var_ref(ty), kThreadRows), int_imm(i)});
+      for (int64_t i = 0; i < per_thread_; ++i) {
+        const Expr row = index_add(var_ref(row0_), place(ty, i));
         g_.out(k_, outputs, var_ref(batch_), row, var_ref(col), load(acc(), acc_of(thread, i, j)));
       }
       if (g_.cols % kBlockTile != 0) {
@@ -165,6 +171,9 @@ class Builder {
 
   Kernel& k_;
   const BlockGemm& g_;
+  const int64_t per_thread_, grid_, threads_, copy_;  // outputs a thread along each side, the
+                                                      // grid's side, the team, elements a
+                                                      // thread copies of an operand's slice
   int a_tile_ = -1, b_tile_ = -1, acc_ = -1;
   Var col0_, row0_, batch_, slice_;
 };
@@ -174,6 +183,7 @@ class Builder {
 std::string append_block_gemm(Kernel& k, const BlockGemm& g) {
   if (g.rows < 1 || g.cols < 1 || g.depth < 1 || g.batches < 1) return "an empty block-tiled product";
   if (g.rows % kBlockTile != 0) return "a block tile that does not divide the product's rows";
+  if (g.thread_tile != 4 && g.thread_tile != 8) return "a block tile of 4 x 4 or 8 x 8 outputs a thread";
   Builder(k, g).build();
   return {};
 }

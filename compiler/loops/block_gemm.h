@@ -4,13 +4,18 @@
 // says how to read an element of A and of B (a matrix, the window of a convolution, a
 // zero in its padding) and where an output goes.
 //
-// A team of kBlockThreads threads computes a kBlockTile x kBlockTile tile of outputs.
-// For each kBlockDepth-deep slice of k, the threads copy the slice of the tile's rows of A
-// and columns of B into shared memory, transposed (k-major), then thread (ty, tx) of the
-// 16 x 16 grid folds the slice into its 4 x 4 accumulators: rows 4 ty .. 4 ty + 3 and
-// columns 4 tx .. 4 tx + 3, so that each step of k reads A's four and B's four with one
-// 16-byte shared load each (a quarter warp's reads of B are 128 consecutive bytes: no bank
-// conflicts; of A, broadcasts) for 16 multiply-adds. The shared rows are padded by four
+// A team of threads computes a kBlockTile x kBlockTile tile of outputs. For each
+// kBlockDepth-deep slice of k, the threads copy the slice of the tile's rows of A and
+// columns of B into shared memory, transposed (k-major), then thread (ty, tx) of the grid
+// folds the slice into its accumulators. With 4 x 4 outputs a thread (kBlockThreads = 256
+// threads, a 16 x 16 grid): rows 4 ty .. 4 ty + 3 and columns 4 tx .. 4 tx + 3, so that
+// each step of k reads A's four and B's four with one 16-byte shared load each (a quarter
+// warp's reads of B are 128 consecutive bytes: no bank conflicts; of A, broadcasts) for 16
+// multiply-adds: two shared words a multiply-add, twice what a multiprocessor's shared
+// memory delivers for its float32 units' rate. With 8 x 8 a thread (64 threads, an 8 x 8
+// grid) a step reads four such groups for 64 multiply-adds, half the words a multiply-add:
+// each thread's rows are 4 ty .. 4 ty + 3 and 32 + 4 ty .. 32 + 4 ty + 3 (columns alike),
+// so a quarter warp's reads stay 128 consecutive bytes. The shared rows are padded by four
 // words, so the transposing writes spread over the banks. Every output folds k in order from 0,
 // one fused multiply-add a step (MathFn::Fma): the bits of a thread per output that folds
 // the same terms in the same order.
@@ -28,13 +33,21 @@
 
 namespace relay::loops {
 
+// Products of at least this many kBlockTile x kBlockTile tiles (batches included) take 8 x 8
+// outputs a thread: with 64 threads a tile, fewer tiles would leave a large GPU's
+// multiprocessors (132 on an H100, 8 such blocks each) too few warps to hide latency.
+// Reasoned from the shared-memory rate, not yet timed on a GPU (the tile benchmarks time
+// both: `block` and `block8`).
+inline constexpr int64_t kBlockFatMinTiles = 1024;
+
 // The element types the GPU's products and convolutions take: float32, and float16 or
 // bfloat16 as storage (their products and sums in float32, each output rounded once).
 inline bool folds_in_float32(DataType t) { return t == f32() || is_storage_only(t); }
 
 inline constexpr int64_t kBlockTile = 64;
 inline constexpr int64_t kBlockDepth = 16;
-inline constexpr int64_t kBlockThreads = 256;
+inline constexpr int64_t kBlockThreads = 256;     // with 4 x 4 outputs a thread (and the tensor cores')
+inline constexpr int64_t kBlockFatThreads = 64;   // with 8 x 8 outputs a thread
 
 // How the copy phase walks an operand's slice (kBlockTile rows by kBlockDepth k, four
 // elements a thread):
@@ -57,6 +70,8 @@ struct BlockGemm {
   int64_t rows = 0, cols = 0, depth = 0;  // rows % kBlockTile == 0; a last partial tile of
                                           // columns and a last partial slice of k are allowed
   int64_t batches = 1;                    // independent products, the outermost index
+  int64_t thread_tile = 4;                // outputs a thread along each side: 4 or 8 (not
+                                          // for append_mma_gemm)
   SliceWalk a_walk = SliceWalk::AlongK, b_walk = SliceWalk::AlongK;
   // A[row, k] and B[col, k] of product `batch` (int64 expressions); a reader may append
   // lets (index arithmetic) to `at`.
@@ -67,7 +82,7 @@ struct BlockGemm {
 };
 
 // Appends the product's parallel loop (an iteration per tile of each batch, a team of
-// kBlockThreads threads each) to `k`'s body. An error message when the shape does not fit
+// kBlockThreads or kBlockFatThreads threads each) to `k`'s body. An error message when the shape does not fit
 // (empty: done).
 std::string append_block_gemm(Kernel& k, const BlockGemm& g);
 

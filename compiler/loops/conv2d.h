@@ -60,6 +60,7 @@ struct Conv2dTile {
                        // channels and width are ignored)
   bool tensor_cores = false;  // float16/bfloat16: the same blocks, their products on the
                               // tensor cores (channels and width are ignored)
+  bool fat = false;           // block tiles of 8 x 8 outputs a thread (kBlockFatMinTiles)
 };
 Conv2dTile conv2d_tile(const Conv2dProgram& p);
 
@@ -75,9 +76,10 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
 // inputs as the window's taps at consecutive positions, a tap in the padding a zero. For
 // finite weights the bits are the direct convolution's (a zero tap adds +-0 to a sum that
 // is never -0). Needs one group and output channels a multiple of kBlockTile
-// (block_conv2d_fits); an error otherwise. With `tensor_cores` (float16/bfloat16 only) the
-// same product runs on them (append_mma_gemm): sums in the hardware's order.
+// (block_conv2d_fits); an error otherwise. `tile`: with tensor_cores (float16/bfloat16
+// only) the same product runs on them (append_mma_gemm: sums in the hardware's order);
+// with fat, 8 x 8 outputs a thread.
 bool block_conv2d_fits(const Conv2dProgram& p);
-LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, bool tensor_cores = false);
+LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const Conv2dTile& tile);
 
 }  // namespace relay::loops

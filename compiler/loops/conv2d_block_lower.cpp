@@ -13,7 +13,7 @@ bool block_conv2d_fits(const Conv2dProgram& p) {
          p.channels * p.kernel_h * p.kernel_w > 0;
 }
 
-LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, bool tensor_cores) {
+LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const Conv2dTile& tile) {
   LoweredKernel r;
   if (!folds_in_float32(p.dtype)) {
     r.error = "a convolution of " + dtype_name(p.dtype);
@@ -72,7 +72,8 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, bool 
                                   index_scale(var_ref(oh), OW), var_ref(ow)}),
                        cast(t, value)));
   };
-  r.error = tensor_cores ? append_mma_gemm(k, g, t) : append_block_gemm(k, g);
+  g.thread_tile = tile.fat ? 8 : 4;
+  r.error = tile.tensor_cores ? append_mma_gemm(k, g, t) : append_block_gemm(k, g);
   return r;
 }
 

@@ -29,6 +29,8 @@ Conv2dTile conv2d_tile(const Conv2dProgram& p) {
   if (outputs < kConvTiledOutputs) return t;  // a thread per output
   if (block_conv2d_fits(p)) {
     t.block = true;  // a product through shared memory
+    const int64_t tiles = p.out_channels / kBlockTile * ((p.batch * p.out_h * p.out_w + kBlockTile - 1) / kBlockTile);
+    t.fat = tiles >= kBlockFatMinTiles;
     return t;
   }
   const int64_t per_group = p.groups > 0 ? p.out_channels / p.groups : 1;
@@ -50,7 +52,7 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name) {
 }
 
 LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv2dTile tile) {
-  if (tile.block || tile.tensor_cores) return lower_block_conv2d(p, std::move(name), tile.tensor_cores);
+  if (tile.block || tile.tensor_cores) return lower_block_conv2d(p, std::move(name), tile);
   LoweredKernel r;
   if (!folds_in_float32(p.dtype)) {
     r.error = "a convolution of " + dtype_name(p.dtype);

@@ -39,6 +39,8 @@ struct MatmulTile {
                        // shared memory (lower_block_matmul; m and n are ignored)
   bool tensor_cores = false;  // float16/bfloat16: the same blocks, their products on the
                               // tensor cores (lower_mma_matmul)
+  bool fat = false;           // block tiles of 8 x 8 outputs a thread, 64 threads a block
+                              // (kBlockFatMinTiles), instead of 4 x 4 and 256
 };
 
 // Products of at least this many outputs whose m and n are multiples of kBlockTile take
@@ -51,7 +53,7 @@ inline constexpr int64_t kEnoughTiles = 32768;
 // fill the GPU (below kEnoughTiles outputs).
 inline constexpr int64_t kLanesMinDepth = 64;
 // float16/bfloat16 products whose m and n block tiles divide: tensor cores; block
-// tiles for large products that they divide; else the largest of 4 x 4, then
+// tiles for large products that they divide (8 x 8 a thread from kBlockFatMinTiles tiles); else the largest of 4 x 4, then
 // smaller tiles dividing m and n, that still leaves enough tiles (threads) to fill a GPU;
 // a thread per output for small shallow products, a warp per output for small deep ones.
 MatmulTile matmul_tile(const MatmulProgram& p);
@@ -68,7 +70,7 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
 // outputs over the slice. Every output still folds k in order from 0, one fused
 // multiply-add a step, so the bits are a thread per output's (a last partial slice of k
 // adds zero products). An error unless kBlockTile divides m and n.
-LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name);
+LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name, bool fat = false);
 
 // The tensor cores' product (tile.tensor_cores; float16/bfloat16, sm_80 and later):
 // append_mma_gemm (block_gemm.h) over the rows of a and of b, each output rounded once

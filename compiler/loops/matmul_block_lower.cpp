@@ -30,7 +30,7 @@ BlockGemm product_gemm(const MatmulProgram& p, const MatmulBuffers& buffers) {
   return g;
 }
 
-LoweredKernel lower_blocks(const MatmulProgram& p, std::string name, bool tensor_cores) {
+LoweredKernel lower_blocks(const MatmulProgram& p, std::string name, bool tensor_cores, bool fat) {
   LoweredKernel r;
   if (p.m % kBlockTile != 0 || p.n % kBlockTile != 0 || p.k < 1) {
     r.error = tensor_cores ? "a tensor-core block that does not divide the matrix product"
@@ -43,15 +43,18 @@ LoweredKernel lower_blocks(const MatmulProgram& p, std::string name, bool tensor
   }
   const std::optional<MatmulBuffers> buffers = begin_matmul_kernel(p, std::move(name), r);
   if (!buffers) return r;
-  const BlockGemm g = product_gemm(p, *buffers);
+  BlockGemm g = product_gemm(p, *buffers);
+  g.thread_tile = fat ? 8 : 4;
   r.error = tensor_cores ? append_mma_gemm(r.kernel, g, p.dtype) : append_block_gemm(r.kernel, g);
   return r;
 }
 
 }  // namespace
 
-LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name) { return lower_blocks(p, std::move(name), false); }
+LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name, bool fat) {
+  return lower_blocks(p, std::move(name), false, fat);
+}
 
-LoweredKernel lower_mma_matmul(const MatmulProgram& p, std::string name) { return lower_blocks(p, std::move(name), true); }
+LoweredKernel lower_mma_matmul(const MatmulProgram& p, std::string name) { return lower_blocks(p, std::move(name), true, false); }
 
 }  // namespace relay::loops

@@ -38,6 +38,7 @@ MatmulTile matmul_tile(const MatmulProgram& p) {
   if (p.batch * p.m * p.n >= kBlockMinOutputs && p.m % kBlockTile == 0 && p.n % kBlockTile == 0 &&
       p.k > 0) {
     t.block = true;
+    t.fat = p.batch * (p.m / kBlockTile) * (p.n / kBlockTile) >= kBlockFatMinTiles;
     return t;
   }
   if (p.batch * p.m * p.n < kEnoughTiles && p.k >= kLanesMinDepth) {
@@ -68,7 +69,7 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name) {
 
 LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, MatmulTile tile) {
   if (tile.tensor_cores) return lower_mma_matmul(p, std::move(name));
-  if (tile.block) return lower_block_matmul(p, std::move(name));
+  if (tile.block) return lower_block_matmul(p, std::move(name), tile.fat);
   LoweredKernel r;
   const int64_t B = p.batch, M = p.m, N = p.n, K = p.k, TM = tile.m, TN = tile.n;
   if (TM < 1 || TN < 1 || M % TM != 0 || N % TN != 0) {

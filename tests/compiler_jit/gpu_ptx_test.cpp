@@ -338,34 +338,42 @@ TEST_CASE("the verifier keeps lanes where a warp is together", "[gpu][lanes]") {
 }
 
 TEST_CASE("block-tiled products stage slices in shared memory, with vector loads and no spills", "[gpu][ptx]") {
-  // dense 4096^3, and ResNet-18's first-stage convolution at batch 32 as a product
+  // dense 4096^3 (4096 tiles: 8 x 8 outputs a thread), and ResNet-18's first-stage
+  // convolution at batch 32 as a product, with 4 x 4 and with 8 x 8 outputs a thread
   loops::MatmulProgram product;
   product.m = product.n = product.k = 4096;
   REQUIRE(loops::matmul_tile(product).block);
+  REQUIRE(loops::matmul_tile(product).fat);
   loops::Conv2dProgram c;
   c.batch = 32, c.channels = c.out_channels = 64, c.height = c.width = c.out_h = c.out_w = 56;
   c.kernel_h = c.kernel_w = 3, c.pad_begin = {1, 1};
   REQUIRE(loops::block_conv2d_fits(c));
-  const loops::LoweredKernel block = loops::lower_tiled_matmul(product, "dense_block");
-  const loops::LoweredKernel conv = loops::lower_block_conv2d(c, "conv_block");
-  REQUIRE(block.ok());
-  REQUIRE(conv.ok());
-  CHECK(loops::verify(block.kernel).empty());
-  CHECK(loops::verify(conv.kernel).empty());
-  const loops::Kernel* kernels[] = {&block.kernel, &conv.kernel};
-  check_module({&block.kernel, &conv.kernel});
+  REQUIRE(loops::conv2d_tile(c).fat);  // 1568 tiles
+  const loops::LoweredKernel lowered[] = {loops::lower_tiled_matmul(product, "dense_block"),
+                                          loops::lower_block_conv2d(c, "conv_block", {1, 1, false, true}),
+                                          loops::lower_block_conv2d(c, "conv_block8", {1, 1, false, true, false, true})};
+  std::vector<const loops::Kernel*> kernels;
+  for (const loops::LoweredKernel& l : lowered) {
+    REQUIRE(l.ok());
+    CHECK(loops::verify(l.kernel).empty());
+    kernels.push_back(&l.kernel);
+  }
+  check_module(kernels);
   const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
   INFO(m.ptx);
-  // an iteration per block of 256 threads, whose size launch_for keeps
-  REQUIRE(m.kernels.size() == 2);
-  for (const compiler::gpu::PtxKernelInfo& k : m.kernels) {
+  // an iteration per block of 64 (8 x 8 a thread) or 256 threads, whose size launch_for keeps
+  REQUIRE(m.kernels.size() == 3);
+  const int64_t teams[] = {loops::kBlockFatThreads, loops::kBlockThreads, loops::kBlockFatThreads};
+  for (size_t i = 0; i < 3; ++i) {
+    const compiler::gpu::PtxKernelInfo& k = m.kernels[i];
     CHECK(k.whole_block);
-    CHECK(k.team == loops::kBlockThreads);
-    CHECK(k.block == loops::kBlockThreads);
-    CHECK(compiler::gpu::launch_for(k, 132).block == loops::kBlockThreads);
+    CHECK(k.team == static_cast<uint64_t>(teams[i]));
+    CHECK(k.block == static_cast<uint64_t>(teams[i]));
+    CHECK(compiler::gpu::launch_for(k, 132).block == static_cast<uint64_t>(teams[i]));
   }
   CHECK(m.kernels[0].grid == 64 * 64);
   CHECK(m.kernels[1].grid == 32 * 56 * 56 / 64);
+  CHECK(m.kernels[2].grid == 32 * 56 * 56 / 64);
   // shared memory between barriers; the rows of a and of the weights read four floats at
   // a time; the accumulators in registers
   CHECK(m.ptx.find(".shared .align 32 .b8") != std::string::npos);
@@ -385,7 +393,7 @@ TEST_CASE("block-tiled products stage slices in shared memory, with vector loads
     for (size_t at = report.find("0 bytes spill stores"); at != std::string::npos;
          at = report.find("0 bytes spill stores", at + 1))
       if (at == 0 || report[at - 1] == ' ') ++functions;  // "0 bytes", not "40 bytes"
-    CHECK(functions == 2);
+    CHECK(functions == 3);
   }
 }
 

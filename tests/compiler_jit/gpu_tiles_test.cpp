@@ -182,6 +182,8 @@ TEST_CASE("the tiled direct convolution computes a thread per output's bits", "[
   // batch 32: block tiles where they fit, else 4 x 7
   CHECK(chosen(32, 64, 56, 1).block);
   CHECK(chosen(32, 512, 7, 1).block);
+  CHECK(chosen(32, 64, 56, 1).fat);        // 1568 tiles of 64 x 64: 8 x 8 outputs a thread
+  CHECK_FALSE(chosen(32, 512, 7, 1).fat);  // 200 tiles: 4 x 4
   CHECK_FALSE(chosen(1, 64, 56, 1).block);
   CHECK_FALSE(chosen(32, 32, 28, 32).block);
   CHECK(tile_of(32, 96, 28, 1) == std::pair<int64_t, int64_t>{4, 7});  // 96 channels: no block tile
@@ -216,10 +218,14 @@ TEST_CASE("the block-tiled convolution computes the direct convolution's bits", 
     std::vector<float> x = random_values(static_cast<size_t>(p.batch * p.channels * p.height * p.width), rng);
     std::vector<float> w = random_values(static_cast<size_t>(p.out_channels * p.channels * p.kernel_h * p.kernel_w), rng);
     const size_t outputs = static_cast<size_t>(p.batch * p.out_channels * p.out_h * p.out_w);
-    const loops::LoweredKernel block = loops::lower_direct_conv2d(p, "conv_block", {1, 1, false, true});
-    REQUIRE(block.ok());
-    CHECK(block.kernel.team() == loops::kBlockThreads);
-    CHECK(run(block, x, w, outputs) == run(loops::lower_direct_conv2d(p, "conv_1x1", {1, 1}), x, w, outputs));
+    const std::vector<float> single = run(loops::lower_direct_conv2d(p, "conv_1x1", {1, 1}), x, w, outputs);
+    for (bool fat : {false, true}) {  // 4 x 4 and 8 x 8 outputs a thread
+      INFO((fat ? "8 x 8" : "4 x 4") << " a thread");
+      const loops::LoweredKernel block = loops::lower_direct_conv2d(p, "conv_block", {1, 1, false, true, false, fat});
+      REQUIRE(block.ok());
+      CHECK(block.kernel.team() == (fat ? loops::kBlockFatThreads : loops::kBlockThreads));
+      CHECK(run(block, x, w, outputs) == single);
+    }
   }
   // one group, output channels a multiple of 64
   CHECK_FALSE(loops::block_conv2d_fits(conv(1, 16, 8, 8, 32, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1})));
@@ -304,12 +310,20 @@ TEST_CASE("the block-tiled matrix product computes a thread per output's bits", 
     std::vector<float> a = random_values(static_cast<size_t>(p.a_batch * p.m * p.k), rng);
     std::vector<float> b = random_values(static_cast<size_t>(p.b_batch * p.n * p.k), rng);
     const size_t outputs = static_cast<size_t>(p.batch * p.m * p.n);
-    const loops::LoweredKernel block = loops::lower_tiled_matmul(p, "mm_block", {1, 1, false, true});
-    REQUIRE(block.ok());
-    CHECK(block.kernel.team() == loops::kBlockThreads);
-    CHECK(block.kernel.has_shared_buffers());
-    CHECK(run(block, a, b, outputs) == run(loops::lower_tiled_matmul(p, "mm_1x1", {1, 1}), a, b, outputs));
+    const std::vector<float> single = run(loops::lower_tiled_matmul(p, "mm_1x1", {1, 1}), a, b, outputs);
+    for (bool fat : {false, true}) {  // 4 x 4 and 8 x 8 outputs a thread
+      INFO((fat ? "8 x 8" : "4 x 4") << " a thread");
+      const loops::LoweredKernel block = loops::lower_tiled_matmul(p, "mm_block", {1, 1, false, true, false, fat});
+      REQUIRE(block.ok());
+      CHECK(block.kernel.team() == (fat ? loops::kBlockFatThreads : loops::kBlockThreads));
+      CHECK(block.kernel.has_shared_buffers());
+      CHECK(run(block, a, b, outputs) == single);
+    }
   }
+  // 8 x 8 a thread from kBlockFatMinTiles tiles on
+  CHECK(loops::matmul_tile(product(1, 1, 1, 2048, 2048, 64)).fat);        // 1024 tiles
+  CHECK_FALSE(loops::matmul_tile(product(1, 1, 1, 2048, 1024, 64)).fat);  // 512
+  CHECK(loops::matmul_tile(product(16, 16, 16, 512, 512, 512)).fat);      // 16 x 64
   // a block tile must divide m and n
   CHECK_FALSE(loops::lower_block_matmul(product(1, 1, 1, 32, 64, 16), "bad").ok());
   CHECK_FALSE(loops::lower_block_matmul(product(1, 1, 1, 64, 96, 16), "bad").ok());
@@ -458,7 +472,7 @@ TEST_CASE("float16 and bfloat16 convolutions store their storage type, summed in
   CHECK_FALSE(loops::conv2d_tile(depthwise).tensor_cores);
   CHECK(loops::lower_direct_conv2d(depthwise, "depthwise").ok());
   // tensor cores take float16/bfloat16 only; other dtypes are not lowered
-  CHECK_FALSE(loops::lower_block_conv2d(same, "f32_mma", true).ok());
+  CHECK_FALSE(loops::lower_block_conv2d(same, "f32_mma", {1, 1, false, false, true}).ok());
   loops::Conv2dProgram ints = grouped;
   ints.dtype = DataType::int_(32);
   CHECK_FALSE(loops::lower_direct_conv2d(ints, "conv").ok());

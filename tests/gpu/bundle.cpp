@@ -264,9 +264,9 @@ void write_benchmarks(Writer& w, const Options& o) {
 // smaller blocks on 132 multiprocessors: the measurements the tile rules are tuned by.
 // float16 beside float32 (`_f16` in the family's name), where the tensor cores (`mma`)
 // compete with the float32 units' tiles over the same storage.
-// A tile is (channels or m, width or n, on a warp, a shared-memory block, tensor cores);
-// the tiles to try, each once, in order.
-using Tile = std::tuple<int64_t, int64_t, bool, bool, bool>;
+// A tile is (channels or m, width or n, on a warp, a shared-memory block, tensor cores,
+// 8 x 8 outputs a thread in a block); the tiles to try, each once, in order.
+using Tile = std::tuple<int64_t, int64_t, bool, bool, bool, bool>;
 std::vector<Tile> distinct(std::vector<Tile> tiles) {
   std::sort(tiles.begin(), tiles.end());
   tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
@@ -274,9 +274,9 @@ std::vector<Tile> distinct(std::vector<Tile> tiles) {
 }
 
 std::string tile_label(const Tile& t) {
-  auto [m, n, lanes, block, mma] = t;
+  auto [m, n, lanes, block, mma, fat] = t;
   if (mma) return "mma";
-  if (block) return "block";
+  if (block) return fat ? "block8" : "block";
   return "t" + std::to_string(m) + "x" + std::to_string(n) + (lanes ? "_warp" : "");
 }
 
@@ -302,18 +302,22 @@ void write_tile_benchmarks(Writer& w, const Options& o) {
         p.kernel_h = p.kernel_w = c.k, p.groups = c.groups, p.out_h = p.out_w = c.hw;
         p.pad_begin = {c.k / 2, c.k / 2}, p.dtype = dtype;
         const loops::Conv2dTile chosen = loops::conv2d_tile(p);
-        const Tile chosen_tile{chosen.channels, chosen.width, chosen.lanes, chosen.block, chosen.tensor_cores};
-        std::vector<Tile> tiles{chosen_tile, {1, 1, false, false, false}, {2, 2, false, false, false}};
-        if (!half) tiles.insert(tiles.end(), {{4, 4, false, false, false}, {4, 7, false, false, false}, {4, 8, false, false, false}});
+        const Tile chosen_tile = chosen.block || chosen.tensor_cores
+                                     ? Tile{1, 1, false, chosen.block, chosen.tensor_cores, chosen.fat}
+                                     : Tile{chosen.channels, chosen.width, chosen.lanes, false, false, false};
+        std::vector<Tile> tiles{chosen_tile, {1, 1, false, false, false, false}, {2, 2, false, false, false, false}};
+        if (!half)
+          tiles.insert(tiles.end(), {{4, 4, false, false, false, false}, {4, 7, false, false, false, false},
+                                     {4, 8, false, false, false, false}});
         if (batch == 1)  // warps: for the few outputs of batch 1
-          tiles.insert(tiles.end(), {{1, 1, true, false, false}, {2, 2, true, false, false}});
-        if (loops::block_conv2d_fits(p)) {
-          tiles.push_back({1, 1, false, true, false});  // shared-memory block tiles
-          if (half) tiles.push_back({1, 1, false, false, true});
+          tiles.insert(tiles.end(), {{1, 1, true, false, false, false}, {2, 2, true, false, false, false}});
+        if (loops::block_conv2d_fits(p)) {  // shared-memory block tiles, 4 x 4 and 8 x 8 a thread
+          tiles.insert(tiles.end(), {{1, 1, false, true, false, false}, {1, 1, false, true, false, true}});
+          if (half) tiles.push_back({1, 1, false, false, true, false});
         }
         for (const Tile& tile : distinct(tiles)) {
-          auto [tc, tw, lanes, block, mma] = tile;
-          loops::LoweredKernel k = loops::lower_direct_conv2d(p, "conv", {tc, tw, lanes, block, mma});
+          auto [tc, tw, lanes, block, mma, fat] = tile;
+          loops::LoweredKernel k = loops::lower_direct_conv2d(p, "conv", {tc, tw, lanes, block, mma, fat});
           if (!k.ok()) continue;
           names.push_back("conv_" + std::string(c.name) + suffix + "_b" + std::to_string(batch) + "_" + tile_label(tile) +
                           (tile == chosen_tile ? "_chosen" : ""));
@@ -336,15 +340,18 @@ void write_tile_benchmarks(Writer& w, const Options& o) {
       loops::MatmulProgram p;
       p.batch = p.a_batch = p.b_batch = q.batch, p.m = q.m, p.n = q.n, p.k = q.k, p.dtype = dtype;
       const loops::MatmulTile chosen = loops::matmul_tile(p);
-      const Tile chosen_tile{chosen.m, chosen.n, chosen.lanes, chosen.block, chosen.tensor_cores};
-      std::vector<Tile> tiles{{1, 1, false, false, false}, {2, 2, false, false, false}, {4, 4, false, false, false},
-                              {1, 1, false, true, false}, chosen_tile};
-      if (half) tiles.push_back({1, 1, false, false, true});
+      const Tile chosen_tile = chosen.block || chosen.tensor_cores
+                                   ? Tile{1, 1, false, chosen.block, chosen.tensor_cores, chosen.fat}
+                                   : Tile{chosen.m, chosen.n, chosen.lanes, false, false, false};
+      std::vector<Tile> tiles{{1, 1, false, false, false, false}, {2, 2, false, false, false, false},
+                              {4, 4, false, false, false, false}, {1, 1, false, true, false, false},
+                              {1, 1, false, true, false, true},  chosen_tile};
+      if (half) tiles.push_back({1, 1, false, false, true, false});
       if (q.batch * q.m * q.n < (int64_t{1} << 20))
-        tiles.insert(tiles.end(), {{1, 1, true, false, false}, {1, 4, true, false, false}});
+        tiles.insert(tiles.end(), {{1, 1, true, false, false, false}, {1, 4, true, false, false, false}});
       for (const Tile& tile : distinct(tiles)) {
-        auto [tm, tn, lanes, block, mma] = tile;
-        loops::LoweredKernel k = loops::lower_tiled_matmul(p, "matmul", {tm, tn, lanes, block, mma});
+        auto [tm, tn, lanes, block, mma, fat] = tile;
+        loops::LoweredKernel k = loops::lower_tiled_matmul(p, "matmul", {tm, tn, lanes, block, mma, fat});
         if (!k.ok()) continue;
         names.push_back(std::string(q.name) + (half ? "_f16" : "") + "_" + tile_label(tile) +
                         (tile == chosen_tile ? "_chosen" : ""));
