@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "compiler/loops/block_gemm_internal.h"
 #include "compiler/loops/index_math.h"
 
 namespace relay::loops {
@@ -29,13 +30,10 @@ class Builder {
     a_tile_ = add_shared(k_, "a_tile", f, kBlockDepth * kStride);
     b_tile_ = add_shared(k_, "b_tile", f, kBlockDepth * kStride);
     acc_ = add_thread_local(k_, "acc", f, threads_, per_thread_ * per_thread_);
-    const int64_t tiles_m = g_.rows / kBlockTile, tiles_n = (g_.cols + kBlockTile - 1) / kBlockTile;
 
     const Var t = new_var(k_, "t", i64());
-    col0_ = new_var(k_, "col0", i64()), row0_ = new_var(k_, "row0", i64()), batch_ = new_var(k_, "batch", i64());
-    Block per_tile{let(col0_, index_scale(index_rem(var_ref(t), tiles_n), kBlockTile)),
-                   let(row0_, index_scale(index_rem(index_div(var_ref(t), tiles_n), tiles_m), kBlockTile)),
-                   let(batch_, index_div(var_ref(t), tiles_n * tiles_m))};
+    Block per_tile;
+    origin_ = tile_origin(k_, g_, t, per_tile);
     for (int buffer : {a_tile_, b_tile_, acc_}) per_tile.push_back(alloc(k_.buffer(buffer)));
     per_tile.push_back(threads([&](const Var& thread) {
       Block zero;
@@ -47,10 +45,12 @@ class Builder {
     // for each slice of k: copy A's and B's, then fold
     slice_ = new_var(k_, "slice", i64());
     Block per_slice;
+    // k-major (transposed): a step of k reads a row of each
+    const SliceLayout layout{kBlockDepth, copy_, f, 1, kStride};
     per_slice.push_back(threads([&](const Var& thread) {
       Block copy;
-      copy_operand(copy, thread, a_tile_, g_.a_walk, row0_, g_.rows, g_.a);
-      copy_operand(copy, thread, b_tile_, g_.b_walk, col0_, g_.cols, g_.b);
+      copy_slice(k_, copy, g_, layout, thread, a_tile_, g_.a_walk, origin_, origin_.row0, g_.rows, slice_, g_.a);
+      copy_slice(k_, copy, g_, layout, thread, b_tile_, g_.b_walk, origin_, origin_.col0, g_.cols, slice_, g_.b);
       return copy;
     }));
     per_slice.push_back(threads([&](const Var& thread) { return fold(thread); }));
@@ -58,7 +58,7 @@ class Builder {
     per_tile.push_back(for_loop(slice_, int_imm(slices), LoopKind::Reduction, std::move(per_slice)));
 
     per_tile.push_back(threads([&](const Var& thread) { return write(thread); }));
-    k_.body.push_back(for_loop(t, int_imm(g_.batches * tiles_m * tiles_n), LoopKind::Parallel, std::move(per_tile)));
+    k_.body.push_back(for_loop(t, int_imm(block_gemm_tiles(g_)), LoopKind::Parallel, std::move(per_tile)));
   }
 
  private:
@@ -85,44 +85,6 @@ class Builder {
   // the grid: groups of kGroup consecutive ones, the next group a grid's width further.
   Expr place(const Var& t, int64_t i) const {
     return index_sum({index_scale(var_ref(t), kGroup), int_imm(i / kGroup * grid_ * kGroup + i % kGroup)});
-  }
-
-  // The thread's copy_ elements of an operand's slice into its shared tile (k-major).
-  // Columns past the product's (a last partial tile), k past its depth (a last partial
-  // slice: its zero products add exactly nothing to a sum that is never -0) and elements
-  // not `inside` are zeros.
-  template <class Reader>
-  void copy_operand(Block& at, const Var& thread, int tile, SliceWalk walk, const Var& first, int64_t extent,
-                    const Reader& read) {
-    const Var r = new_var(k_, "r", i64()), kq = new_var(k_, "kq", i64());
-    if (walk == SliceWalk::AlongK) {
-      at.push_back(let(r, index_div(var_ref(thread), kBlockDepth / copy_)));
-      at.push_back(let(kq, index_scale(index_rem(var_ref(thread), kBlockDepth / copy_), copy_)));
-    } else {
-      at.push_back(let(r, index_rem(var_ref(thread), kBlockTile)));
-      at.push_back(let(kq, index_scale(index_div(var_ref(thread), kBlockTile), copy_)));
-    }
-    const Var row = new_var(k_, "row", i64());
-    at.push_back(let(row, index_add(var_ref(first), var_ref(r))));
-    const Expr in_range = extent % kBlockTile != 0 ? compare(CmpOp::Lt, var_ref(row), int_imm(extent)) : nullptr;
-    for (int64_t c = 0; c < copy_; ++c) {
-      const Expr k_index = index_sum({index_scale(var_ref(slice_), kBlockDepth), var_ref(kq), int_imm(c)});
-      const GemmElement e = read(k_, at, var_ref(batch_), var_ref(row), k_index);
-      const Expr staged = index_add(index_scale(index_add(var_ref(kq), c), kStride), var_ref(r));
-      Expr guard = e.inside;
-      if (in_range) guard = guard ? binary(BinaryOp::And, in_range, guard) : in_range;
-      if (g_.depth % kBlockDepth != 0) {
-        const Expr in_depth = compare(CmpOp::Lt, k_index, int_imm(g_.depth));
-        guard = guard ? binary(BinaryOp::And, in_depth, guard) : in_depth;
-      }
-      const Expr value = cast(f32(), e.value);
-      if (!guard) {
-        at.push_back(store(k_.buffer(tile), staged, value));
-      } else {
-        at.push_back(store(k_.buffer(tile), staged, float_imm(0)));
-        at.push_back(if_then(guard, Block{store(k_.buffer(tile), staged, value)}));
-      }
-    }
   }
 
   Block fold(const Var& thread) {
@@ -154,11 +116,11 @@ class Builder {
     auto [ty, tx] = grid_position(thread, write);
     for (int64_t j = 0; j < per_thread_; ++j) {
       const Var col = new_var(k_, "col", i64());
-      write.push_back(let(col, index_add(var_ref(col0_), place(tx, j))));
+      write.push_back(let(col, index_add(var_ref(origin_.col0), place(tx, j))));
       Block outputs;
       for (int64_t i = 0; i < per_thread_; ++i) {
-        const Expr row = index_add(var_ref(row0_), place(ty, i));
-        g_.out(k_, outputs, var_ref(batch_), row, var_ref(col), load(acc(), acc_of(thread, i, j)));
+        const Expr row = index_add(var_ref(origin_.row0), place(ty, i));
+        g_.out(k_, outputs, var_ref(origin_.batch), row, var_ref(col), load(acc(), acc_of(thread, i, j)));
       }
       if (g_.cols % kBlockTile != 0) {
         write.push_back(if_then(compare(CmpOp::Lt, var_ref(col), int_imm(g_.cols)), std::move(outputs)));
@@ -175,7 +137,8 @@ class Builder {
                                                       // grid's side, the team, elements a
                                                       // thread copies of an operand's slice
   int a_tile_ = -1, b_tile_ = -1, acc_ = -1;
-  Var col0_, row0_, batch_, slice_;
+  TileOrigin origin_;
+  Var slice_;
 };
 
 }  // namespace

@@ -66,6 +66,11 @@ struct GemmElement {
   Expr inside;
 };
 
+// A[row, k] or B[col, k] of product `batch` (int64 expressions); a reader may append lets
+// (index arithmetic) to `at`.
+using GemmReader =
+    std::function<GemmElement(Kernel&, Block& at, const Expr& batch, const Expr& row, const Expr& k)>;
+
 struct BlockGemm {
   int64_t rows = 0, cols = 0, depth = 0;  // rows % kBlockTile == 0; a last partial tile of
                                           // columns and a last partial slice of k are allowed
@@ -73,9 +78,7 @@ struct BlockGemm {
   int64_t thread_tile = 4;                // outputs a thread along each side: 4 or 8 (not
                                           // for append_mma_gemm)
   SliceWalk a_walk = SliceWalk::AlongK, b_walk = SliceWalk::AlongK;
-  // A[row, k] and B[col, k] of product `batch` (int64 expressions); a reader may append
-  // lets (index arithmetic) to `at`.
-  std::function<GemmElement(Kernel&, Block& at, const Expr& batch, const Expr& row, const Expr& k)> a, b;
+  GemmReader a, b;
   // Output (row, col) of product `batch`, its float32 sum: append its store to `at`
   // (col < cols holds).
   std::function<void(Kernel&, Block& at, const Expr& batch, const Expr& row, const Expr& col, const Expr& value)> out;

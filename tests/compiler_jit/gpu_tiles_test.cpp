@@ -100,6 +100,20 @@ loops::MatmulProgram product(int64_t batch, int64_t a_batch, int64_t b_batch, in
   return p;
 }
 
+// Both block tiles, 4 x 4 and 8 x 8 outputs a thread (lower(fat) lowers one), compute the
+// bits of a thread per output (`single`) from operands a and b.
+template <class Lower>
+void check_block_tiles(Lower lower, std::vector<float>& a, std::vector<float>& b, const std::vector<float>& single) {
+  for (bool fat : {false, true}) {
+    INFO((fat ? "8 x 8" : "4 x 4") << " a thread");
+    const loops::LoweredKernel block = lower(fat);
+    REQUIRE(block.ok());
+    CHECK(block.kernel.team() == (fat ? loops::kBlockFatThreads : loops::kBlockThreads));
+    CHECK(block.kernel.has_shared_buffers());
+    CHECK(run(block, a, b, single.size()) == single);
+  }
+}
+
 struct ConvCase {
   loops::Conv2dProgram p;
   std::vector<loops::Conv2dTile> tiles;
@@ -218,14 +232,8 @@ TEST_CASE("the block-tiled convolution computes the direct convolution's bits", 
     std::vector<float> x = random_values(static_cast<size_t>(p.batch * p.channels * p.height * p.width), rng);
     std::vector<float> w = random_values(static_cast<size_t>(p.out_channels * p.channels * p.kernel_h * p.kernel_w), rng);
     const size_t outputs = static_cast<size_t>(p.batch * p.out_channels * p.out_h * p.out_w);
-    const std::vector<float> single = run(loops::lower_direct_conv2d(p, "conv_1x1", {1, 1}), x, w, outputs);
-    for (bool fat : {false, true}) {  // 4 x 4 and 8 x 8 outputs a thread
-      INFO((fat ? "8 x 8" : "4 x 4") << " a thread");
-      const loops::LoweredKernel block = loops::lower_direct_conv2d(p, "conv_block", {1, 1, false, true, false, fat});
-      REQUIRE(block.ok());
-      CHECK(block.kernel.team() == (fat ? loops::kBlockFatThreads : loops::kBlockThreads));
-      CHECK(run(block, x, w, outputs) == single);
-    }
+    check_block_tiles([&](bool fat) { return loops::lower_direct_conv2d(p, "conv_block", {1, 1, false, true, false, fat}); },
+                      x, w, run(loops::lower_direct_conv2d(p, "conv_1x1", {1, 1}), x, w, outputs));
   }
   // one group, output channels a multiple of 64
   CHECK_FALSE(loops::block_conv2d_fits(conv(1, 16, 8, 8, 32, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1})));
@@ -310,15 +318,8 @@ TEST_CASE("the block-tiled matrix product computes a thread per output's bits", 
     std::vector<float> a = random_values(static_cast<size_t>(p.a_batch * p.m * p.k), rng);
     std::vector<float> b = random_values(static_cast<size_t>(p.b_batch * p.n * p.k), rng);
     const size_t outputs = static_cast<size_t>(p.batch * p.m * p.n);
-    const std::vector<float> single = run(loops::lower_tiled_matmul(p, "mm_1x1", {1, 1}), a, b, outputs);
-    for (bool fat : {false, true}) {  // 4 x 4 and 8 x 8 outputs a thread
-      INFO((fat ? "8 x 8" : "4 x 4") << " a thread");
-      const loops::LoweredKernel block = loops::lower_tiled_matmul(p, "mm_block", {1, 1, false, true, false, fat});
-      REQUIRE(block.ok());
-      CHECK(block.kernel.team() == (fat ? loops::kBlockFatThreads : loops::kBlockThreads));
-      CHECK(block.kernel.has_shared_buffers());
-      CHECK(run(block, a, b, outputs) == single);
-    }
+    check_block_tiles([&](bool fat) { return loops::lower_tiled_matmul(p, "mm_block", {1, 1, false, true, false, fat}); },
+                      a, b, run(loops::lower_tiled_matmul(p, "mm_1x1", {1, 1}), a, b, outputs));
   }
   // 8 x 8 a thread from kBlockFatMinTiles tiles on
   CHECK(loops::matmul_tile(product(1, 1, 1, 2048, 2048, 64)).fat);        // 1024 tiles

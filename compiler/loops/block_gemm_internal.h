@@ -1,0 +1,37 @@
+// What the two block-tiled products (block_gemm.cpp on the float32 units, mma_gemm.cpp on
+// the tensor cores) share: where a team's tile is, and how its threads copy a slice of an
+// operand into shared memory.
+#pragma once
+
+#include <cstdint>
+
+#include "compiler/loops/block_gemm.h"
+
+namespace relay::loops {
+
+// The tile of parallel iteration `t`: its first column and row and its batch (lets
+// appended to `at`), and the iterations (tiles) of the product.
+struct TileOrigin {
+  Var col0, row0, batch;
+};
+TileOrigin tile_origin(Kernel& k, const BlockGemm& g, const Var& t, Block& at);
+int64_t block_gemm_tiles(const BlockGemm& g);
+
+// How a slice is staged: `depth` k a slice, `per_thread` elements a thread copies, in
+// `type`, element (r, k) of the slice at index staged(r, k) of the tile.
+struct SliceLayout {
+  int64_t depth = 0, per_thread = 0;
+  DataType type;
+  int64_t row_stride = 0;  // staged(r, k) = r * row_stride + k * k_stride
+  int64_t k_stride = 0;
+};
+
+// The thread's share of slice `slice` of an operand (rows from `first`, `extent` rows in
+// all, read by `read`) into the shared buffer `tile`, walked as `walk`. Rows past the
+// extent (a last partial tile), k past the product's depth (a last partial slice) and
+// elements not `inside` are zeros, which add nothing to a sum that is never -0.
+void copy_slice(Kernel& k, Block& at, const BlockGemm& g, const SliceLayout& layout, const Var& thread, int tile,
+                SliceWalk walk, const TileOrigin& origin, const Var& first, int64_t extent, const Var& slice,
+                const GemmReader& read);
+
+}  // namespace relay::loops
