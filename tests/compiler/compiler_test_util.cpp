@@ -67,6 +67,18 @@ std::vector<rt::NDArray> random_args(const CompiledModel& m, uint64_t seed) {
   return out;
 }
 
+std::vector<rt::NDArray> scaled_args(const CompiledModel& m, uint64_t seed) {
+  std::vector<rt::NDArray> args = random_args(m, seed);
+  for (size_t i = 1; i < args.size(); ++i) {
+    rt::NDArray& a = args[i];
+    if (a.ndim() < 2 || std::string_view(m.program->entry->fn->params[i]->name).find("var") != std::string_view::npos)
+      continue;
+    const double scale = std::sqrt(3.0 / static_cast<double>(a.size() / a.shape()[0]));
+    for (int64_t k = 0; k < a.size(); ++k) a.set_double(k, a.get_double(k) * scale);
+  }
+  return args;
+}
+
 rt::Value interpret(CompiledModel& m, const std::vector<rt::NDArray>& args) {
   rt::RunOutcome r = rt::run_function(*m.program->program, m.program->program->global(*m.program->entry),
                                       std::vector<rt::Value>(args.begin(), args.end()), {}, m.sources);

@@ -40,6 +40,11 @@ FusedGraph fused_main(const CompiledModel& m);
 // Seeded uniform values in [-1, 1); parameters named *var* get [0.5, 1.5) so that
 // batch-norm variances are positive.
 std::vector<rt::NDArray> random_args(const CompiledModel& m, uint64_t seed);
+// The same, with every parameter after the first of rank 2 or more (a weight) scaled by
+// sqrt(3 / fan-in), fan-in the product of its dimensions after the first: activations
+// keep their scale through a deep network (bench/compiler/bench_models.py's make_inputs),
+// so a float16 model neither overflows nor ends in a one-hot softmax.
+std::vector<rt::NDArray> scaled_args(const CompiledModel& m, uint64_t seed);
 
 // The interpreter's result for @main on `args`.
 rt::Value interpret(CompiledModel& m, const std::vector<rt::NDArray>& args);
