@@ -115,22 +115,6 @@ JitResult run(const Compiled& c, const ReductionProgram& p, const std::vector<ND
   return r;
 }
 
-// Empty when bitwise equal (any NaN equals any NaN), else the first difference.
-std::string bitwise(const NDArray& expected, const NDArray& actual) {
-  if (expected.dtype() != actual.dtype()) return "dtype " + dtype_name(actual.dtype());
-  if (expected.shape() != actual.shape()) return "shape " + rt::shape_to_string(actual.shape());
-  const size_t w = rt::dtype_bytes(expected.dtype());
-  for (int64_t i = 0; i < expected.size(); ++i) {
-    const auto* a = static_cast<const char*>(expected.raw()) + i * static_cast<int64_t>(w);
-    const auto* b = static_cast<const char*>(actual.raw()) + i * static_cast<int64_t>(w);
-    if (std::memcmp(a, b, w) == 0) continue;
-    if (expected.dtype().is_float() && std::isnan(expected.get_double(i)) && std::isnan(actual.get_double(i))) continue;
-    return "element " + std::to_string(i) + ": expected " + std::to_string(expected.get_double(i)) + ", got " +
-           std::to_string(actual.get_double(i));
-  }
-  return "";
-}
-
 // Compiles once per loop shape (the GPU's runs on the CPU JIT too: one parallel iteration
 // per output), then runs on three random inputs (the second with small values, so sums
 // and products stay finite and ties are common) against the reference.

@@ -6,7 +6,6 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <cstring>
 #include <random>
 
 #include "compiler/loops/softmax.h"
@@ -42,20 +41,6 @@ NDArray reference(const loops::SoftmaxProgram& p, const NDArray& x) {
   const CallAttrs attrs = CallAttrs::from_values(op->attrs, {{"axis", axis}});
   std::vector<rt::Value> args{rt::Value(x)};
   return rt::find_kernel(name)(rt::KernelCall{*op, args, attrs, nullptr}).tensor();
-}
-
-// Empty when the same bits, NaN matching any NaN.
-std::string bitwise(const NDArray& want, const NDArray& got) {
-  const size_t w = rt::dtype_bytes(want.dtype());
-  for (int64_t i = 0; i < want.size(); ++i) {
-    if (std::memcmp(static_cast<const char*>(want.raw()) + i * static_cast<int64_t>(w),
-                    static_cast<const char*>(got.raw()) + i * static_cast<int64_t>(w), w) == 0)
-      continue;
-    if (std::isnan(want.get_double(i)) && std::isnan(got.get_double(i))) continue;
-    return "element " + std::to_string(i) + ": want " + std::to_string(want.get_double(i)) + ", got " +
-           std::to_string(got.get_double(i));
-  }
-  return "";
 }
 
 // Ordinary values in [-8, 8] (rows of real probabilities), with `edges` rows from

@@ -261,4 +261,19 @@ std::vector<std::pair<std::string, loops::ElementwiseProgram>> every_elementwise
   return out;
 }
 
+std::string bitwise(const NDArray& expected, const NDArray& actual) {
+  if (expected.dtype() != actual.dtype()) return "dtype " + dtype_name(actual.dtype());
+  if (expected.shape() != actual.shape()) return "shape " + rt::shape_to_string(actual.shape());
+  const size_t w = rt::dtype_bytes(expected.dtype());
+  for (int64_t i = 0; i < expected.size(); ++i) {
+    const auto* a = static_cast<const char*>(expected.raw()) + i * static_cast<int64_t>(w);
+    const auto* b = static_cast<const char*>(actual.raw()) + i * static_cast<int64_t>(w);
+    if (std::memcmp(a, b, w) == 0) continue;
+    if (std::isnan(expected.get_double(i)) && std::isnan(actual.get_double(i))) continue;
+    return "element " + std::to_string(i) + ": expected " + std::to_string(expected.get_double(i)) + ", got " +
+           std::to_string(actual.get_double(i));
+  }
+  return "";
+}
+
 }  // namespace relay::test

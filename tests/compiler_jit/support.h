@@ -59,6 +59,8 @@ JitResult run_jit(const loops::ElementwiseProgram& p, const std::vector<rt::NDAr
 
 // Empty when equal (see kMaxUlps), else a description of the first differing element.
 std::string compare(const rt::NDArray& expected, const rt::NDArray& actual);
+// Empty when bitwise equal (any NaN equals any NaN), else the first difference.
+std::string bitwise(const rt::NDArray& expected, const rt::NDArray& actual);
 
 // The lowered operators that take two tensors (cast_like aside), and those whose result
 // is bool whatever their operands' dtype.
