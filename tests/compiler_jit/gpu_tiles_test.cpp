@@ -80,6 +80,19 @@ void for_each_term(const loops::Conv2dProgram& p, const std::vector<float>& x, c
         }
 }
 
+// Each output's float64 sum of its terms and sum of their magnitudes.
+std::pair<std::vector<double>, std::vector<double>> conv_sums(const loops::Conv2dProgram& p, const std::vector<float>& x,
+                                                              const std::vector<float>& w) {
+  const size_t outputs = static_cast<size_t>(p.batch * p.out_channels * p.out_h * p.out_w);
+  std::vector<double> want(outputs, 0), magnitude(outputs, 0);
+  for_each_term(p, x, w, [&](size_t at, int64_t, float xv, float wv) {
+    const double term = static_cast<double>(xv) * wv;
+    want[at] += term;
+    magnitude[at] += std::fabs(term);
+  });
+  return {std::move(want), std::move(magnitude)};
+}
+
 // What a warp per output computes (loops/conv2d.h, lanes): lane l folds the channels
 // l, l + 32, ... of the window with fused multiply-adds, then the lanes' tree.
 std::vector<float> by_lanes(const loops::Conv2dProgram& p, const std::vector<float>& x, const std::vector<float>& w) {
@@ -145,13 +158,7 @@ TEST_CASE("the tiled direct convolution computes a thread per output's bits", "[
     std::vector<float> x = random_values(static_cast<size_t>(p.batch * p.channels * p.height * p.width), rng);
     std::vector<float> w = random_values(static_cast<size_t>(p.out_channels * I * p.kernel_h * p.kernel_w), rng);
     const size_t outputs = static_cast<size_t>(p.batch * p.out_channels * p.out_h * p.out_w);
-    // float64 reference and each output's sum of |terms|
-    std::vector<double> want(outputs, 0), magnitude(outputs, 0);
-    for_each_term(p, x, w, [&](size_t at, int64_t, float xv, float wv) {
-      const double term = static_cast<double>(xv) * wv;
-      want[at] += term;
-      magnitude[at] += std::fabs(term);
-    });
+    const auto [want, magnitude] = conv_sums(p, x, w);
     INFO("conv " << p.channels << "->" << p.out_channels << " groups " << p.groups << ", output " << p.out_h << "x"
                  << p.out_w);
     const std::vector<float> single = run(loops::lower_direct_conv2d(p, "conv_1x1", {1, 1}), x, w, outputs);
@@ -416,12 +423,7 @@ void check_storage_conv(const loops::Conv2dProgram& p, const loops::LoweredKerne
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(xs[i]);  // the values the kernel reads
   for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(ws[i]);
   const size_t outputs = static_cast<size_t>(p.batch * p.out_channels * p.out_h * p.out_w);
-  std::vector<double> want(outputs, 0), magnitude(outputs, 0);
-  for_each_term(p, x, w, [&](size_t at, int64_t, float xv, float wv) {
-    const double term = static_cast<double>(xv) * wv;
-    want[at] += term;
-    magnitude[at] += std::fabs(term);
-  });
+  const auto [want, magnitude] = conv_sums(p, x, w);
   std::vector<S> out(outputs, S(std::nanf("")));
   const compiler::CompiledKernel k = compiler::Jit::instance().compile(lowered.kernel);
   std::vector<void*> buffers{xs.data(), ws.data(), out.data()};
