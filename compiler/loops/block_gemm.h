@@ -40,6 +40,11 @@ namespace relay::loops {
 // both: `block` and `block8`).
 inline constexpr int64_t kBlockFatMinTiles = 1024;
 
+// The words for a tile of the products and convolutions, for reports: tensor cores, block
+// tiles (4 x 4 or 8 x 8 a thread), a warp per tile, or a register tile of `m` x `n` outputs
+// a thread.
+std::string gemm_tile_words(int64_t m, int64_t n, bool lanes, bool block, bool tensor_cores, bool fat);
+
 // The element types the GPU's products and convolutions take: float32, and float16 or
 // bfloat16 as storage (their products and sums in float32, each output rounded once).
 inline bool folds_in_float32(DataType t) { return t == f32() || is_storage_only(t); }

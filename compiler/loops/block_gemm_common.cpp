@@ -4,6 +4,14 @@
 
 namespace relay::loops {
 
+std::string gemm_tile_words(int64_t m, int64_t n, bool lanes, bool block, bool tensor_cores, bool fat) {
+  const std::string side = std::to_string(kBlockTile) + " x " + std::to_string(kBlockTile);
+  if (tensor_cores) return "tensor cores, " + side + " blocks";
+  if (block) return side + " blocks, " + (fat ? "8 x 8" : "4 x 4") + " outputs a thread";
+  const std::string outputs = m * n == 1 ? "output" : std::to_string(m) + " x " + std::to_string(n) + " outputs";
+  return lanes ? "a warp per " + outputs : (m * n == 1 ? "a thread per output" : outputs + " a thread");
+}
+
 int64_t block_gemm_tiles(const BlockGemm& g) {
   return g.batches * (g.rows / kBlockTile) * ((g.cols + kBlockTile - 1) / kBlockTile);
 }

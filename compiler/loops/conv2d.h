@@ -63,6 +63,9 @@ struct Conv2dTile {
   bool fat = false;           // block tiles of 8 x 8 outputs a thread (kBlockFatMinTiles)
 };
 Conv2dTile conv2d_tile(const Conv2dProgram& p);
+// The tile in words, for reports (as matmul.h's; a register tile is output channels x
+// columns).
+std::string tile_words(const Conv2dTile& t);
 
 // Buffers [data, weight, out]; output_buffer 2, no status. An error (in `error`) when the
 // program's extents disagree (channels not divisible by groups, an empty window). `tile`:

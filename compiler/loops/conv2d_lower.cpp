@@ -47,6 +47,10 @@ Conv2dTile conv2d_tile(const Conv2dProgram& p) {
   return t;
 }
 
+std::string tile_words(const Conv2dTile& t) {
+  return gemm_tile_words(t.channels, t.width, t.lanes, t.block, t.tensor_cores, t.fat);
+}
+
 LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name) {
   return lower_direct_conv2d(p, std::move(name), conv2d_tile(p));
 }

@@ -57,6 +57,9 @@ inline constexpr int64_t kLanesMinDepth = 64;
 // smaller tiles dividing m and n, that still leaves enough tiles (threads) to fill a GPU;
 // a thread per output for small shallow products, a warp per output for small deep ones.
 MatmulTile matmul_tile(const MatmulProgram& p);
+// The tile in words, for reports: "tensor cores", "64 x 64 blocks, 8 x 8 a thread",
+// "a warp per output", "4 x 4 outputs a thread", ...
+std::string tile_words(const MatmulTile& t);
 
 // Buffers [a, b, out] (dense-shaped: a [a_batch * m, k], b [b_batch * n, k], out
 // [batch * m, n], contiguous, of p.dtype); output_buffer 2, no status. An error when the

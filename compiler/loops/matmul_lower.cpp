@@ -63,6 +63,8 @@ MatmulTile matmul_tile(const MatmulProgram& p) {
   return t;
 }
 
+std::string tile_words(const MatmulTile& t) { return gemm_tile_words(t.m, t.n, t.lanes, t.block, t.tensor_cores, t.fat); }
+
 LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name) {
   return lower_tiled_matmul(p, std::move(name), matmul_tile(p));
 }

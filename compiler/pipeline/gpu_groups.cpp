@@ -89,7 +89,7 @@ std::string emit_gpu_groups(const Graph& g, const FusionPlan& plan, std::string_
       out += ": on the host (" + ascii(gpu.why_not[i]) + ")\n";
       continue;
     }
-    if (master) out += ": the master " + launch(gpu.master_entry[i]);
+    if (master) out += ": the master " + launch(gpu.master_entry[i]) + " (" + master->tile + ")";
     else if (p->kind == NativePlan::Kind::Epilogue) out += ": the master on the host";
     if (p) out += std::string(p->kind == NativePlan::Kind::Epilogue ? "; its epilogue " : ": ") + launch(gpu.plan_entry[i]);
     out += "\n";

@@ -197,8 +197,11 @@ std::optional<NativePlan> plan_conv2d_master(const Graph& g, const FusedGroup& g
   }
   FusedGroup part = sub_group(g, group, {group.master}, group.master);
   part.inputs = {m.inputs[0], m.inputs[1]};
-  return lowered_plan(NativePlan::Kind::Reduction, std::move(part),
-                      loops::lower_direct_conv2d(p, kernel_name(g, group) + "_conv2d"), t, y, "", why);
+  const loops::Conv2dTile tile = loops::conv2d_tile(p);
+  auto plan = lowered_plan(NativePlan::Kind::Reduction, std::move(part),
+                           loops::lower_direct_conv2d(p, kernel_name(g, group) + "_conv2d", tile), t, y, "", why);
+  if (plan) plan->tile = loops::tile_words(tile);
+  return plan;
 }
 
 }  // namespace
@@ -241,9 +244,13 @@ std::optional<NativePlan> plan_gpu_master(const Graph& g, const FusedGroup& grou
   p.dtype = t;
   FusedGroup part = sub_group(g, group, {group.master}, group.master);
   part.inputs = {m.inputs[0], m.inputs[1]};
-  return lowered_plan(NativePlan::Kind::Reduction, std::move(part),
-                      loops::lower_tiled_matmul(p, kernel_name(g, group) + "_" + std::string(op == "nn.dense" ? "dense" : "batch_matmul")),
-                      t, shape_of(m.type), "", why);
+  const loops::MatmulTile tile = loops::matmul_tile(p);
+  auto plan = lowered_plan(
+      NativePlan::Kind::Reduction, std::move(part),
+      loops::lower_tiled_matmul(p, kernel_name(g, group) + "_" + std::string(op == "nn.dense" ? "dense" : "batch_matmul"), tile),
+      t, shape_of(m.type), "", why);
+  if (plan) plan->tile = loops::tile_words(tile);
+  return plan;
 }
 
 namespace {

@@ -53,6 +53,7 @@ struct NativePlan {
   DataType out_dtype;
   std::vector<int64_t> out_shape;
   std::string status_message;
+  std::string tile;  // a GPU master's tile in words (plan_gpu_master), for reports
 };
 // `shape`: the loops for the CPU or the GPU (loops::LoopShape; the element-wise and
 // reduction lowerings have both, the others build the CPU shape for either).

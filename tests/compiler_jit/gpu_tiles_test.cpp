@@ -205,6 +205,12 @@ TEST_CASE("the tiled direct convolution computes a thread per output's bits", "[
   CHECK(chosen(32, 512, 7, 1).block);
   CHECK(chosen(32, 64, 56, 1).fat);        // 1568 tiles of 64 x 64: 8 x 8 outputs a thread
   CHECK_FALSE(chosen(32, 512, 7, 1).fat);  // 200 tiles: 4 x 4
+  // the tiles in words, as `relay compile --target=cuda` reports them
+  CHECK(loops::tile_words(chosen(32, 64, 56, 1)) == "64 x 64 blocks, 8 x 8 outputs a thread");
+  CHECK(loops::tile_words(chosen(32, 512, 7, 1)) == "64 x 64 blocks, 4 x 4 outputs a thread");
+  CHECK(loops::tile_words(chosen(1, 512, 7, 1)) == "a warp per output");
+  CHECK(loops::tile_words(chosen(1, 64, 56, 1)) == "a thread per output");
+  CHECK(loops::tile_words(chosen(32, 96, 28, 1)) == "4 x 7 outputs a thread");
   CHECK_FALSE(chosen(1, 64, 56, 1).block);
   CHECK_FALSE(chosen(32, 32, 28, 32).block);
   CHECK(tile_of(32, 96, 28, 1) == std::pair<int64_t, int64_t>{4, 7});  // 96 channels: no block tile
