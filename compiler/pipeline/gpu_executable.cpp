@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <optional>
 
 #include "compiler/graph/run_graph.h"
@@ -143,10 +144,18 @@ GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, cuda::Device& gpu, st
     }
   }
   replayable_ = replayable_ && on_gpu[graph_.output];
-  if (notes)
+  if (notes) {
     notes->insert(notes->begin(), std::to_string(steps_.size()) + " fused groups: " + std::to_string(gpu_groups()) +
                                       " on the GPU (" + gpu_.info().name + ", " + target.arch() + "), " +
                                       std::to_string(host_groups()) + " on the host");
+    // the tiles the rules chose for the products and convolutions, counted by kind
+    std::map<std::string, int> tiles;
+    for (const auto& m : planned.masters)
+      if (m) ++tiles[m->tile];
+    std::string line;
+    for (const auto& [words, count] : tiles) line += (line.empty() ? "" : "; ") + std::to_string(count) + " x " + words;
+    if (!line.empty()) notes->push_back("GPU products and convolutions: " + line);
+  }
 }
 
 GpuExecutable::~GpuExecutable() = default;

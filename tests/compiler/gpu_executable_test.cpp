@@ -201,8 +201,14 @@ def @main(%x: Tensor[(1, 3, 16, 16), T], %w1: Tensor[(64, 3, 3, 3), T], %w2: Ten
     std::string why;
     std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
     REQUIRE(gpu);
-    compiler::GpuExecutable exe(fused.graph, fused.plan, *gpu, nullptr);
+    std::vector<std::string> notes;
+    compiler::GpuExecutable exe(fused.graph, fused.plan, *gpu, &notes);
     CHECK(exe.gpu_groups() == fused.plan.groups.size());
+    // --jit-report's count of the tiles chosen: the stem on the tensor cores, the depthwise
+    // convolution a thread per output, the dense layer a warp per output
+    REQUIRE(notes.size() == 2);
+    CHECK(notes[1] == "GPU products and convolutions: 1 x a thread per output; 1 x a warp per output; "
+                      "1 x tensor cores, 64 x 64 blocks");
     compiler::ThreadPool pool(2);
     compiler::Executable cpu(fused.graph, fused.plan, compiler::Jit::instance(), &pool, nullptr);
     const std::vector<rt::NDArray> args = t::random_args(*m, 7);
