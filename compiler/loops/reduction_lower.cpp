@@ -256,9 +256,10 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
     if (acc_index >= 0) b.push_back(store(k.buffer(acc_index), slot, int_imm(-1)));
     return b;
   };
-  auto finish_body = [&](const Expr& slot) {
+  // the output from the accumulator at `slot` (of `from`: acc, or a block's shared partials)
+  auto finish_body = [&](const Expr& slot, const Buffer* from = nullptr) {
     const Expr result = is_arg(p.op) ? cast(p.out_dtype, load(k.buffer(acc_index), slot))
-                                     : red::finish(p.op, t, p.out_dtype, load(k.buffer(acc), slot), count);
+                                     : red::finish(p.op, t, p.out_dtype, load(from ? *from : k.buffer(acc), slot), count);
     return Block{store(k.buffer(r.output_buffer), index_of(0), result)};
   };
 
@@ -301,8 +302,7 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
           return Block{if_then(compare(CmpOp::Lt, var_ref(thread), int_imm(half)),
                                {store(shared, var_ref(thread), binary(*combine, load(shared, var_ref(thread)), other))})};
         }));
-      const Expr result = red::finish(p.op, t, p.out_dtype, load(shared, zero), count);
-      per_output.push_back(store(k.buffer(r.output_buffer), index_of(0), result));
+      for (Stmt& st : finish_body(zero, &shared)) per_output.push_back(std::move(st));
     }
   } else if (row) {
     per_output.push_back(row_loop(init_body));
@@ -317,7 +317,7 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
       inner = Block{std::move(loop)};
     }
     for (Stmt& s : inner) per_output.push_back(std::move(s));
-    if (row) per_output.push_back(row_loop(finish_body));
+    if (row) per_output.push_back(row_loop([&](const Expr& slot) { return finish_body(slot); }));
     else
       for (Stmt& s : finish_body(zero)) per_output.push_back(std::move(s));
   }

@@ -42,6 +42,16 @@ loops::ReductionProgram reduction(loops::ReduceOp op, DataType t, const rt::Shap
 }
 
 // The kernels' module for each targeted architecture: its entries, then ptxas.
+// The kernels of lowerings that must all have succeeded.
+std::vector<const loops::Kernel*> kernels_of(const std::vector<loops::LoweredKernel>& lowered) {
+  std::vector<const loops::Kernel*> kernels;
+  for (const loops::LoweredKernel& l : lowered) {
+    REQUIRE(l.ok());
+    kernels.push_back(&l.kernel);
+  }
+  return kernels;
+}
+
 void check_module(const std::vector<const loops::Kernel*>& kernels) {
   const std::string ptxas = testing::find_ptxas();
   if (ptxas.empty()) WARN("no ptxas (CUDA toolkit) on this machine: the PTX is generated but not assembled");
@@ -230,11 +240,7 @@ TEST_CASE("the tiled convolution and matrix product assemble, their accumulators
   product.m = product.n = product.k = 512, product.batch = product.a_batch = product.b_batch = 16;
   lowered.push_back(loops::lower_tiled_matmul(product, "matmul_4x4", {4, 4}));
   lowered.push_back(loops::lower_tiled_matmul(product, "matmul_2x1", {2, 1}));
-  std::vector<const loops::Kernel*> kernels;
-  for (const loops::LoweredKernel& l : lowered) {
-    REQUIRE(l.ok());
-    kernels.push_back(&l.kernel);
-  }
+  const std::vector<const loops::Kernel*> kernels = kernels_of(lowered);
   check_module(kernels);
   // the accumulator arrays are indexed by constants only, so they live in registers: the
   // module has no local (stack) memory
@@ -492,11 +498,7 @@ TEST_CASE("a long softmax row is a warp's, its row in shared memory", "[gpu][ptx
   loops::SoftmaxProgram attention;
   attention.dtype = DataType::float_(16), attention.shape = {12, 128, 128}, attention.log = true;
   lowered.push_back(loops::lower_softmax(attention, "attention", loops::LoopShape::Gpu));
-  std::vector<const loops::Kernel*> kernels;
-  for (const loops::LoweredKernel& l : lowered) {
-    REQUIRE(l.ok());
-    kernels.push_back(&l.kernel);
-  }
+  const std::vector<const loops::Kernel*> kernels = kernels_of(lowered);
   check_module(kernels);
   const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
   INFO(m.ptx);
