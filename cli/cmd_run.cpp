@@ -29,7 +29,7 @@ void run_usage(FILE* out) {
                "usage: relay run FILE [--entry NAME] [--arg NAME=PATH.npy]... [--random-inputs SEED]\n"
                "                      [--out PATH.npy|PATH.npz] [--check-numerics] [--max-depth N]\n"
                "                      [--jit=off|auto|eager] [--jit-threshold N] [--threads N] [--jit-report] [--bench N]\n"
-               "                      [--device=cpu|cuda|cuda:N]\n"
+               "                      [--device=cpu|cuda|cuda:N] [--tune-tiles]\n"
                "                      [--error-format=human|json] [--error-limit=N] [--color=auto|always|never]\n"
                "\n"
                "Runs @main (or NAME) of FILE with the reference interpreter and prints the result.\n"
@@ -48,6 +48,9 @@ void run_usage(FILE* out) {
                "  --device=cuda[:N]     run the compiled graphs on NVIDIA GPU N (0 by default): the entry is\n"
                "                        compiled before it runs (--jit=eager), what cannot run on the GPU\n"
                "                        stays on the host (--jit-report says which); needs the NVIDIA driver\n"
+               "  --tune-tiles          with --device=cuda: time every tile of each matrix product and\n"
+               "                        convolution on the GPU and take the fastest; choices are kept in\n"
+               "                        $RELAY_TILE_CACHE (default ~/.cache/relay/gpu-tiles.tsv) for later runs\n"
                "Exit status: 0 ok, 1 errors, 2 usage error, 130 interrupted.\n",
                rt::Machine::kDefaultMaxDepth);
 }
@@ -161,6 +164,10 @@ int cmd_run(const Args& args) {
   }
   if (!out_path.empty() && !(out_path.ends_with(".npy") || out_path.ends_with(".npz"))) {
     std::fprintf(stderr, "error: `--out` must name a .npy or .npz file\n");
+    return kExitUsage;
+  }
+  if (jit.tune_tiles && jit.device != "cuda") {
+    std::fprintf(stderr, "error: `--tune-tiles` times the GPU's kernels; it needs `--device=cuda`\n");
     return kExitUsage;
   }
   if (jit.device == "cuda" && jit.mode == "off") {

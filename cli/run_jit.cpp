@@ -6,6 +6,7 @@
 
 #include "compiler/cuda/device.h"
 #include "compiler/pipeline/compile_function.h"
+#include "compiler/pipeline/tile_tuner.h"
 
 namespace relay::cli {
 
@@ -34,6 +35,7 @@ bool parse_jit_option(const std::vector<std::string>& args, size_t& i, JitOption
     return true;
   }
   if (a == "--jit-report") return jit.report = true, true;
+  if (a == "--tune-tiles") return jit.tune_tiles = true, true;
   if (a.starts_with("--device=")) {
     const std::string d = a.substr(9);
     jit.device = d.starts_with("cuda") ? "cuda" : d;
@@ -65,7 +67,10 @@ rt::RunOutcome run_with_jit(rt::LoadedProgram& loaded, const JitOptions& jit, rt
   }
   compiler::ProgramTypes program = compiler::program_types(loaded);
   program.sources = &sources;  // the report names a function's tensor regions by lines
-  compiler::JitRuntime runtime(std::move(program), tier_options, jit.threads, gpu);
+  // --tune-tiles: the tiles are timed on the GPU, or read from the cache of earlier runs.
+  std::unique_ptr<compiler::TileTuner> tiles;
+  if (gpu && jit.tune_tiles) tiles = std::make_unique<compiler::TileTuner>(*gpu, compiler::TileTuner::default_cache_file());
+  compiler::JitRuntime runtime(std::move(program), tier_options, jit.threads, gpu, tiles.get());
   jit::TieredCompiler& tier = runtime.tier();
   compiler::ThreadPool& pool = runtime.pool();
   if (tier_options.mode != jit::JitMode::Off) options.tier = &tier;

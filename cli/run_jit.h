@@ -1,5 +1,5 @@
 // `relay run`'s compile-path options: --jit=off|auto|eager, --jit-threshold N, --threads N,
-// --jit-report and --bench N, and running the entry with them (tiering through
+// --jit-report, --bench N, --device=cuda[:N] and --tune-tiles, and running the entry with them (tiering through
 // compiler/tier and the pipeline of compiler/pipeline).
 #pragma once
 
@@ -23,6 +23,7 @@ struct JitOptions {
   uint64_t bench = 0;         // > 0: time that many runs after a warm-up
   std::string device = "cpu"; // cpu, or cuda: compiled graphs run on GPU device_ordinal
   int device_ordinal = 0;
+  bool tune_tiles = false;    // cuda: time the products' and convolutions' tiles (tile_tuner.h)
 };
 
 // Parses one option at args[i] (consuming its value); false when it is not a JIT option.

@@ -20,7 +20,8 @@
 #                                      reports are also written to $OUT (gpu-check.txt,
 #                                      bench-gpu.txt) when $OUT is set. RELAY_GPU_CASES
 #                                      picks bench_gpu.py's cases, RELAY_GPU_COMPILE=0 leaves
-#                                      torch.compile out
+#                                      torch.compile out, RELAY_GPU_TUNE=0 relay's second
+#                                      run of each case with --tune-tiles
 #
 # With the device tool: run `prepare` here, then run `scripts/gpu-check.sh run` there with
 # carry ["build/gpu-check"] (tests/gpu/README.md). Exit status: 0 all passed, 1 a case
@@ -108,6 +109,7 @@ case "${1:-}" in
       $relay run tests/models/mlp.relay --random-inputs 1 --device=cuda --jit-report || status=1
       compile=()
       [ "${RELAY_GPU_COMPILE:-1}" = 0 ] && compile=(--no-compile)
+      [ "${RELAY_GPU_TUNE:-1}" = 0 ] && compile+=(--no-tune)
       python3 bench/gpu/bench_gpu.py "$relay" ${RELAY_GPU_CASES:+--cases "$RELAY_GPU_CASES"} "${compile[@]}" \
         ${OUT:+--out "$OUT"} || status=1
     fi

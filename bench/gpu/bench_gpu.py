@@ -2,7 +2,7 @@
 """The GPU benchmarks of issue 15, run on a machine with an NVIDIA GPU and PyTorch (CUDA):
 `relay run --device=cuda` against PyTorch on the same GPU, in the same run.
 
-  bench_gpu.py RELAY [--cases mlp,resnet18_b1,...] [--runs N] [--no-compile] [--out DIR]
+  bench_gpu.py RELAY [--cases mlp,resnet18_b1,...] [--runs N] [--no-compile] [--no-tune] [--out DIR]
 
 RELAY is the command that runs the relay binary (several words where the binary comes with
 its own loader and libraries: scripts/gpu-check.sh packs it so). For every case:
@@ -14,6 +14,10 @@ its own loader and libraries: scripts/gpu-check.sh packs it so). For every case:
 * relay's result must match PyTorch's within a relative 1e-3 (TF32 is off in PyTorch, so
   both compute in float32; relay folds products in another order); float16 cases within
   their roundings (`agrees`);
+* relay runs twice: with the tile rules, and with `--tune-tiles` (every product's and
+  convolution's tiles timed on the GPU first, the fastest taken: compiler/pipeline/
+  tile_tuner.h; the choices shared by the cases through one cache file, and their lines
+  printed) unless --no-tune; PyTorch runs with cudnn.benchmark, its own measured choice;
 * times: relay's min and median wall time per call from its --bench (a call ends with its
   result on the host), PyTorch's the same way (each call synchronised, the result copied to
   the host), so both include the launches and the result's download.
@@ -87,18 +91,24 @@ def agrees(name, diff, dtype):
     return diff <= (2.0 ** -9 if name in MATRIX_CASES else 2.0 ** -5)
 
 
-def relay_gpu(relay, path, arrays, directory, runs):
+def relay_gpu(relay, path, arrays, directory, runs, tile_cache=None):
+    """relay run --device=cuda on the case; with tile_cache, --tune-tiles keeping its choices there."""
     out = os.path.join(directory, "relay-out.npy")
     cmd = shlex.split(relay) + ["run", path, "--device=cuda", "--jit-report", "--bench", str(runs), "--out", out]
+    env = dict(os.environ)
+    if tile_cache:
+        cmd.append("--tune-tiles")
+        env["RELAY_TILE_CACHE"] = tile_cache
     for k in arrays:
         cmd += ["--arg", "%s=%s" % (k, os.path.join(directory, k + ".npy"))]
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if p.returncode != 0:
         return "relay failed (%d): %s" % (p.returncode, p.stderr.strip()[-600:])
     m = bench_models.BENCH.search(p.stderr)
     if not m:
         return "no bench line in relay's output: " + p.stderr[-400:]
-    report = [line.strip() for line in p.stderr.splitlines() if "on the GPU" in line or "GPU:" in line]
+    report = [line.strip() for line in p.stderr.splitlines()
+              if "on the GPU" in line or "GPU:" in line or line.strip().startswith("tile ")]
     return {"min": float(m.group(2)), "median": float(m.group(3)), "result": np.load(out), "report": report}
 
 
@@ -147,6 +157,7 @@ def main():
     ap.add_argument("--cases", default=DEFAULT_CASES)
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--no-tune", action="store_true", help="skip relay's --tune-tiles runs")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     import torch
@@ -157,6 +168,7 @@ def main():
     torch.backends.cudnn.benchmark = True
     gpu = torch.cuda.get_device_name(0)
     rows, failures = [], 0
+    tile_cache = None if args.no_tune else os.path.join(args.out or tempfile.mkdtemp(), "gpu-tiles.tsv")
     for name in args.cases.split(","):
         with tempfile.TemporaryDirectory() as d:
             text = case_text(name)
@@ -166,33 +178,46 @@ def main():
             arrays = bench_models.make_inputs(bench_models.parameters(text), d)
             t0 = time.perf_counter()
             r = relay_gpu(args.relay, path, arrays, d, args.runs)
+            tuned = relay_gpu(args.relay, path, arrays, d, args.runs, tile_cache) if tile_cache else "-"
             eager, compiled = torch_peers(name, text, arrays, args.runs, not args.no_compile)
-            if isinstance(r, str):
-                rows.append((name, r, eager, compiled, "-"))
-                failures += 1
-                print("%s: %s" % (name, r), flush=True)
-                continue
-            diff = rel_diff(r["result"], eager["result"])
-            ok = agrees(name, diff, r["result"].dtype)
-            failures += not ok
-            rows.append((name, r, eager, compiled, "%.1e%s" % (diff, "" if ok else " MISMATCH")))
-            print("%s (%.0f s): relay %.3f ms, eager %.3f ms; %s" % (name, time.perf_counter() - t0, r["median"],
-                                                                    eager["median"], "; ".join(r["report"])), flush=True)
+            diffs = []
+            for label, run in (("rules", r), ("tuned", tuned)):
+                if run == "-":
+                    continue
+                if isinstance(run, str):
+                    failures += 1
+                    diffs.append("%s failed" % label)
+                    print("%s (%s): %s" % (name, label, run), flush=True)
+                    continue
+                diff = rel_diff(run["result"], eager["result"])
+                ok = agrees(name, diff, run["result"].dtype)
+                failures += not ok
+                diffs.append("%.1e%s" % (diff, "" if ok else " MISMATCH (%s)" % label))
+                print("%s %s (%.0f s): relay %.3f ms, eager %.3f ms; %s" % (
+                    name, label, time.perf_counter() - t0, run["median"], eager["median"], "; ".join(run["report"])),
+                    flush=True)
+            rows.append((name, r, tuned, eager, compiled, " ".join(diffs)))
 
     def t(x):
         return "%.3f / %.3f" % (x["min"], x["median"]) if isinstance(x, dict) else x
 
     lines = ["GPU: %s; PyTorch %s (TF32 off); times in ms, min / median of %d calls, each to its result on the host"
              % (gpu, torch.__version__, args.runs),
-             "%-22s %-22s %-22s %-22s %-9s %-9s %s" % ("case", "relay --device=cuda", "torch eager", "torch.compile",
-                                                      "vs eager", "vs comp.", "rel. diff")]
-    for name, r, eager, compiled, diff in rows:
-        if isinstance(r, str):
+             "relay: the tile rules; tuned: relay --tune-tiles (tiles timed on this GPU); vs: median over median",
+             "%-22s %-20s %-20s %-20s %-20s %-9s %-9s %-9s %s" % (
+                 "case", "relay --device=cuda", "relay tuned", "torch eager", "torch.compile", "vs eager",
+                 "tuned/eag", "tuned/comp", "rel. diff")]
+
+    def ratio(a, b):
+        return "%.2fx" % (a["median"] / b["median"]) if isinstance(a, dict) and isinstance(b, dict) else "-"
+
+    for name, r, tuned, eager, compiled, diff in rows:
+        if isinstance(r, str) and not isinstance(tuned, dict):
             lines.append("%-22s %s" % (name, r[:120]))
             continue
-        ve = "%.2fx" % (r["median"] / eager["median"])
-        vc = "%.2fx" % (r["median"] / compiled["median"]) if isinstance(compiled, dict) else "-"
-        lines.append("%-22s %-22s %-22s %-22s %-9s %-9s %s" % (name, t(r), t(eager), t(compiled)[:22], ve, vc, diff))
+        lines.append("%-22s %-20s %-20s %-20s %-20s %-9s %-9s %-9s %s" % (
+            name, t(r)[:20], t(tuned)[:20], t(eager), t(compiled)[:20], ratio(r, eager), ratio(tuned, eager),
+            ratio(tuned, compiled), diff))
     table = "\n".join(lines)
     print(table)
     if args.out:

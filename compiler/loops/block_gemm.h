@@ -44,6 +44,9 @@ inline constexpr int64_t kBlockFatMinTiles = 1024;
 // tiles (4 x 4 or 8 x 8 a thread), a warp per tile, or a register tile of `m` x `n` outputs
 // a thread.
 std::string gemm_tile_words(int64_t m, int64_t n, bool lanes, bool block, bool tensor_cores, bool fat);
+// The same tile as a short label for files and benchmark names: "mma", "block", "block8",
+// "t4x7" (a register tile), "t1x1_warp" (a warp per tile).
+std::string gemm_tile_label(int64_t m, int64_t n, bool lanes, bool block, bool tensor_cores, bool fat);
 
 // The element types the GPU's products and convolutions take: float32, and float16 or
 // bfloat16 as storage (their products and sums in float32, each output rounded once).

@@ -12,6 +12,12 @@ std::string gemm_tile_words(int64_t m, int64_t n, bool lanes, bool block, bool t
   return lanes ? "a warp per " + outputs : (m * n == 1 ? "a thread per output" : outputs + " a thread");
 }
 
+std::string gemm_tile_label(int64_t m, int64_t n, bool lanes, bool block, bool tensor_cores, bool fat) {
+  if (tensor_cores) return "mma";
+  if (block) return fat ? "block8" : "block";
+  return "t" + std::to_string(m) + "x" + std::to_string(n) + (lanes ? "_warp" : "");
+}
+
 int64_t block_gemm_tiles(const BlockGemm& g) {
   return g.batches * (g.rows / kBlockTile) * ((g.cols + kBlockTile - 1) / kBlockTile);
 }

@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "compiler/loops/block_gemm.h"
 #include "compiler/loops/ir.h"
@@ -61,11 +62,20 @@ struct Conv2dTile {
   bool tensor_cores = false;  // float16/bfloat16: the same blocks, their products on the
                               // tensor cores (channels and width are ignored)
   bool fat = false;           // block tiles of 8 x 8 outputs a thread (kBlockFatMinTiles)
+  bool operator==(const Conv2dTile&) const = default;
 };
 Conv2dTile conv2d_tile(const Conv2dProgram& p);
+// Every tile worth timing for `p`, the rule's (conv2d_tile) first, each once and each one
+// lower_direct_conv2d takes: the register tiles 1 x 1, 2 x 2, 4 x 4, 4 x 7 and 4 x 8 that
+// divide the output, a warp per 1 x 1 or 2 x 2 tile below kConvTiledOutputs outputs (with
+// a group's channels to spread over the lanes), and the block tiles (4 x 4 and 8 x 8 a
+// thread, and for float16/bfloat16 the tensor cores) where block_conv2d_fits. What a
+// measured choice picks from (compiler/pipeline/tile_tuner.h) and the tile benchmarks time.
+std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p);
 // The tile in words, for reports (as matmul.h's; a register tile is output channels x
-// columns).
+// columns), and as a label (gemm_tile_label).
 std::string tile_words(const Conv2dTile& t);
+std::string tile_label(const Conv2dTile& t);
 
 // Buffers [data, weight, out]; output_buffer 2, no status. An error (in `error`) when the
 // program's extents disagree (channels not divisible by groups, an empty window). `tile`:

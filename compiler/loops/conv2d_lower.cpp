@@ -1,6 +1,8 @@
 // The direct convolution's loops (conv2d.h).
 #include "compiler/loops/conv2d.h"
 
+#include <algorithm>
+
 #include "compiler/loops/index_math.h"
 
 namespace relay::loops {
@@ -49,6 +51,32 @@ Conv2dTile conv2d_tile(const Conv2dProgram& p) {
 
 std::string tile_words(const Conv2dTile& t) {
   return gemm_tile_words(t.channels, t.width, t.lanes, t.block, t.tensor_cores, t.fat);
+}
+
+std::string tile_label(const Conv2dTile& t) {
+  return gemm_tile_label(t.channels, t.width, t.lanes, t.block, t.tensor_cores, t.fat);
+}
+
+std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p) {
+  std::vector<Conv2dTile> tiles{conv2d_tile(p)};
+  auto add = [&](Conv2dTile t) {
+    if (std::find(tiles.begin(), tiles.end(), t) == tiles.end()) tiles.push_back(t);
+  };
+  const int64_t groups = std::max<int64_t>(p.groups, 1);
+  const int64_t per_group = p.out_channels / groups, inputs_per_group = p.channels / groups;
+  auto divides = [&](int64_t c, int64_t w) { return per_group % c == 0 && p.out_w % w == 0; };
+  for (auto [c, w] : {std::pair<int64_t, int64_t>{1, 1}, {2, 2}, {4, 4}, {4, 7}, {4, 8}})
+    if (divides(c, w)) add({.channels = c, .width = w});
+  const int64_t outputs = p.batch * p.out_channels * p.out_h * p.out_w;
+  if (outputs < kConvTiledOutputs && inputs_per_group >= kWarpLanes)
+    for (int64_t s : {1, 2})
+      if (divides(s, s)) add({.channels = s, .width = s, .lanes = true});
+  if (block_conv2d_fits(p)) {
+    add({.block = true});
+    add({.block = true, .fat = true});
+    if (is_storage_only(p.dtype)) add({.tensor_cores = true});
+  }
+  return tiles;
 }
 
 LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name) {

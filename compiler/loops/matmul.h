@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "compiler/loops/block_gemm.h"
 #include "compiler/loops/ir.h"
@@ -41,6 +42,7 @@ struct MatmulTile {
                               // tensor cores (lower_mma_matmul)
   bool fat = false;           // block tiles of 8 x 8 outputs a thread, 64 threads a block
                               // (kBlockFatMinTiles), instead of 4 x 4 and 256
+  bool operator==(const MatmulTile&) const = default;
 };
 
 // Products of at least this many outputs whose m and n are multiples of kBlockTile take
@@ -57,9 +59,16 @@ inline constexpr int64_t kLanesMinDepth = 64;
 // smaller tiles dividing m and n, that still leaves enough tiles (threads) to fill a GPU;
 // a thread per output for small shallow products, a warp per output for small deep ones.
 MatmulTile matmul_tile(const MatmulProgram& p);
+// Every tile worth timing for `p`, the rule's (matmul_tile) first, each once and each one
+// lower_tiled_matmul takes: the register tiles 1 x 1, 2 x 2 and 4 x 4 that divide the
+// product, a warp per 1 x 1 or 1 x 4 tile below 2^20 outputs at least kWarpLanes deep,
+// and the block tiles (4 x 4 and 8 x 8 a thread, and for float16/bfloat16 the tensor
+// cores) where kBlockTile divides m and n (conv2d_tiles' counterpart).
+std::vector<MatmulTile> matmul_tiles(const MatmulProgram& p);
 // The tile in words, for reports: "tensor cores", "64 x 64 blocks, 8 x 8 a thread",
-// "a warp per output", "4 x 4 outputs a thread", ...
+// "a warp per output", "4 x 4 outputs a thread", ...; and as a label (gemm_tile_label).
 std::string tile_words(const MatmulTile& t);
+std::string tile_label(const MatmulTile& t);
 
 // Buffers [a, b, out] (dense-shaped: a [a_batch * m, k], b [b_batch * n, k], out
 // [batch * m, n], contiguous, of p.dtype); output_buffer 2, no status. An error when the

@@ -15,6 +15,10 @@ class Device;
 }
 
 namespace relay::compiler {
+class TileTuner;
+}
+
+namespace relay::compiler {
 
 // Where a function's checked types and its module's constants come from: a file's
 // (rt::LoadedProgram) or a REPL session's growing module.
@@ -26,9 +30,10 @@ struct ProgramTypes {
 ProgramTypes program_types(const rt::LoadedProgram& program);
 
 // Compiles `def` for `sig`; what stays interpreted says why. With `gpu`, a graph's groups
-// run on that GPU (gpu_executable.h) instead of the CPU's native code.
+// run on that GPU (gpu_executable.h) instead of the CPU's native code, their products'
+// and convolutions' tiles timed by `tiles` when given (tile_tuner.h).
 jit::CompileOutcome compile_function(const ProgramTypes& program, const FuncDef& def, const jit::Signature& sig,
-                                     ThreadPool* pool, cuda::Device* gpu = nullptr);
+                                     ThreadPool* pool, cuda::Device* gpu = nullptr, TileTuner* tiles = nullptr);
 inline jit::CompileOutcome compile_function(const rt::LoadedProgram& program, const FuncDef& def,
                                             const jit::Signature& sig, ThreadPool* pool) {
   return compile_function(program_types(program), def, sig, pool);
@@ -38,7 +43,8 @@ inline jit::CompileOutcome compile_function(const rt::LoadedProgram& program, co
 // and dtypes of its inputs: its graph (build_region_graph) through the same passes,
 // fusion and code generation as a function's; the result is a tuple of its outputs.
 jit::CompileOutcome compile_region(const ProgramTypes& program, const rt::RegionInfo& region,
-                                   const jit::Signature& sig, ThreadPool* pool, cuda::Device* gpu = nullptr);
+                                   const jit::Signature& sig, ThreadPool* pool, cuda::Device* gpu = nullptr,
+                                   TileTuner* tiles = nullptr);
 
 // `lines 5-9` for a region when `program` has the sources, else empty.
 std::string region_place(const ProgramTypes& program, const rt::RegionInfo& region);
@@ -46,8 +52,10 @@ std::string region_place(const ProgramTypes& program, const rt::RegionInfo& regi
 // The JIT of one front end: the thread pool and the tiering over the pipeline.
 class JitRuntime {
  public:
-  // `gpu`: compiled graphs run there (relay run --device=cuda); it must outlive the runtime.
-  JitRuntime(ProgramTypes program, jit::TierOptions options, unsigned threads = 0, cuda::Device* gpu = nullptr);
+  // `gpu`: compiled graphs run there (relay run --device=cuda), with `tiles` timing their
+  // tiles when given (--tune-tiles); both must outlive the runtime.
+  JitRuntime(ProgramTypes program, jit::TierOptions options, unsigned threads = 0, cuda::Device* gpu = nullptr,
+             TileTuner* tiles = nullptr);
   // The JIT of an interactive session (the REPL, the notebook kernel): functions compile at
   // their second call with the same shapes, on the calling thread — the session's module
   // changes between inputs, so nothing compiles behind its back.
@@ -59,6 +67,7 @@ class JitRuntime {
   ProgramTypes program_;
   ThreadPool pool_;
   cuda::Device* gpu_ = nullptr;
+  TileTuner* tiles_ = nullptr;
   jit::TieredCompiler tier_;
 };
 

@@ -8,6 +8,7 @@
 
 #include "compiler/graph/run_graph.h"
 #include "compiler/pipeline/gpu_groups.h"
+#include "compiler/pipeline/tile_tuner.h"
 #include "interpreter/runtime/ndarray.h"
 
 namespace relay::compiler {
@@ -63,10 +64,23 @@ size_t tensor_bytes(const Node& n) {
 
 }  // namespace
 
-GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, cuda::Device& gpu, std::vector<std::string>* notes)
+GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, cuda::Device& gpu, std::vector<std::string>* notes,
+                             TileTuner* tiles)
     : graph_(std::move(graph)), plan_(std::move(plan)), gpu_(gpu) {
   const gpu::PtxTarget target{gpu_.info().sm >= 90 ? 90 : gpu_.info().sm >= 80 ? 80 : std::max(gpu_.info().sm, 70)};
-  GpuGroups planned = plan_gpu_groups(graph_, plan_, target);
+  std::vector<std::string> shapes;  // the products and convolutions the tuner chose for
+  TileChooser choose;
+  if (tiles)
+    choose = [&](const GpuMaster& m) {
+      const size_t tile = tiles->choose(m, target);
+      if (std::find(shapes.begin(), shapes.end(), m.key()) == shapes.end()) shapes.push_back(m.key());
+      return tile;
+    };
+  GpuGroups planned = plan_gpu_groups(graph_, plan_, target, choose);
+  if (notes && tiles) {
+    const std::vector<std::string> lines = tiles->describe(shapes);
+    notes->insert(notes->end(), lines.begin(), lines.end());
+  }
   if (!planned.module.ptx.empty()) module_ = gpu_.load_ptx(planned.module.ptx);
   auto kernel_of = [&](const NativePlan& p, int entry) {
     const gpu::PtxKernelInfo& info = planned.module.kernels[static_cast<size_t>(entry)];

@@ -31,11 +31,16 @@
 
 namespace relay::compiler {
 
+class TileTuner;
+
 class GpuExecutable final : public rt::CompiledCall {
  public:
   // Plans and generates PTX for `gpu`'s architecture, and loads it. `notes` gets the
-  // report's lines (what runs where). Throws what gpu::emit_ptx and the driver throw.
-  GpuExecutable(Graph graph, FusionPlan plan, cuda::Device& gpu, std::vector<std::string>* notes);
+  // report's lines (what runs where). `tiles`: the products' and convolutions' tiles are
+  // its measured choices (tile_tuner.h), else the rules'. Throws what gpu::emit_ptx and the
+  // driver throw.
+  GpuExecutable(Graph graph, FusionPlan plan, cuda::Device& gpu, std::vector<std::string>* notes,
+                TileTuner* tiles = nullptr);
   ~GpuExecutable() override;
 
   rt::Value call(std::span<const rt::Value> args) override;

@@ -20,7 +20,8 @@ size_t GpuGroups::whole_on_gpu() const {
   return n;
 }
 
-GpuGroups plan_gpu_groups(const Graph& g, const FusionPlan& plan, const gpu::PtxTarget& target) {
+GpuGroups plan_gpu_groups(const Graph& g, const FusionPlan& plan, const gpu::PtxTarget& target,
+                          const TileChooser& choose) {
   GpuGroups r;
   std::vector<const loops::Kernel*> kernels;
   for (const FusedGroup& group : plan.groups) {
@@ -34,7 +35,11 @@ GpuGroups plan_gpu_groups(const Graph& g, const FusionPlan& plan, const gpu::Ptx
     const bool epilogue = r.plans.back() && r.plans.back()->kind == NativePlan::Kind::Epilogue;
     if (epilogue || (!r.plans.back() && group.nodes.size() == 1)) {
       std::string master_why;
-      master = plan_gpu_master(g, group, &master_why);
+      if (auto m = gpu_master(g, group, &master_why)) {
+        const size_t tile = choose ? choose(*m) : 0;
+        master = plan_gpu_master(*m, tile, &master_why);
+        if (!master && tile != 0) master = plan_gpu_master(*m, 0, &master_why);  // the rule's always lowers
+      }
     }
     r.masters.push_back(std::move(master));
   }

@@ -4,6 +4,7 @@
 // the module.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +13,7 @@
 #include "compiler/graph/fuse.h"
 #include "compiler/graph/graph.h"
 #include "compiler/llvm/nvptx.h"
+#include "compiler/pipeline/gpu_master.h"
 #include "compiler/pipeline/native_plan.h"
 
 namespace relay::compiler {
@@ -22,7 +24,7 @@ struct GpuGroups {
   std::vector<std::optional<NativePlan>> plans;
   std::vector<std::string> why_not;
   // Per group: the GPU kernel of its master when the master is a matrix product or a
-  // convolution (plan_gpu_master); the plan is then its epilogue.
+  // convolution (gpu_master.h); the plan is then its epilogue.
   std::vector<std::optional<NativePlan>> masters;
   // Per group, in order, the master's kernel then the plan's: entries of the module.
   gpu::PtxModule module;
@@ -32,8 +34,13 @@ struct GpuGroups {
   std::vector<int> master_entry, plan_entry;
 };
 
+// Which of a master's tiles to take (an index into its candidates; 0 is the rule's).
+using TileChooser = std::function<size_t(const GpuMaster&)>;
+
 // Plans every group for the GPU and generates the PTX (throws what gpu::emit_ptx throws).
-GpuGroups plan_gpu_groups(const Graph& g, const FusionPlan& plan, const gpu::PtxTarget& target);
+// `choose`: each product's and convolution's tile (tile_tuner.h); the rules' when empty.
+GpuGroups plan_gpu_groups(const Graph& g, const FusionPlan& plan, const gpu::PtxTarget& target,
+                          const TileChooser& choose = {});
 
 // `relay compile --target=cuda --emit=STAGE`: loops (each group's GPU-shaped kernel),
 // llvm (the module's optimised NVPTX IR) or ptx (the module), each group first named with

@@ -1,11 +1,9 @@
 #include "compiler/pipeline/native_plan.h"
+#include "compiler/pipeline/native_plan_internal.h"
 
 #include <algorithm>
 #include <unordered_map>
 
-#include "compiler/graph/window_attrs.h"
-#include "compiler/loops/conv2d.h"
-#include "compiler/loops/matmul.h"
 #include "compiler/loops/print.h"
 #include "compiler/loops/softmax.h"
 #include "compiler/pipeline/index_program.h"
@@ -13,13 +11,52 @@
 
 namespace relay::compiler {
 
-namespace {
+namespace detail {
 
-std::vector<int64_t> shape_of(Ty t) { return concrete_shape(t).value_or(std::vector<int64_t>{}); }
+FusedGroup sub_group(const Graph& g, const FusedGroup& group, std::vector<NodeId> nodes, NodeId output) {
+  FusedGroup part;
+  part.id = group.id;
+  part.nodes = std::move(nodes);
+  part.outputs = {output};
+  part.pattern = FusionPattern::Broadcast;
+  std::vector<bool> inside(g.size(), false);
+  for (NodeId id : part.nodes) inside[id] = true;
+  for (NodeId id : part.nodes)
+    for (NodeId in : g[id].inputs)
+      if (!inside[in] && std::find(part.inputs.begin(), part.inputs.end(), in) == part.inputs.end())
+        part.inputs.push_back(in);
+  if (!part.nodes.empty()) part.master = part.nodes.front();
+  return part;
+}
 
-DataType dtype_of(Ty t) { return static_cast<const TensorTy*>(t)->dtype; }
+std::string kernel_name(const Graph& g, const FusedGroup& group) { return g.name + "_g" + std::to_string(group.id); }
 
-}  // namespace
+std::optional<NativePlan> lowered_plan(NativePlan::Kind kind, FusedGroup part, loops::LoweredKernel lowered,
+                                       DataType out_dtype, std::vector<int64_t> out_shape, std::string status_message,
+                                       std::string* why) {
+  if (!lowered.ok()) {
+    *why = lowered.error;
+    return std::nullopt;
+  }
+  NativePlan plan;
+  plan.kind = kind;
+  plan.part = std::move(part);
+  plan.kernel = std::move(lowered.kernel);
+  plan.output_buffer = lowered.output_buffer;
+  plan.status_buffer = lowered.status_buffer;
+  plan.out_dtype = out_dtype;
+  plan.out_shape = std::move(out_shape);
+  plan.status_message = std::move(status_message);
+  return plan;
+}
+
+}  // namespace detail
+
+using detail::dtype_of;
+using detail::kernel_name;
+using detail::lowered_plan;
+using detail::shape_of;
+using detail::sub_group;
 
 std::optional<loops::ElementwiseProgram> elementwise_program(const Graph& g, const FusedGroup& group, std::string* why,
                                                             std::vector<NodeId>* buffers) {
@@ -111,47 +148,6 @@ std::optional<loops::ElementwiseProgram> elementwise_program(const Graph& g, con
 
 namespace {
 
-// The sub-group of `group` made of `nodes` with the one output `output`: its inputs are
-// the values its nodes read from outside them, in first-use order.
-FusedGroup sub_group(const Graph& g, const FusedGroup& group, std::vector<NodeId> nodes, NodeId output) {
-  FusedGroup part;
-  part.id = group.id;
-  part.nodes = std::move(nodes);
-  part.outputs = {output};
-  part.pattern = FusionPattern::Broadcast;
-  std::vector<bool> inside(g.size(), false);
-  for (NodeId id : part.nodes) inside[id] = true;
-  for (NodeId id : part.nodes)
-    for (NodeId in : g[id].inputs)
-      if (!inside[in] && std::find(part.inputs.begin(), part.inputs.end(), in) == part.inputs.end())
-        part.inputs.push_back(in);
-  if (!part.nodes.empty()) part.master = part.nodes.front();
-  return part;
-}
-
-std::string kernel_name(const Graph& g, const FusedGroup& group) { return g.name + "_g" + std::to_string(group.id); }
-
-// `lowered` as the native plan of `part` (its inputs in the kernel's buffer order), or
-// nullopt with `why` set when the program was not lowered.
-std::optional<NativePlan> lowered_plan(NativePlan::Kind kind, FusedGroup part, loops::LoweredKernel lowered,
-                                       DataType out_dtype, std::vector<int64_t> out_shape, std::string status_message,
-                                       std::string* why) {
-  if (!lowered.ok()) {
-    *why = lowered.error;
-    return std::nullopt;
-  }
-  NativePlan plan;
-  plan.kind = kind;
-  plan.part = std::move(part);
-  plan.kernel = std::move(lowered.kernel);
-  plan.output_buffer = lowered.output_buffer;
-  plan.status_buffer = lowered.status_buffer;
-  plan.out_dtype = out_dtype;
-  plan.out_shape = std::move(out_shape);
-  plan.status_message = std::move(status_message);
-  return plan;
-}
-
 std::optional<NativePlan> plan_reduction(const Graph& g, const FusedGroup& group, std::string* why,
                                         loops::LoopShape shape) {
   std::vector<NodeId> inputs;
@@ -164,94 +160,6 @@ std::optional<NativePlan> plan_reduction(const Graph& g, const FusedGroup& group
 }
 
 }  // namespace
-
-namespace {
-
-// nn.conv2d in NCHW/OIHW of dtype `t` throughout (loops/conv2d.h).
-std::optional<NativePlan> plan_conv2d_master(const Graph& g, const FusedGroup& group, DataType t, std::string* why) {
-  const Node& m = g[group.master];
-  const CallAttrs& a = m.attrs;
-  const std::string data_layout = a.get_string("data_layout"), kernel_layout = a.get_string("kernel_layout");
-  const std::string out_layout = a.get_string("out_layout");
-  if ((!data_layout.empty() && data_layout != "NCHW") || (!kernel_layout.empty() && kernel_layout != "OIHW") ||
-      (!out_layout.empty() && out_layout != "NCHW")) {
-    *why = "a convolution in layouts " + data_layout + "/" + kernel_layout + " (the GPU's: NCHW/OIHW)";
-    return std::nullopt;
-  }
-  const std::vector<int64_t> x = shape_of(g[m.inputs[0]].type), w = shape_of(g[m.inputs[1]].type), y = shape_of(m.type);
-  const std::optional<WindowAttrs> window = window_attrs_2d(a);
-  if (x.size() != 4 || w.size() != 4 || y.size() != 4 || !window) {
-    *why = "a convolution that is not 2-D";
-    return std::nullopt;
-  }
-  loops::Conv2dProgram p;
-  p.strides = window->strides, p.dilation = window->dilation, p.pad_begin = window->pad_before;
-  p.batch = x[0], p.channels = x[1], p.height = x[2], p.width = x[3];
-  p.out_channels = w[0], p.kernel_h = w[2], p.kernel_w = w[3];
-  p.out_h = y[2], p.out_w = y[3];
-  p.groups = a.get_int("groups", 1);
-  p.dtype = t;
-  if (p.groups < 1 || w[1] * p.groups != p.channels || y[1] != p.out_channels || y[0] != p.batch) {
-    *why = "a convolution whose channels and groups disagree";
-    return std::nullopt;
-  }
-  FusedGroup part = sub_group(g, group, {group.master}, group.master);
-  part.inputs = {m.inputs[0], m.inputs[1]};
-  const loops::Conv2dTile tile = loops::conv2d_tile(p);
-  auto plan = lowered_plan(NativePlan::Kind::Reduction, std::move(part),
-                           loops::lower_direct_conv2d(p, kernel_name(g, group) + "_conv2d", tile), t, y, "", why);
-  if (plan) plan->tile = loops::tile_words(tile);
-  return plan;
-}
-
-}  // namespace
-
-std::optional<NativePlan> plan_gpu_master(const Graph& g, const FusedGroup& group, std::string* why) {
-  const Node& m = g[group.master];
-  const std::string_view op = m.op ? m.op->name : std::string_view{};
-  if (op != "nn.dense" && op != "nn.batch_matmul" && op != "nn.conv2d") {
-    *why = "not a matrix product or a convolution";
-    return std::nullopt;
-  }
-  // float32, and for the products float16/bfloat16 (one dtype in, the same out)
-  const DataType t = dtype_of(m.type);
-  const bool one_dtype =
-      m.inputs.size() >= 2 && dtype_of(g[m.inputs[0]].type) == t && dtype_of(g[m.inputs[1]].type) == t;
-  if (!one_dtype || !loops::folds_in_float32(t)) {
-    *why = "not float32, float16 or bfloat16 throughout";
-    return std::nullopt;
-  }
-  if (op == "nn.conv2d") return plan_conv2d_master(g, group, t, why);
-  const std::vector<int64_t> a = shape_of(g[m.inputs[0]].type), b = shape_of(g[m.inputs[1]].type);
-  loops::MatmulProgram p;
-  if (op == "nn.dense") {  // data [..., K] (its leading dimensions are rows), weight [N, K]
-    if (a.empty() || b.size() != 2 || a.back() != b[1]) {
-      *why = "an unexpected dense shape";
-      return std::nullopt;
-    }
-    p.m = 1;
-    for (size_t d = 0; d + 1 < a.size(); ++d) p.m *= a[d];
-    p.n = b[0], p.k = b[1];
-  } else {  // a [B, M, K], b [B, N, K]
-    if (m.attrs.get_bool("transpose_a") || !m.attrs.get_bool("transpose_b") || a.size() != 3 || b.size() != 3 ||
-        a[2] != b[2]) {
-      *why = "batch_matmul other than a [b, m, k] x b [b, n, k]";
-      return std::nullopt;
-    }
-    p.batch = std::max(a[0], b[0]), p.a_batch = a[0], p.b_batch = b[0];
-    p.m = a[1], p.n = b[1], p.k = a[2];
-  }
-  p.dtype = t;
-  FusedGroup part = sub_group(g, group, {group.master}, group.master);
-  part.inputs = {m.inputs[0], m.inputs[1]};
-  const loops::MatmulTile tile = loops::matmul_tile(p);
-  auto plan = lowered_plan(
-      NativePlan::Kind::Reduction, std::move(part),
-      loops::lower_tiled_matmul(p, kernel_name(g, group) + "_" + std::string(op == "nn.dense" ? "dense" : "batch_matmul"), tile),
-      t, shape_of(m.type), "", why);
-  if (plan) plan->tile = loops::tile_words(tile);
-  return plan;
-}
 
 namespace {
 

@@ -53,7 +53,7 @@ struct NativePlan {
   DataType out_dtype;
   std::vector<int64_t> out_shape;
   std::string status_message;
-  std::string tile;  // a GPU master's tile in words (plan_gpu_master), for reports
+  std::string tile;  // a GPU master's tile in words (gpu_master.h), for reports
 };
 // `shape`: the loops for the CPU or the GPU (loops::LoopShape; the element-wise and
 // reduction lowerings have both, the others build the CPU shape for either).
@@ -82,16 +82,6 @@ bool channels_last_softmax(const Graph& g, const FusedGroup& group);
 // bit for bit the plain result.
 std::optional<NativePlan> plan_native_held(const Graph& g, const FusedGroup& group, const std::vector<bool>& held,
                                            const ActivationLayout& layout, std::string* why);
-
-// The GPU's kernel for a group's master when it is a matrix product or a convolution, in
-// float32, float16 or bfloat16 throughout: nn.dense, or nn.batch_matmul with transpose_b
-// and not transpose_a, as the tiled product sum over k of a[..., m, k] * b[..., n, k]
-// (loops/matmul.h); nn.conv2d in NCHW/OIHW (any groups, strides, dilation, padding) as
-// the tiled convolution (loops/conv2d.h). Both in the GPU loop shape, with the tile their
-// rules pick (registers, a warp, shared-memory blocks, tensor cores). Its part computes the master node alone; the
-// group's element-wise epilogue is plan_native's Epilogue plan. Nullopt with `why`
-// otherwise. (On the CPU the kernel library computes these.)
-std::optional<NativePlan> plan_gpu_master(const Graph& g, const FusedGroup& group, std::string* why);
 
 // `relay compile --emit=loops|llvm|asm`: each group's native kernel at that stage, or the
 // reason it has none.

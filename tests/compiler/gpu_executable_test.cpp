@@ -7,6 +7,12 @@
 #ifdef RELAY_HAVE_PIPELINE
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include "compiler/cuda/device.h"
 #include "compiler/graph/passes.h"
 #include "compiler/loops/block_gemm.h"
@@ -14,6 +20,7 @@
 #include "compiler/pipeline/executable.h"
 #include "compiler/pipeline/gpu_executable.h"
 #include "compiler/pipeline/gpu_groups.h"
+#include "compiler/pipeline/tile_tuner.h"
 #include "lang/base/source.h"
 #include "tests/compiler/compiler_test_util.h"
 #include "tests/compiler/simulated_driver.h"
@@ -23,9 +30,11 @@ namespace t = relay::testing;
 
 namespace {
 
-// Registers the CPU build of every kernel the GPU plan of `g` holds, under its entry.
-void register_kernels(const compiler::Graph& g, const compiler::FusionPlan& plan) {
-  const compiler::GpuGroups gpu = compiler::plan_gpu_groups(g, plan, compiler::gpu::PtxTarget{90});
+// Registers the CPU build of every kernel the GPU plan of `g` holds, under its entry
+// (with `choose`, its masters take the tiles it picks).
+void register_kernels(const compiler::Graph& g, const compiler::FusionPlan& plan,
+                      const compiler::TileChooser& choose = {}) {
+  const compiler::GpuGroups gpu = compiler::plan_gpu_groups(g, plan, compiler::gpu::PtxTarget{90}, choose);
   for (size_t i = 0; i < gpu.plans.size(); ++i) {
     if (gpu.masters[i])
       t::simulated::state().kernels[gpu.module.kernels[static_cast<size_t>(gpu.master_entry[i])].entry] =
@@ -354,6 +363,152 @@ def @main(%x: Tensor[(64), float32], %y: Tensor[(64), float32]) {
   const uint64_t graph_launches = t::simulated::state().graph_launches;
   CHECK(max_diff(exe.call(vals), want) == 0);
   CHECK(t::simulated::state().graph_launches == graph_launches);
+}
+
+
+namespace {
+
+// Registers the CPU build of every candidate tile of every master of `g` under the entry
+// the tuner times it by.
+size_t register_trials(const compiler::Graph& g, const compiler::FusionPlan& plan) {
+  size_t trials = 0;
+  for (const compiler::FusedGroup& group : plan.groups) {
+    std::string why;
+    const auto master = compiler::gpu_master(g, group, &why);
+    if (!master) continue;
+    for (size_t i = 0; i < master->tiles(); ++i) {
+      const std::string entry = compiler::TileTuner::trial_entry(*master, i);
+      auto p = compiler::plan_gpu_master(*master, i, &why, entry);
+      REQUIRE(p);
+      t::simulated::state().kernels[entry] = compiler::Jit::instance().compile(p->kernel);
+      ++trials;
+    }
+  }
+  return trials;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("tuned tiles: every tile is timed on the GPU, the fastest taken, the choice reused (simulated driver)",
+          "[gpu][executable][tiles]") {
+  // a convolution whose block tiles fit and a dense layer: 6 and 7 candidates
+  auto m = t::load_model_text(R"(#[version = "0.0.5"]
+def @main(%x: Tensor[(2, 16, 8, 8), float32], %w: Tensor[(64, 16, 3, 3), float32], %v: Tensor[(64, 40), float32], %u: Tensor[(128, 40), float32]) {
+  (nn.relu(nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3])), nn.dense(%v, %u, units=128))
+})");
+  REQUIRE(m->error.empty());
+  const t::FusedGraph fused = t::fused_main(*m);
+  const compiler::Graph& g = fused.graph;
+  const compiler::FusionPlan& plan = fused.plan;
+  CHECK(register_trials(g, plan) == 13);
+  // The simulated GPU's clock: 8 x 8 block tiles are the convolution's fastest, a warp per
+  // 1 x 4 outputs the product's; neither is the rule's.
+  t::simulated::state().launch_ms = [](const std::string& entry) {
+    if (entry.ends_with("_conv2d_try_block8")) return 0.25;
+    if (entry.ends_with("_dense_try_t1x4_warp")) return 0.5;
+    return 2.0;
+  };
+  auto expected = [](const compiler::GpuMaster& master) {
+    const std::string want = master.kernel_name.ends_with("_conv2d") ? "block8" : "t1x4_warp";
+    for (size_t i = 0; i < master.tiles(); ++i)
+      if (master.tile_label(i) == want) return i;
+    FAIL("no candidate " << want);
+    return size_t{0};
+  };
+  register_kernels(g, plan, expected);
+  // plan_gpu_groups takes the chooser's tiles
+  const compiler::GpuGroups chosen = compiler::plan_gpu_groups(g, plan, compiler::gpu::PtxTarget{90}, expected);
+  std::vector<std::string> tiles;
+  for (const auto& master : chosen.masters)
+    if (master) tiles.push_back(master->tile);
+  CHECK(tiles == std::vector<std::string>{"64 x 64 blocks, 8 x 8 outputs a thread", "a warp per 1 x 4 outputs"});
+
+  const std::string cache = (std::filesystem::temp_directory_path() /
+                             ("relay-tile-cache-" + std::to_string(::getpid()) + ".tsv")).string();
+  std::filesystem::remove(cache);
+  std::string why;
+  std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
+  REQUIRE(gpu);
+  compiler::ThreadPool pool(2);
+  compiler::Executable cpu(g, plan, compiler::Jit::instance(), &pool, nullptr);
+  const std::vector<rt::NDArray> args = t::random_args(*m, 7);
+  const std::vector<rt::Value> vals(args.begin(), args.end());
+  const rt::Value want = cpu.call(vals);
+  {
+    compiler::TileTuner tuner(*gpu, cache);
+    std::vector<std::string> notes;
+    const uint64_t launches = t::simulated::state().launches;
+    compiler::GpuExecutable exe(g, plan, *gpu, &notes, &tuner);
+    // every candidate: a warm-up launch and two rounds (each of one launch: 2 ms is over
+    // the round's millisecond; the fast ones 2 and 4 launches)
+    CHECK(t::simulated::state().launches - launches >= 3 * 13);
+    REQUIRE(tuner.choices().size() == 2);
+    CHECK(tuner.choices()[0].tile == "block8");
+    CHECK(tuner.choices()[0].rule_tile == "t1x1");
+    CHECK(tuner.choices()[0].ms == Approx(0.25));
+    CHECK(tuner.choices()[0].rule_ms == Approx(2.0));
+    CHECK(tuner.choices()[0].tried == 6);
+    CHECK(tuner.choices()[1].tile == "t1x4_warp");
+    CHECK(tuner.choices()[1].tried == 7);
+    const std::string report = [&] {
+      std::string r;
+      for (const std::string& n : notes) r += n + "\n";
+      return r;
+    }();
+    INFO(report);
+    CHECK(report.find("tiles measured on the GPU (--tune-tiles): 2 products and convolutions, 2 timed now, 0 from " +
+                      cache + "; 2 differ from the rules'") != std::string::npos);
+    CHECK(report.find("tile conv2d float32 n2 c16 8x8 o64 8x8 k3x3 s1x1 d1x1 p1x1 g1: block8 0.2500 ms; the rule's "
+                      "t1x1 2.0000 ms (8.00x), of 6 timed") != std::string::npos);
+    CHECK(report.find("tile matmul float32 b1/1/1 m64 n128 k40: t1x4_warp 0.5000 ms") != std::string::npos);
+    // the chosen kernels compute what the CPU's code does
+    CHECK(max_diff(exe.call(vals), want) <= 40 * 0x1p-23 * 40);
+  }
+  // The cache file holds both choices; a new tuner (a later run) times nothing.
+  const std::string file = read_file(cache);
+  CHECK(file.starts_with("# relay: GPU tiles measured"));
+  CHECK(file.find("simulated GPU (kernels on the CPU JIT)\tsm90\tconv2d float32 n2 c16 8x8 o64 8x8 k3x3 s1x1 d1x1 "
+                  "p1x1 g1\tblock8\t0.2500\tt1x1\t2.0000\n") != std::string::npos);
+  {
+    compiler::TileTuner tuner(*gpu, cache);
+    std::vector<std::string> notes;
+    const uint64_t launches = t::simulated::state().launches;
+    compiler::GpuExecutable exe(g, plan, *gpu, &notes, &tuner);
+    CHECK(t::simulated::state().launches == launches);
+    REQUIRE(tuner.choices().size() == 2);
+    CHECK(tuner.choices()[0].tile == "block8");
+    CHECK(tuner.choices()[0].tried == 0);
+    CHECK(std::find(notes.begin(), notes.end(),
+                    "tiles measured on the GPU (--tune-tiles): 2 products and convolutions, 0 timed now, 2 from " + cache +
+                        "; 2 differ from the rules'") != notes.end());
+    CHECK(max_diff(exe.call(vals), want) <= 40 * 0x1p-23 * 40);
+  }
+  // A line that is not one of ours is passed over; a tile that is no longer a candidate
+  // is timed again (the product's), and the newer line wins next time.
+  {
+    std::ofstream out(cache, std::ios::app);
+    out << "not a tile line\n"
+        << "simulated GPU (kernels on the CPU JIT)\tsm90\tmatmul float32 b1/1/1 m64 n128 k40\tt9x9\t0.1\tt1x1\t1\n";
+  }
+  {
+    compiler::TileTuner tuner(*gpu, cache);
+    const uint64_t launches = t::simulated::state().launches;
+    compiler::GpuExecutable exe(g, plan, *gpu, nullptr, &tuner);
+    CHECK(t::simulated::state().launches - launches >= 3 * 7);
+    REQUIRE(tuner.choices().size() == 2);
+    CHECK(tuner.choices()[0].tried == 0);
+    CHECK(tuner.choices()[1].tried == 7);
+    CHECK(tuner.choices()[1].tile == "t1x4_warp");
+  }
+  std::filesystem::remove(cache);
+  t::simulated::state().launch_ms = nullptr;
 }
 
 #endif  // RELAY_HAVE_PIPELINE

@@ -30,6 +30,10 @@ struct State {
   std::vector<std::function<void()>> captured;
   uint64_t captures = 0, graph_launches = 0;
   bool fail_capture = false;  // end_capture fails, as when a capture was invalidated
+  // Device time: each launch advances the clock by launch_ms(its entry) (0 when unset),
+  // and an event records the clock, so timings (cuda::Device::Timer) are the test's.
+  std::function<double(const std::string& entry)> launch_ms;
+  double clock_ms = 0;
 };
 inline State& state() {
   static State s;
@@ -82,6 +86,9 @@ inline CUresult launch(cuda::CUfunction f, unsigned, unsigned, unsigned, unsigne
   return run_or_capture([k, buffers] {
     compiler::run_kernel(*k, buffers.data(), nullptr);
     ++state().launches;
+    if (state().launch_ms)
+      for (const auto& [entry, kernel] : state().kernels)
+        if (&kernel == k) state().clock_ms += state().launch_ms(entry);
   });
 }
 inline CUresult mem_alloc(cuda::CUdeviceptr* p, size_t bytes) {
@@ -146,10 +153,16 @@ inline CUresult graph_exec_destroy(cuda::CUgraphExec e) { return delete reinterp
 inline CUresult graph_destroy(cuda::CUgraph g) { return delete reinterpret_cast<Ops*>(g), 0; }
 inline CUresult stream_create(cuda::CUstream* s, unsigned) { return *s = reinterpret_cast<cuda::CUstream>(1), 0; }
 inline CUresult stream_op(cuda::CUstream) { return not_while_capturing(); }
-inline CUresult event_create(cuda::CUevent* e, unsigned) { return *e = reinterpret_cast<cuda::CUevent>(1), 0; }
+// An event is the clock's value when it was recorded.
+inline CUresult event_create(cuda::CUevent* e, unsigned) { return *e = reinterpret_cast<cuda::CUevent>(new double(0)), 0; }
+inline CUresult event_destroy(cuda::CUevent e) { return delete reinterpret_cast<double*>(e), 0; }
 inline CUresult event_op(cuda::CUevent) { return 0; }
-inline CUresult event_record(cuda::CUevent, cuda::CUstream) { return 0; }
-inline CUresult event_elapsed(float* ms, cuda::CUevent, cuda::CUevent) { return *ms = 0, 0; }
+inline CUresult event_record(cuda::CUevent e, cuda::CUstream) {
+  return *reinterpret_cast<double*>(e) = state().clock_ms, 0;
+}
+inline CUresult event_elapsed(float* ms, cuda::CUevent begin, cuda::CUevent end) {
+  return *ms = static_cast<float>(*reinterpret_cast<double*>(end) - *reinterpret_cast<double*>(begin)), 0;
+}
 }  // namespace fn
 
 inline const cuda::DriverApi& api() {
@@ -159,7 +172,7 @@ inline const cuda::DriverApi& api() {
       fn::ctx_release,   fn::ctx_set,        fn::module_load,    fn::module_unload, fn::module_function,
       fn::launch,        fn::mem_alloc,      fn::mem_free,       fn::htod,         fn::dtoh,
       fn::dtod,          fn::memset8,        fn::stream_create,  fn::stream_op,    fn::stream_op,
-      fn::event_create,  fn::event_op,       fn::event_record,   fn::event_op,     fn::event_elapsed,
+      fn::event_create,  fn::event_destroy,  fn::event_record,   fn::event_op,     fn::event_elapsed,
       fn::begin_capture, fn::end_capture,    fn::graph_instantiate, fn::graph_launch, fn::graph_exec_destroy,
       fn::graph_destroy,
   };

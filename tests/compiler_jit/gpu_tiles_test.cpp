@@ -7,9 +7,12 @@
 // then the LaneReduce tree, recomputed here.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <random>
+#include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -485,4 +488,75 @@ TEST_CASE("float16 and bfloat16 convolutions store their storage type, summed in
   loops::Conv2dProgram ints = grouped;
   ints.dtype = DataType::int_(32);
   CHECK_FALSE(loops::lower_direct_conv2d(ints, "conv").ok());
+}
+
+// The candidates a measured choice picks from (conv2d_tiles, matmul_tiles; compiler/
+// pipeline/tile_tuner.h): the rule's first, each once, every one lowers, and every one
+// computes the product: the bits of a thread per output, or of a warp's order, or (tensor
+// cores) within the storage type's bound.
+TEST_CASE("every candidate tile lowers and computes the same product", "[gpu][tiles]") {
+  std::mt19937_64 rng(43);
+  const std::vector<loops::Conv2dProgram> convs = {
+      conv(2, 16, 7, 9, 64, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1}),   // block tiles fit
+      conv(1, 64, 5, 8, 8, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1}),    // warps (64 channels), 4 x 8
+      conv(1, 4, 7, 7, 4, 3, 3, 4, {1, 1}, {1, 1}, {1, 1, 1, 1}),     // depthwise: 1 x 1 and 1 x 7 only
+      conv(1, 6, 11, 13, 4, 3, 2, 2, {2, 3}, {2, 1}, {0, 1, 2, 3}),   // grouped, strided, dilated
+  };
+  for (const loops::Conv2dProgram& p : convs) {
+    INFO("conv " << p.channels << "->" << p.out_channels << " groups " << p.groups << ", output " << p.out_h << "x"
+                 << p.out_w);
+    const std::vector<loops::Conv2dTile> tiles = loops::conv2d_tiles(p);
+    REQUIRE(!tiles.empty());
+    CHECK(tiles[0] == loops::conv2d_tile(p));
+    std::vector<std::string> labels;
+    for (const auto& t : tiles) labels.push_back(loops::tile_label(t));
+    CHECK(std::set<std::string>(labels.begin(), labels.end()).size() == labels.size());
+    CHECK(std::find(labels.begin(), labels.end(), "t1x1") != labels.end());
+    CHECK((std::find(labels.begin(), labels.end(), "block8") != labels.end()) == loops::block_conv2d_fits(p));
+    CHECK(std::find(labels.begin(), labels.end(), "mma") == labels.end());  // float32
+    std::vector<float> x = random_values(static_cast<size_t>(p.batch * p.channels * p.height * p.width), rng);
+    std::vector<float> w =
+        random_values(static_cast<size_t>(p.out_channels * (p.channels / p.groups) * p.kernel_h * p.kernel_w), rng);
+    const size_t outputs = static_cast<size_t>(p.batch * p.out_channels * p.out_h * p.out_w);
+    const std::vector<float> single = run(loops::lower_direct_conv2d(p, "conv_1x1", {1, 1}), x, w, outputs);
+    const std::vector<float> lanes_order = by_lanes(p, x, w);
+    for (const loops::Conv2dTile& tile : tiles) {
+      INFO("tile " << loops::tile_label(tile));
+      CHECK(run(loops::lower_direct_conv2d(p, "conv", tile), x, w, outputs) == (tile.lanes ? lanes_order : single));
+    }
+  }
+  CHECK(loops::conv2d_tiles(convs[1]).size() >= 6);  // 1x1, 2x2, 4x4, 4x8, two warps
+  // float16: the tensor cores too
+  loops::Conv2dProgram half = convs[0];
+  half.dtype = DataType::float_(16);
+  const std::vector<loops::Conv2dTile> half_tiles = loops::conv2d_tiles(half);
+  CHECK(half_tiles[0].tensor_cores);
+  for (const loops::Conv2dTile& tile : half_tiles) {
+    INFO("float16 tile " << loops::tile_label(tile));
+    check_storage_conv<rt::float16>(half, loops::lower_direct_conv2d(half, "conv", tile), 0x1p-11, rng);
+  }
+
+  for (const loops::MatmulProgram& p : {product(1, 1, 1, 64, 128, 40), product(2, 2, 1, 4, 12, 64),
+                                        product(1, 1, 1, 3, 5, 7)}) {
+    INFO("product " << p.batch << " x " << p.m << " x " << p.n << " x " << p.k);
+    const std::vector<loops::MatmulTile> tiles = loops::matmul_tiles(p);
+    CHECK(tiles[0] == loops::matmul_tile(p));
+    std::vector<float> a = random_values(static_cast<size_t>(p.a_batch * p.m * p.k), rng);
+    std::vector<float> b = random_values(static_cast<size_t>(p.b_batch * p.n * p.k), rng);
+    const size_t outputs = static_cast<size_t>(p.batch * p.m * p.n);
+    const std::vector<float> single = run(loops::lower_tiled_matmul(p, "mm_1x1", {1, 1}), a, b, outputs);
+    for (const loops::MatmulTile& tile : tiles) {
+      INFO("tile " << loops::tile_label(tile));
+      const std::vector<float> got = run(loops::lower_tiled_matmul(p, "mm", tile), a, b, outputs);
+      if (!tile.lanes) {
+        CHECK(got == single);
+        continue;
+      }
+      // a warp's order: both within K roundings of a sum of |terms| of at most K
+      for (size_t i = 0; i < outputs; ++i)
+        REQUIRE(std::fabs(got[i] - single[i]) <= 2.0 * static_cast<double>(p.k * p.k) * 0x1p-23);
+    }
+  }
+  CHECK(loops::matmul_tiles(product(1, 1, 1, 64, 128, 40)).size() == 7);  // 1x1 2x2 4x4, 2 warps, 2 blocks
+  CHECK(loops::matmul_tiles(product(1, 1, 1, 3, 5, 7)).size() == 1);      // only a thread per output
 }

@@ -264,22 +264,8 @@ void write_benchmarks(Writer& w, const Options& o) {
 // smaller blocks on 132 multiprocessors: the measurements the tile rules are tuned by.
 // float16 beside float32 (`_f16` in the family's name), where the tensor cores (`mma`)
 // compete with the float32 units' tiles over the same storage.
-// A tile is (channels or m, width or n, on a warp, a shared-memory block, tensor cores,
-// 8 x 8 outputs a thread in a block); the tiles to try, each once, in order.
-using Tile = std::tuple<int64_t, int64_t, bool, bool, bool, bool>;
-std::vector<Tile> distinct(std::vector<Tile> tiles) {
-  std::sort(tiles.begin(), tiles.end());
-  tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
-  return tiles;
-}
-
-std::string tile_label(const Tile& t) {
-  auto [m, n, lanes, block, mma, fat] = t;
-  if (mma) return "mma";
-  if (block) return fat ? "block8" : "block";
-  return "t" + std::to_string(m) + "x" + std::to_string(n) + (lanes ? "_warp" : "");
-}
-
+// The tiles are loops' candidates (conv2d_tiles, matmul_tiles: what a measured choice
+// picks from), the rule's first, marked `_chosen`.
 void write_tile_benchmarks(Writer& w, const Options& o) {
   struct Conv {
     const char* name;
@@ -301,26 +287,12 @@ void write_tile_benchmarks(Writer& w, const Options& o) {
         p.batch = batch, p.channels = c.c, p.height = c.hw, p.width = c.hw, p.out_channels = c.c;
         p.kernel_h = p.kernel_w = c.k, p.groups = c.groups, p.out_h = p.out_w = c.hw;
         p.pad_begin = {c.k / 2, c.k / 2}, p.dtype = dtype;
-        const loops::Conv2dTile chosen = loops::conv2d_tile(p);
-        const Tile chosen_tile = chosen.block || chosen.tensor_cores
-                                     ? Tile{1, 1, false, chosen.block, chosen.tensor_cores, chosen.fat}
-                                     : Tile{chosen.channels, chosen.width, chosen.lanes, false, false, false};
-        std::vector<Tile> tiles{chosen_tile, {1, 1, false, false, false, false}, {2, 2, false, false, false, false}};
-        if (!half)
-          tiles.insert(tiles.end(), {{4, 4, false, false, false, false}, {4, 7, false, false, false, false},
-                                     {4, 8, false, false, false, false}});
-        if (batch == 1)  // warps: for the few outputs of batch 1
-          tiles.insert(tiles.end(), {{1, 1, true, false, false, false}, {2, 2, true, false, false, false}});
-        if (loops::block_conv2d_fits(p)) {  // shared-memory block tiles, 4 x 4 and 8 x 8 a thread
-          tiles.insert(tiles.end(), {{1, 1, false, true, false, false}, {1, 1, false, true, false, true}});
-          if (half) tiles.push_back({1, 1, false, false, true, false});
-        }
-        for (const Tile& tile : distinct(tiles)) {
-          auto [tc, tw, lanes, block, mma, fat] = tile;
-          loops::LoweredKernel k = loops::lower_direct_conv2d(p, "conv", {tc, tw, lanes, block, mma, fat});
+        const std::vector<loops::Conv2dTile> tiles = loops::conv2d_tiles(p);
+        for (size_t i = 0; i < tiles.size(); ++i) {
+          loops::LoweredKernel k = loops::lower_direct_conv2d(p, "conv", tiles[i]);
           if (!k.ok()) continue;
-          names.push_back("conv_" + std::string(c.name) + suffix + "_b" + std::to_string(batch) + "_" + tile_label(tile) +
-                          (tile == chosen_tile ? "_chosen" : ""));
+          names.push_back("conv_" + std::string(c.name) + suffix + "_b" + std::to_string(batch) + "_" +
+                          loops::tile_label(tiles[i]) + (i == 0 ? "_chosen" : ""));
           const size_t x = static_cast<size_t>(batch * c.c * c.hw * c.hw) * bytes;
           sizes.push_back({x, static_cast<size_t>(c.c * (c.c / c.groups) * c.k * c.k) * bytes, x});
           flops.push_back(2.0 * static_cast<double>(batch * c.c * c.hw * c.hw) * static_cast<double>(c.c / c.groups * c.k * c.k));
@@ -339,22 +311,12 @@ void write_tile_benchmarks(Writer& w, const Options& o) {
                              Product{"dense_4096", 1, 4096, 4096, 4096}}) {
       loops::MatmulProgram p;
       p.batch = p.a_batch = p.b_batch = q.batch, p.m = q.m, p.n = q.n, p.k = q.k, p.dtype = dtype;
-      const loops::MatmulTile chosen = loops::matmul_tile(p);
-      const Tile chosen_tile = chosen.block || chosen.tensor_cores
-                                   ? Tile{1, 1, false, chosen.block, chosen.tensor_cores, chosen.fat}
-                                   : Tile{chosen.m, chosen.n, chosen.lanes, false, false, false};
-      std::vector<Tile> tiles{{1, 1, false, false, false, false}, {2, 2, false, false, false, false},
-                              {4, 4, false, false, false, false}, {1, 1, false, true, false, false},
-                              {1, 1, false, true, false, true},  chosen_tile};
-      if (half) tiles.push_back({1, 1, false, false, true, false});
-      if (q.batch * q.m * q.n < (int64_t{1} << 20))
-        tiles.insert(tiles.end(), {{1, 1, true, false, false, false}, {1, 4, true, false, false, false}});
-      for (const Tile& tile : distinct(tiles)) {
-        auto [tm, tn, lanes, block, mma, fat] = tile;
-        loops::LoweredKernel k = loops::lower_tiled_matmul(p, "matmul", {tm, tn, lanes, block, mma, fat});
+      const std::vector<loops::MatmulTile> tiles = loops::matmul_tiles(p);
+      for (size_t i = 0; i < tiles.size(); ++i) {
+        loops::LoweredKernel k = loops::lower_tiled_matmul(p, "matmul", tiles[i]);
         if (!k.ok()) continue;
-        names.push_back(std::string(q.name) + (half ? "_f16" : "") + "_" + tile_label(tile) +
-                        (tile == chosen_tile ? "_chosen" : ""));
+        names.push_back(std::string(q.name) + (half ? "_f16" : "") + "_" + loops::tile_label(tiles[i]) +
+                        (i == 0 ? "_chosen" : ""));
         sizes.push_back({static_cast<size_t>(q.batch * q.m * q.k) * bytes, static_cast<size_t>(q.batch * q.n * q.k) * bytes,
                          static_cast<size_t>(q.batch * q.m * q.n) * bytes});
         flops.push_back(2.0 * static_cast<double>(q.batch * q.m * q.n) * static_cast<double>(q.k));
