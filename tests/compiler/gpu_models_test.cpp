@@ -11,11 +11,14 @@
 
 #include <cmath>
 #include <cstring>
+#include <set>
 
 #include "compiler/graph/passes.h"
 #include "compiler/graph/run_graph.h"
 #include "compiler/pipeline/executable.h"
 #include "compiler/pipeline/gpu_groups.h"
+#include "compiler/pipeline/tile_tuner.h"
+#include "lang/base/source.h"
 #include "tests/compiler/compiler_test_util.h"
 #include "tests/support/conv_tolerance.h"
 #include "tests/support/product_tolerance.h"
@@ -243,6 +246,59 @@ TEST_CASE("DCGAN, SqueezeNet and VGG-11 as GPU kernels assemble", "[gpu][models]
 TEST_CASE("ResNet-50 and the detection head as GPU kernels assemble", "[gpu][models]") {
   check_model("resnet50", {90}, 80);
   check_model("detection_head", {90}, 4);
+}
+
+namespace {
+
+// Every candidate tile (gpu_master.h) of every distinct product and convolution of the
+// fused graph, each under the entry the tuner times it by, as one module that ptxas must
+// assemble for sm_80 and sm_90: what `--tune-tiles` loads. Returns the candidates.
+size_t check_candidate_tiles(const compiler::Graph& g, const compiler::FusionPlan& plan) {
+  std::set<std::string> shapes;
+  std::vector<compiler::NativePlan> lowered;
+  for (const compiler::FusedGroup& group : plan.groups) {
+    std::string why;
+    const auto master = compiler::gpu_master(g, group, &why);
+    if (!master || !shapes.insert(master->key()).second) continue;
+    INFO(master->key());
+    CHECK(master->tile_words(0) == compiler::plan_gpu_master(g, group, &why)->tile);  // the rule's first
+    for (size_t i = 0; i < master->tiles(); ++i) {
+      INFO(master->tile_label(i));
+      auto p = compiler::plan_gpu_master(*master, i, &why, compiler::TileTuner::trial_entry(*master, i));
+      REQUIRE(p);
+      lowered.push_back(std::move(*p));
+    }
+  }
+  std::vector<const loops::Kernel*> kernels;
+  for (const auto& p : lowered) kernels.push_back(&p.kernel);
+  const std::string ptxas = t::find_ptxas();
+  if (ptxas.empty()) WARN("no ptxas (CUDA toolkit) on this machine: the PTX is generated but not assembled");
+  for (int sm : {80, 90}) {
+    const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{sm});
+    REQUIRE(m.kernels.size() == kernels.size());
+    for (size_t i = 0; i < kernels.size(); ++i) CHECK(m.kernels[i].entry == kernels[i]->name);
+    if (!ptxas.empty()) CHECK(t::ptxas_errors(ptxas, m.ptx, "sm_" + std::to_string(sm)) == "");
+  }
+  return kernels.size();
+}
+
+}  // namespace
+
+TEST_CASE("every candidate tile of ResNet-18's and MobileNet's products and convolutions assembles",
+          "[gpu][models][tiles]") {
+  for (const char* name : {"resnet18", "mobilenet"}) {
+    INFO(name);
+    const FusedModel fm = fused_model(name);
+    CHECK(check_candidate_tiles(fm.graph, fm.plan) >= 30);
+  }
+  // in float16, with the tensor cores among them
+  std::string text, error;
+  REQUIRE(read_text_file(std::string(RELAY_SOURCE_DIR) + "/tests/models/resnet18.relay", &text, &error));
+  for (size_t at = text.find("float32"); at != std::string::npos; at = text.find("float32", at)) text.replace(at, 7, "float16");
+  auto m = t::load_model_text(text);
+  REQUIRE(m->error.empty());
+  const t::FusedGraph fused = t::fused_main(*m);
+  CHECK(check_candidate_tiles(fused.graph, fused.plan) >= 30);
 }
 
 TEST_CASE("Inception-v3 as GPU kernels assembles", "[gpu][models]") { check_model("inception_v3", {90}, 150); }
