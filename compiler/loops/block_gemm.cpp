@@ -14,21 +14,21 @@ namespace {
 // group a step); with 8 x 8 a thread, its second group of rows (columns) sits half a tile
 // further, so that a quarter warp's reads of a group stay 128 consecutive bytes.
 constexpr int64_t kGroup = 4;
-static_assert(kBlockTile % (4 * kGroup) == 0);
-// A shared row, padded by 4 words: rows stay 16-byte aligned for vector reads, and the
+static_assert(kBlockTile % (4 * kGroup) == 0 && kWideBlockTile % (4 * kGroup) == 0);
+// A shared row is padded by 4 words: rows stay 16-byte aligned for vector reads, and the
 // transposing writes of a warp spread over the banks.
-constexpr int64_t kStride = kBlockTile + 4;
+constexpr int64_t kPad = 4;
 
 class Builder {
  public:
   Builder(Kernel& k, const BlockGemm& g)
-      : k_(k), g_(g), per_thread_(g.thread_tile), grid_(kBlockTile / g.thread_tile), threads_(grid_ * grid_),
-        copy_(kBlockTile * kBlockDepth / threads_) {}
+      : k_(k), g_(g), per_thread_(g.thread_tile), grid_(g.tile / g.thread_tile), threads_(grid_ * grid_),
+        copy_(g.tile * kBlockDepth / threads_), stride_(g.tile + kPad) {}
 
   void build() {
     const DataType f = f32();
-    a_tile_ = add_shared(k_, "a_tile", f, kBlockDepth * kStride);
-    b_tile_ = add_shared(k_, "b_tile", f, kBlockDepth * kStride);
+    a_tile_ = add_shared(k_, "a_tile", f, kBlockDepth * stride_);
+    b_tile_ = add_shared(k_, "b_tile", f, kBlockDepth * stride_);
     acc_ = add_thread_local(k_, "acc", f, threads_, per_thread_ * per_thread_);
 
     const Var t = new_var(k_, "t", i64());
@@ -46,7 +46,7 @@ class Builder {
     slice_ = new_var(k_, "slice", i64());
     Block per_slice;
     // k-major (transposed): a step of k reads a row of each
-    const SliceLayout layout{kBlockDepth, copy_, f, 1, kStride};
+    const SliceLayout layout{kBlockDepth, copy_, f, 1, stride_};
     per_slice.push_back(threads([&](const Var& thread) {
       Block copy;
       copy_slice(k_, copy, g_, layout, thread, a_tile_, g_.a_walk, origin_, origin_.row0, g_.rows, slice_, g_.a);
@@ -95,11 +95,11 @@ class Builder {
     std::vector<Var> as, bs;
     for (int64_t i = 0; i < per_thread_; ++i) {
       as.push_back(new_var(k_, "a", f32()));
-      step.push_back(let(as.back(), load(k_.buffer(a_tile_), index_add(index_scale(var_ref(kk), kStride), place(ty, i)))));
+      step.push_back(let(as.back(), load(k_.buffer(a_tile_), index_add(index_scale(var_ref(kk), stride_), place(ty, i)))));
     }
     for (int64_t j = 0; j < per_thread_; ++j) {
       bs.push_back(new_var(k_, "b", f32()));
-      step.push_back(let(bs.back(), load(k_.buffer(b_tile_), index_add(index_scale(var_ref(kk), kStride), place(tx, j)))));
+      step.push_back(let(bs.back(), load(k_.buffer(b_tile_), index_add(index_scale(var_ref(kk), stride_), place(tx, j)))));
     }
     for (int64_t i = 0; i < per_thread_; ++i)
       for (int64_t j = 0; j < per_thread_; ++j)
@@ -122,7 +122,7 @@ class Builder {
         const Expr row = index_add(var_ref(origin_.row0), place(ty, i));
         g_.out(k_, outputs, var_ref(origin_.batch), row, var_ref(col), load(acc(), acc_of(thread, i, j)));
       }
-      if (g_.cols % kBlockTile != 0) {
+      if (g_.cols % g_.tile != 0) {
         write.push_back(if_then(compare(CmpOp::Lt, var_ref(col), int_imm(g_.cols)), std::move(outputs)));
       } else {
         for (Stmt& s : outputs) write.push_back(std::move(s));
@@ -136,6 +136,7 @@ class Builder {
   const int64_t per_thread_, grid_, threads_, copy_;  // outputs a thread along each side, the
                                                       // grid's side, the team, elements a
                                                       // thread copies of an operand's slice
+  const int64_t stride_;                              // a shared row's words
   int a_tile_ = -1, b_tile_ = -1, acc_ = -1;
   TileOrigin origin_;
   Var slice_;
@@ -145,7 +146,9 @@ class Builder {
 
 std::string append_block_gemm(Kernel& k, const BlockGemm& g) {
   if (g.rows < 1 || g.cols < 1 || g.depth < 1 || g.batches < 1) return "an empty block-tiled product";
-  if (g.rows % kBlockTile != 0) return "a block tile that does not divide the product's rows";
+  if (g.tile != kBlockTile && !(g.tile == kWideBlockTile && g.thread_tile == 8))
+    return "a block of 64 x 64 outputs, or of 128 x 128 with 8 x 8 a thread";
+  if (g.rows % g.tile != 0) return "a block tile that does not divide the product's rows";
   if (g.thread_tile != 4 && g.thread_tile != 8) return "a block tile of 4 x 4 or 8 x 8 outputs a thread";
   Builder(k, g).build();
   return {};

@@ -15,7 +15,11 @@
 // memory delivers for its float32 units' rate. With 8 x 8 a thread (64 threads, an 8 x 8
 // grid) a step reads four such groups for 64 multiply-adds, half the words a multiply-add:
 // each thread's rows are 4 ty .. 4 ty + 3 and 32 + 4 ty .. 32 + 4 ty + 3 (columns alike),
-// so a quarter warp's reads stay 128 consecutive bytes. The shared rows are padded by four
+// so a quarter warp's reads stay 128 consecutive bytes. A wide tile (BlockGemm::tile =
+// kWideBlockTile: 128 x 128 outputs, 8 x 8 a thread, 256 threads in a 16 x 16 grid, the
+// second groups 64 further) does the same multiply-adds per shared word as 8 x 8 in a
+// 64 x 64 tile but reads each operand from global memory half as often per output: the
+// tile of the largest products. The shared rows are padded by four
 // words, so the transposing writes spread over the banks. Every output folds k in order from 0,
 // one fused multiply-add a step (MathFn::Fma): the bits of a thread per output that folds
 // the same terms in the same order.
@@ -43,10 +47,12 @@ inline constexpr int64_t kBlockFatMinTiles = 1024;
 // The words for a tile of the products and convolutions, for reports: tensor cores, block
 // tiles (4 x 4 or 8 x 8 a thread), a warp per tile, or a register tile of `m` x `n` outputs
 // a thread.
-std::string gemm_tile_words(int64_t m, int64_t n, bool lanes, bool block, bool tensor_cores, bool fat);
+std::string gemm_tile_words(int64_t m, int64_t n, bool lanes, bool block, bool tensor_cores, bool fat,
+                            bool wide = false);
 // The same tile as a short label for files and benchmark names: "mma", "block", "block8",
-// "t4x7" (a register tile), "t1x1_warp" (a warp per tile).
-std::string gemm_tile_label(int64_t m, int64_t n, bool lanes, bool block, bool tensor_cores, bool fat);
+// "block128" (wide), "t4x7" (a register tile), "t1x1_warp" (a warp per tile).
+std::string gemm_tile_label(int64_t m, int64_t n, bool lanes, bool block, bool tensor_cores, bool fat,
+                            bool wide = false);
 
 // The element types the GPU's products and convolutions take: float32, and float16 or
 // bfloat16 as storage (their products and sums in float32, each output rounded once).
@@ -56,11 +62,12 @@ inline constexpr int64_t kBlockTile = 64;
 inline constexpr int64_t kBlockDepth = 16;
 inline constexpr int64_t kBlockThreads = 256;     // with 4 x 4 outputs a thread (and the tensor cores')
 inline constexpr int64_t kBlockFatThreads = 64;   // with 8 x 8 outputs a thread
+inline constexpr int64_t kWideBlockTile = 128;    // a wide tile's side (8 x 8 a thread, kBlockThreads)
 
-// How the copy phase walks an operand's slice (kBlockTile rows by kBlockDepth k, four
-// elements a thread):
-//  * AlongK: a thread copies 4 consecutive k of one row, and consecutive threads the next
-//    4 (a matrix stored row by row, k innermost: one vector load when aligned);
+// How the copy phase walks an operand's slice (a tile's rows by kBlockDepth k, four
+// elements a thread, eight in a wide tile):
+//  * AlongK: a thread copies 4 (8) consecutive k of one row, and consecutive threads the
+//    next (a matrix stored row by row, k innermost: vector loads when aligned);
 //  * AlongRows: consecutive threads copy consecutive rows at the same k, each thread 4
 //    k (a convolution's window: neighbouring outputs read neighbouring inputs).
 enum class SliceWalk : uint8_t { AlongK, AlongRows };
@@ -80,8 +87,10 @@ using GemmReader =
     std::function<GemmElement(Kernel&, Block& at, const Expr& batch, const Expr& row, const Expr& k)>;
 
 struct BlockGemm {
-  int64_t rows = 0, cols = 0, depth = 0;  // rows % kBlockTile == 0; a last partial tile of
+  int64_t rows = 0, cols = 0, depth = 0;  // rows % tile == 0; a last partial tile of
                                           // columns and a last partial slice of k are allowed
+  int64_t tile = kBlockTile;              // the block's side: kBlockTile, or kWideBlockTile
+                                          // with thread_tile 8 (not for append_mma_gemm)
   int64_t batches = 1;                    // independent products, the outermost index
   int64_t thread_tile = 4;                // outputs a thread along each side: 4 or 8 (not
                                           // for append_mma_gemm)
@@ -93,7 +102,7 @@ struct BlockGemm {
 };
 
 // Appends the product's parallel loop (an iteration per tile of each batch, a team of
-// kBlockThreads or kBlockFatThreads threads each) to `k`'s body. An error message when the shape does not fit
+// kBlockThreads or kBlockFatThreads threads each: (tile / thread_tile)^2) to `k`'s body. An error message when the shape does not fit
 // (empty: done).
 std::string append_block_gemm(Kernel& k, const BlockGemm& g);
 

@@ -4,29 +4,30 @@
 
 namespace relay::loops {
 
-std::string gemm_tile_words(int64_t m, int64_t n, bool lanes, bool block, bool tensor_cores, bool fat) {
-  const std::string side = std::to_string(kBlockTile) + " x " + std::to_string(kBlockTile);
+std::string gemm_tile_words(int64_t m, int64_t n, bool lanes, bool block, bool tensor_cores, bool fat, bool wide) {
+  const int64_t edge = wide ? kWideBlockTile : kBlockTile;
+  const std::string side = std::to_string(edge) + " x " + std::to_string(edge);
   if (tensor_cores) return "tensor cores, " + side + " blocks";
-  if (block) return side + " blocks, " + (fat ? "8 x 8" : "4 x 4") + " outputs a thread";
+  if (block) return side + " blocks, " + (fat || wide ? "8 x 8" : "4 x 4") + " outputs a thread";
   const std::string outputs = m * n == 1 ? "output" : std::to_string(m) + " x " + std::to_string(n) + " outputs";
   return lanes ? "a warp per " + outputs : (m * n == 1 ? "a thread per output" : outputs + " a thread");
 }
 
-std::string gemm_tile_label(int64_t m, int64_t n, bool lanes, bool block, bool tensor_cores, bool fat) {
+std::string gemm_tile_label(int64_t m, int64_t n, bool lanes, bool block, bool tensor_cores, bool fat, bool wide) {
   if (tensor_cores) return "mma";
-  if (block) return fat ? "block8" : "block";
+  if (block) return wide ? "block128" : fat ? "block8" : "block";
   return "t" + std::to_string(m) + "x" + std::to_string(n) + (lanes ? "_warp" : "");
 }
 
 int64_t block_gemm_tiles(const BlockGemm& g) {
-  return g.batches * (g.rows / kBlockTile) * ((g.cols + kBlockTile - 1) / kBlockTile);
+  return g.batches * (g.rows / g.tile) * ((g.cols + g.tile - 1) / g.tile);
 }
 
 TileOrigin tile_origin(Kernel& k, const BlockGemm& g, const Var& t, Block& at) {
-  const int64_t tiles_m = g.rows / kBlockTile, tiles_n = (g.cols + kBlockTile - 1) / kBlockTile;
+  const int64_t tiles_m = g.rows / g.tile, tiles_n = (g.cols + g.tile - 1) / g.tile;
   TileOrigin o{new_var(k, "col0", i64()), new_var(k, "row0", i64()), new_var(k, "batch", i64())};
-  at.push_back(let(o.col0, index_scale(index_rem(var_ref(t), tiles_n), kBlockTile)));
-  at.push_back(let(o.row0, index_scale(index_rem(index_div(var_ref(t), tiles_n), tiles_m), kBlockTile)));
+  at.push_back(let(o.col0, index_scale(index_rem(var_ref(t), tiles_n), g.tile)));
+  at.push_back(let(o.row0, index_scale(index_rem(index_div(var_ref(t), tiles_n), tiles_m), g.tile)));
   at.push_back(let(o.batch, index_div(var_ref(t), tiles_n * tiles_m)));
   return o;
 }
@@ -41,12 +42,12 @@ void copy_slice(Kernel& k, Block& at, const BlockGemm& g, const SliceLayout& lay
     at.push_back(let(r, index_div(var_ref(thread), per_row)));
     at.push_back(let(kq, index_scale(index_rem(var_ref(thread), per_row), layout.per_thread)));
   } else {  // consecutive threads, consecutive rows
-    at.push_back(let(r, index_rem(var_ref(thread), kBlockTile)));
-    at.push_back(let(kq, index_scale(index_div(var_ref(thread), kBlockTile), layout.per_thread)));
+    at.push_back(let(r, index_rem(var_ref(thread), g.tile)));
+    at.push_back(let(kq, index_scale(index_div(var_ref(thread), g.tile), layout.per_thread)));
   }
   const Var row = new_var(k, "row", i64());
   at.push_back(let(row, index_add(var_ref(first), var_ref(r))));
-  const Expr in_range = extent % kBlockTile != 0 ? compare(CmpOp::Lt, var_ref(row), int_imm(extent)) : nullptr;
+  const Expr in_range = extent % g.tile != 0 ? compare(CmpOp::Lt, var_ref(row), int_imm(extent)) : nullptr;
   const Buffer& staged_in = k.buffer(tile);
   for (int64_t c = 0; c < layout.per_thread; ++c) {
     const Expr k_index = index_sum({index_scale(var_ref(slice), layout.depth), var_ref(kq), int_imm(c)});

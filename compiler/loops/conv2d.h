@@ -62,6 +62,7 @@ struct Conv2dTile {
   bool tensor_cores = false;  // float16/bfloat16: the same blocks, their products on the
                               // tensor cores (channels and width are ignored)
   bool fat = false;           // block tiles of 8 x 8 outputs a thread (kBlockFatMinTiles)
+  bool wide = false;          // block tiles of 128 x 128 outputs, 8 x 8 a thread (block too)
   bool operator==(const Conv2dTile&) const = default;
 };
 Conv2dTile conv2d_tile(const Conv2dProgram& p);
@@ -69,7 +70,8 @@ Conv2dTile conv2d_tile(const Conv2dProgram& p);
 // lower_direct_conv2d takes: the register tiles 1 x 1, 2 x 2, 4 x 4, 4 x 7 and 4 x 8 that
 // divide the output, a warp per 1 x 1 or 2 x 2 tile below kConvTiledOutputs outputs (with
 // a group's channels to spread over the lanes), and the block tiles (4 x 4 and 8 x 8 a
-// thread, and for float16/bfloat16 the tensor cores) where block_conv2d_fits. What a
+// thread, and for float16/bfloat16 the tensor cores) where block_conv2d_fits, the wide
+// ones (128 x 128) where output channels are a multiple of 128 too. What a
 // measured choice picks from (compiler/pipeline/tile_tuner.h) and the tile benchmarks time.
 std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p);
 // The tile in words, for reports (as matmul.h's; a register tile is output channels x
@@ -91,7 +93,8 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
 // is never -0). Needs one group and output channels a multiple of kBlockTile
 // (block_conv2d_fits); an error otherwise. `tile`: with tensor_cores (float16/bfloat16
 // only) the same product runs on them (append_mma_gemm: sums in the hardware's order);
-// with fat, 8 x 8 outputs a thread.
+// with fat, 8 x 8 outputs a thread; with wide, blocks of 128 x 128 outputs (output
+// channels a multiple of 128), 8 x 8 a thread.
 bool block_conv2d_fits(const Conv2dProgram& p);
 LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const Conv2dTile& tile);
 

@@ -23,6 +23,10 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const
     r.error = "a convolution that block tiles do not fit (one group, output channels a multiple of 64)";
     return r;
   }
+  if (tile.wide && (tile.tensor_cores || p.out_channels % kWideBlockTile != 0)) {
+    r.error = "a convolution that wide block tiles do not fit (output channels a multiple of 128)";
+    return r;
+  }
   const int64_t N = p.batch, C = p.channels, H = p.height, W = p.width, O = p.out_channels;
   const int64_t KH = p.kernel_h, KW = p.kernel_w, OH = p.out_h, OW = p.out_w, window = C * KH * KW;
   Kernel& k = r.kernel;
@@ -72,7 +76,8 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const
                                   index_scale(var_ref(oh), OW), var_ref(ow)}),
                        cast(t, value)));
   };
-  g.thread_tile = tile.fat ? 8 : 4;
+  g.thread_tile = tile.fat || tile.wide ? 8 : 4;
+  g.tile = tile.wide ? kWideBlockTile : kBlockTile;
   r.error = tile.tensor_cores ? append_mma_gemm(k, g, t) : append_block_gemm(k, g);
   return r;
 }

@@ -50,11 +50,11 @@ Conv2dTile conv2d_tile(const Conv2dProgram& p) {
 }
 
 std::string tile_words(const Conv2dTile& t) {
-  return gemm_tile_words(t.channels, t.width, t.lanes, t.block, t.tensor_cores, t.fat);
+  return gemm_tile_words(t.channels, t.width, t.lanes, t.block, t.tensor_cores, t.fat, t.wide);
 }
 
 std::string tile_label(const Conv2dTile& t) {
-  return gemm_tile_label(t.channels, t.width, t.lanes, t.block, t.tensor_cores, t.fat);
+  return gemm_tile_label(t.channels, t.width, t.lanes, t.block, t.tensor_cores, t.fat, t.wide);
 }
 
 std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p) {
@@ -75,6 +75,7 @@ std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p) {
     add({.block = true});
     add({.block = true, .fat = true});
     if (is_storage_only(p.dtype)) add({.tensor_cores = true});
+    if (p.out_channels % kWideBlockTile == 0) add({.block = true, .wide = true});
   }
   return tiles;
 }

@@ -42,6 +42,8 @@ struct MatmulTile {
                               // tensor cores (lower_mma_matmul)
   bool fat = false;           // block tiles of 8 x 8 outputs a thread, 64 threads a block
                               // (kBlockFatMinTiles), instead of 4 x 4 and 256
+  bool wide = false;          // block tiles of 128 x 128 outputs, 8 x 8 a thread, 256
+                              // threads (block too; kWideBlockTile divides m and n)
   bool operator==(const MatmulTile&) const = default;
 };
 
@@ -63,7 +65,8 @@ MatmulTile matmul_tile(const MatmulProgram& p);
 // lower_tiled_matmul takes: the register tiles 1 x 1, 2 x 2 and 4 x 4 that divide the
 // product, a warp per 1 x 1 or 1 x 4 tile below 2^20 outputs at least kWarpLanes deep,
 // and the block tiles (4 x 4 and 8 x 8 a thread, and for float16/bfloat16 the tensor
-// cores) where kBlockTile divides m and n (conv2d_tiles' counterpart).
+// cores) where kBlockTile divides m and n, the wide ones where kWideBlockTile does
+// (conv2d_tiles' counterpart).
 std::vector<MatmulTile> matmul_tiles(const MatmulProgram& p);
 // The tile in words, for reports: "tensor cores", "64 x 64 blocks, 8 x 8 a thread",
 // "a warp per output", "4 x 4 outputs a thread", ...; and as a label (gemm_tile_label).
@@ -81,8 +84,9 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
 // shared memory (four consecutive k a thread: vector loads), then each folds its 4 x 4
 // outputs over the slice. Every output still folds k in order from 0, one fused
 // multiply-add a step, so the bits are a thread per output's (a last partial slice of k
-// adds zero products). An error unless kBlockTile divides m and n.
-LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name, bool fat = false);
+// adds zero products). An error unless the block's side divides m and n. `wide`: blocks of
+// kWideBlockTile x kWideBlockTile, 8 x 8 a thread (fat is then implied).
+LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name, bool fat = false, bool wide = false);
 
 // The tensor cores' product (tile.tensor_cores; float16/bfloat16, sm_80 and later):
 // append_mma_gemm (block_gemm.h) over the rows of a and of b, each output rounded once

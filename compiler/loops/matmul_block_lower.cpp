@@ -30,9 +30,10 @@ BlockGemm product_gemm(const MatmulProgram& p, const MatmulBuffers& buffers) {
   return g;
 }
 
-LoweredKernel lower_blocks(const MatmulProgram& p, std::string name, bool tensor_cores, bool fat) {
+LoweredKernel lower_blocks(const MatmulProgram& p, std::string name, bool tensor_cores, bool fat, bool wide) {
   LoweredKernel r;
-  if (p.m % kBlockTile != 0 || p.n % kBlockTile != 0 || p.k < 1) {
+  const int64_t side = wide ? kWideBlockTile : kBlockTile;
+  if (p.m % side != 0 || p.n % side != 0 || p.k < 1 || (wide && tensor_cores)) {
     r.error = tensor_cores ? "a tensor-core block that does not divide the matrix product"
                            : "a block tile that does not divide the matrix product";
     return r;
@@ -44,17 +45,20 @@ LoweredKernel lower_blocks(const MatmulProgram& p, std::string name, bool tensor
   const std::optional<MatmulBuffers> buffers = begin_matmul_kernel(p, std::move(name), r);
   if (!buffers) return r;
   BlockGemm g = product_gemm(p, *buffers);
-  g.thread_tile = fat ? 8 : 4;
+  g.thread_tile = fat || wide ? 8 : 4;
+  g.tile = side;
   r.error = tensor_cores ? append_mma_gemm(r.kernel, g, p.dtype) : append_block_gemm(r.kernel, g);
   return r;
 }
 
 }  // namespace
 
-LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name, bool fat) {
-  return lower_blocks(p, std::move(name), false, fat);
+LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name, bool fat, bool wide) {
+  return lower_blocks(p, std::move(name), false, fat, wide);
 }
 
-LoweredKernel lower_mma_matmul(const MatmulProgram& p, std::string name) { return lower_blocks(p, std::move(name), true, false); }
+LoweredKernel lower_mma_matmul(const MatmulProgram& p, std::string name) {
+  return lower_blocks(p, std::move(name), true, false, false);
+}
 
 }  // namespace relay::loops

@@ -64,8 +64,12 @@ MatmulTile matmul_tile(const MatmulProgram& p) {
   return t;
 }
 
-std::string tile_words(const MatmulTile& t) { return gemm_tile_words(t.m, t.n, t.lanes, t.block, t.tensor_cores, t.fat); }
-std::string tile_label(const MatmulTile& t) { return gemm_tile_label(t.m, t.n, t.lanes, t.block, t.tensor_cores, t.fat); }
+std::string tile_words(const MatmulTile& t) {
+  return gemm_tile_words(t.m, t.n, t.lanes, t.block, t.tensor_cores, t.fat, t.wide);
+}
+std::string tile_label(const MatmulTile& t) {
+  return gemm_tile_label(t.m, t.n, t.lanes, t.block, t.tensor_cores, t.fat, t.wide);
+}
 
 std::vector<MatmulTile> matmul_tiles(const MatmulProgram& p) {
   std::vector<MatmulTile> tiles{matmul_tile(p)};
@@ -83,6 +87,7 @@ std::vector<MatmulTile> matmul_tiles(const MatmulProgram& p) {
     add({.block = true, .fat = true});
     if (is_storage_only(p.dtype)) add({.tensor_cores = true});
   }
+  if (divides(kWideBlockTile, kWideBlockTile) && p.k > 0) add({.block = true, .wide = true});
   return tiles;
 }
 
@@ -92,7 +97,7 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name) {
 
 LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, MatmulTile tile) {
   if (tile.tensor_cores) return lower_mma_matmul(p, std::move(name));
-  if (tile.block) return lower_block_matmul(p, std::move(name), tile.fat);
+  if (tile.block) return lower_block_matmul(p, std::move(name), tile.fat, tile.wide);
   LoweredKernel r;
   const int64_t B = p.batch, M = p.m, N = p.n, K = p.k, TM = tile.m, TN = tile.n;
   if (TM < 1 || TN < 1 || M % TM != 0 || N % TN != 0) {

@@ -132,6 +132,7 @@ class MmaBuilder {
 std::string append_mma_gemm(Kernel& k, const BlockGemm& g, DataType storage) {
   if (!is_storage_only(storage)) return "tensor cores for a product of " + dtype_name(storage) + " (float16 and bfloat16 are)";
   if (g.rows < 1 || g.cols < 1 || g.depth < 1 || g.batches < 1) return "an empty block-tiled product";
+  if (g.tile != kBlockTile) return "a tensor-core block of other than 64 x 64 outputs";
   if (g.rows % kBlockTile != 0) return "a tensor-core block that does not divide the product's rows";
   MmaBuilder(k, g, storage).build();
   return {};

@@ -116,15 +116,18 @@ loops::MatmulProgram product(int64_t batch, int64_t a_batch, int64_t b_batch, in
   return p;
 }
 
-// Both block tiles, 4 x 4 and 8 x 8 outputs a thread (lower(fat) lowers one), compute the
-// bits of a thread per output (`single`) from operands a and b.
+// The block tiles, 4 x 4 and 8 x 8 outputs a thread in 64 x 64 blocks, and with `wide`
+// 8 x 8 in 128 x 128 blocks too (lower(fat, wide) lowers one), compute the bits of a
+// thread per output (`single`) from operands a and b.
 template <class Lower>
-void check_block_tiles(Lower lower, std::vector<float>& a, std::vector<float>& b, const std::vector<float>& single) {
-  for (bool fat : {false, true}) {
-    INFO((fat ? "8 x 8" : "4 x 4") << " a thread");
-    const loops::LoweredKernel block = lower(fat);
+void check_block_tiles(Lower lower, std::vector<float>& a, std::vector<float>& b, const std::vector<float>& single,
+                       bool wide = false) {
+  for (auto [fat, w] : {std::pair{false, false}, std::pair{true, false}, std::pair{true, true}}) {
+    if (w && !wide) continue;
+    INFO((fat ? "8 x 8" : "4 x 4") << " a thread" << (w ? ", 128 x 128 blocks" : ""));
+    const loops::LoweredKernel block = lower(fat, w);
     REQUIRE(block.ok());
-    CHECK(block.kernel.team() == (fat ? loops::kBlockFatThreads : loops::kBlockThreads));
+    CHECK(block.kernel.team() == (w ? loops::kBlockThreads : fat ? loops::kBlockFatThreads : loops::kBlockThreads));
     CHECK(block.kernel.has_shared_buffers());
     CHECK(run(block, a, b, single.size()) == single);
   }
@@ -239,6 +242,7 @@ TEST_CASE("the block-tiled convolution computes the direct convolution's bits", 
       conv(1, 32, 11, 13, 128, 1, 1, 1, {2, 2}, {1, 1}, {0, 0, 0, 0}),
       conv(1, 16, 12, 10, 64, 5, 5, 1, {2, 1}, {1, 2}, {2, 1, 3, 0}),
       conv(2, 3, 15, 15, 64, 7, 7, 1, {2, 2}, {1, 1}, {3, 3, 3, 3}),  // 147 terms: a partial last slice
+      conv(3, 8, 9, 9, 256, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1}),   // wide: 2 x 2 blocks of 128, the last partial
   };
   std::mt19937_64 rng(31);
   for (const loops::Conv2dProgram& p : cases) {
@@ -248,8 +252,11 @@ TEST_CASE("the block-tiled convolution computes the direct convolution's bits", 
     std::vector<float> x = random_values(static_cast<size_t>(p.batch * p.channels * p.height * p.width), rng);
     std::vector<float> w = random_values(static_cast<size_t>(p.out_channels * p.channels * p.kernel_h * p.kernel_w), rng);
     const size_t outputs = static_cast<size_t>(p.batch * p.out_channels * p.out_h * p.out_w);
-    check_block_tiles([&](bool fat) { return loops::lower_direct_conv2d(p, "conv_block", {1, 1, false, true, false, fat}); },
-                      x, w, run(loops::lower_direct_conv2d(p, "conv_1x1", {1, 1}), x, w, outputs));
+    check_block_tiles(
+        [&](bool fat, bool wide) {
+          return loops::lower_direct_conv2d(p, "conv_block", {1, 1, false, true, false, fat, wide});
+        },
+        x, w, run(loops::lower_direct_conv2d(p, "conv_1x1", {1, 1}), x, w, outputs), p.out_channels % 128 == 0);
   }
   // one group, output channels a multiple of 64
   CHECK_FALSE(loops::block_conv2d_fits(conv(1, 16, 8, 8, 32, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1})));
@@ -329,13 +336,16 @@ TEST_CASE("the block-tiled matrix product computes a thread per output's bits", 
   std::mt19937_64 rng(29);
   for (const loops::MatmulProgram& p : {product(1, 1, 1, 64, 64, 16), product(1, 1, 1, 128, 192, 48),
                                         product(2, 2, 1, 64, 128, 32), product(3, 1, 3, 128, 64, 16),
-                                        product(1, 1, 1, 64, 64, 37)}) {  // a partial last slice
+                                        product(1, 1, 1, 64, 64, 37),     // a partial last slice
+                                        product(1, 1, 1, 128, 256, 48),   // wide: 1 x 2 blocks of 128
+                                        product(2, 2, 1, 128, 128, 37)}) {
     INFO("product " << p.batch << " x " << p.m << " x " << p.n << " x " << p.k);
     std::vector<float> a = random_values(static_cast<size_t>(p.a_batch * p.m * p.k), rng);
     std::vector<float> b = random_values(static_cast<size_t>(p.b_batch * p.n * p.k), rng);
     const size_t outputs = static_cast<size_t>(p.batch * p.m * p.n);
-    check_block_tiles([&](bool fat) { return loops::lower_tiled_matmul(p, "mm_block", {1, 1, false, true, false, fat}); },
-                      a, b, run(loops::lower_tiled_matmul(p, "mm_1x1", {1, 1}), a, b, outputs));
+    check_block_tiles(
+        [&](bool fat, bool wide) { return loops::lower_tiled_matmul(p, "mm_block", {1, 1, false, true, false, fat, wide}); },
+        a, b, run(loops::lower_tiled_matmul(p, "mm_1x1", {1, 1}), a, b, outputs), p.m % 128 == 0 && p.n % 128 == 0);
   }
   // 8 x 8 a thread from kBlockFatMinTiles tiles on
   CHECK(loops::matmul_tile(product(1, 1, 1, 2048, 2048, 64)).fat);        // 1024 tiles
@@ -344,6 +354,9 @@ TEST_CASE("the block-tiled matrix product computes a thread per output's bits", 
   // a block tile must divide m and n
   CHECK_FALSE(loops::lower_block_matmul(product(1, 1, 1, 32, 64, 16), "bad").ok());
   CHECK_FALSE(loops::lower_block_matmul(product(1, 1, 1, 64, 96, 16), "bad").ok());
+  CHECK_FALSE(loops::lower_block_matmul(product(1, 1, 1, 64, 128, 16), "bad", true, true).ok());  // wide: 128 | m
+  CHECK(loops::tile_label(loops::MatmulTile{.block = true, .wide = true}) == "block128");
+  CHECK(loops::tile_words(loops::MatmulTile{.block = true, .wide = true}) == "128 x 128 blocks, 8 x 8 outputs a thread");
 }
 
 namespace {
@@ -501,6 +514,7 @@ TEST_CASE("every candidate tile lowers and computes the same product", "[gpu][ti
       conv(1, 64, 5, 8, 8, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1}),    // warps (64 channels), 4 x 8
       conv(1, 4, 7, 7, 4, 3, 3, 4, {1, 1}, {1, 1}, {1, 1, 1, 1}),     // depthwise: 1 x 1 and 1 x 7 only
       conv(1, 6, 11, 13, 4, 3, 2, 2, {2, 3}, {2, 1}, {0, 1, 2, 3}),   // grouped, strided, dilated
+      conv(1, 8, 6, 6, 128, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1}),   // wide block tiles fit too
   };
   for (const loops::Conv2dProgram& p : convs) {
     INFO("conv " << p.channels << "->" << p.out_channels << " groups " << p.groups << ", output " << p.out_h << "x"
@@ -513,6 +527,7 @@ TEST_CASE("every candidate tile lowers and computes the same product", "[gpu][ti
     CHECK(std::set<std::string>(labels.begin(), labels.end()).size() == labels.size());
     CHECK(std::find(labels.begin(), labels.end(), "t1x1") != labels.end());
     CHECK((std::find(labels.begin(), labels.end(), "block8") != labels.end()) == loops::block_conv2d_fits(p));
+    CHECK((std::find(labels.begin(), labels.end(), "block128") != labels.end()) == (p.out_channels % 128 == 0));
     CHECK(std::find(labels.begin(), labels.end(), "mma") == labels.end());  // float32
     std::vector<float> x = random_values(static_cast<size_t>(p.batch * p.channels * p.height * p.width), rng);
     std::vector<float> w =
@@ -558,5 +573,6 @@ TEST_CASE("every candidate tile lowers and computes the same product", "[gpu][ti
     }
   }
   CHECK(loops::matmul_tiles(product(1, 1, 1, 64, 128, 40)).size() == 7);  // 1x1 2x2 4x4, 2 warps, 2 blocks
+  CHECK(loops::matmul_tiles(product(1, 1, 1, 128, 256, 40)).back().wide);   // and the wide block
   CHECK(loops::matmul_tiles(product(1, 1, 1, 3, 5, 7)).size() == 1);      // only a thread per output
 }
