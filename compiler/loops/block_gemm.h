@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "compiler/loops/ir.h"
 
@@ -53,6 +54,26 @@ std::string gemm_tile_words(int64_t m, int64_t n, bool lanes, bool block, bool t
 // "block128" (wide), "t4x7" (a register tile), "t1x1_warp" (a warp per tile).
 std::string gemm_tile_label(int64_t m, int64_t n, bool lanes, bool block, bool tensor_cores, bool fat,
                             bool wide = false);
+
+// A list of candidate tiles (Conv2dTile or MatmulTile: conv2d_tiles, matmul_tiles), each
+// once: add() keeps the first of equal tiles; add_blocks() adds the block tiles where 64 x 64
+// blocks fit: 4 x 4 and 8 x 8 a thread, the tensor cores for `storage_only` dtypes, and
+// the wide tile where 128 x 128 blocks fit too.
+template <class Tile>
+struct TileCandidates {
+  std::vector<Tile> tiles;
+  void add(const Tile& t) {
+    for (const Tile& o : tiles)
+      if (o == t) return;
+    tiles.push_back(t);
+  }
+  void add_blocks(bool storage_only, bool wide_fits) {
+    add(Tile{.block = true});
+    add(Tile{.block = true, .fat = true});
+    if (storage_only) add(Tile{.tensor_cores = true});
+    if (wide_fits) add(Tile{.block = true, .wide = true});
+  }
+};
 
 // The element types the GPU's products and convolutions take: float32, and float16 or
 // bfloat16 as storage (their products and sums in float32, each output rounded once).

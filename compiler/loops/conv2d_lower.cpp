@@ -2,6 +2,7 @@
 #include "compiler/loops/conv2d.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "compiler/loops/index_math.h"
 
@@ -58,26 +59,18 @@ std::string tile_label(const Conv2dTile& t) {
 }
 
 std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p) {
-  std::vector<Conv2dTile> tiles{conv2d_tile(p)};
-  auto add = [&](Conv2dTile t) {
-    if (std::find(tiles.begin(), tiles.end(), t) == tiles.end()) tiles.push_back(t);
-  };
+  TileCandidates<Conv2dTile> c{{conv2d_tile(p)}};
   const int64_t groups = std::max<int64_t>(p.groups, 1);
   const int64_t per_group = p.out_channels / groups, inputs_per_group = p.channels / groups;
   auto divides = [&](int64_t c, int64_t w) { return per_group % c == 0 && p.out_w % w == 0; };
-  for (auto [c, w] : {std::pair<int64_t, int64_t>{1, 1}, {2, 2}, {4, 4}, {4, 7}, {4, 8}})
-    if (divides(c, w)) add({.channels = c, .width = w});
+  for (auto [ch, w] : {std::pair<int64_t, int64_t>{1, 1}, {2, 2}, {4, 4}, {4, 7}, {4, 8}})
+    if (divides(ch, w)) c.add({.channels = ch, .width = w});
   const int64_t outputs = p.batch * p.out_channels * p.out_h * p.out_w;
   if (outputs < kConvTiledOutputs && inputs_per_group >= kWarpLanes)
     for (int64_t s : {1, 2})
-      if (divides(s, s)) add({.channels = s, .width = s, .lanes = true});
-  if (block_conv2d_fits(p)) {
-    add({.block = true});
-    add({.block = true, .fat = true});
-    if (is_storage_only(p.dtype)) add({.tensor_cores = true});
-    if (p.out_channels % kWideBlockTile == 0) add({.block = true, .wide = true});
-  }
-  return tiles;
+      if (divides(s, s)) c.add({.channels = s, .width = s, .lanes = true});
+  if (block_conv2d_fits(p)) c.add_blocks(is_storage_only(p.dtype), p.out_channels % kWideBlockTile == 0);
+  return c.tiles;
 }
 
 LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name) {

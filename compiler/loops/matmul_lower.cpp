@@ -2,7 +2,6 @@
 #include "compiler/loops/matmul.h"
 #include "compiler/loops/matmul_internal.h"
 
-#include <algorithm>
 #include <vector>
 
 #include "compiler/loops/index_math.h"
@@ -72,23 +71,16 @@ std::string tile_label(const MatmulTile& t) {
 }
 
 std::vector<MatmulTile> matmul_tiles(const MatmulProgram& p) {
-  std::vector<MatmulTile> tiles{matmul_tile(p)};
-  auto add = [&](MatmulTile t) {
-    if (std::find(tiles.begin(), tiles.end(), t) == tiles.end()) tiles.push_back(t);
-  };
+  TileCandidates<MatmulTile> c{{matmul_tile(p)}};
   auto divides = [&](int64_t m, int64_t n) { return p.m % m == 0 && p.n % n == 0; };
   for (int64_t s : {1, 2, 4})
-    if (divides(s, s)) add({.m = s, .n = s});
+    if (divides(s, s)) c.add({.m = s, .n = s});
   if (p.batch * p.m * p.n < (int64_t{1} << 20) && p.k >= kWarpLanes)
     for (int64_t n : {1, 4})
-      if (divides(1, n)) add({.m = 1, .n = n, .lanes = true});
-  if (divides(kBlockTile, kBlockTile) && p.k > 0) {
-    add({.block = true});
-    add({.block = true, .fat = true});
-    if (is_storage_only(p.dtype)) add({.tensor_cores = true});
-  }
-  if (divides(kWideBlockTile, kWideBlockTile) && p.k > 0) add({.block = true, .wide = true});
-  return tiles;
+      if (divides(1, n)) c.add({.m = 1, .n = n, .lanes = true});
+  if (divides(kBlockTile, kBlockTile) && p.k > 0)
+    c.add_blocks(is_storage_only(p.dtype), divides(kWideBlockTile, kWideBlockTile));
+  return c.tiles;
 }
 
 LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name) {
