@@ -15,8 +15,10 @@ constexpr const char* kCacheHeader =
     "# relay: GPU tiles measured by `relay run --device=cuda --tune-tiles` (compiler/pipeline/tile_tuner.h)\n"
     "# GPU, compute capability, shape, fastest tile, its ms, the rule's tile, its ms\n";
 
-// Launches for about this much device time make one timed round (at least 1, at most 20).
+// Launches for about this much device time make one timed round (at least 1, at most
+// kMaxReps).
 constexpr double kRoundMs = 1.0;
+constexpr int kMaxReps = 50;
 
 std::vector<std::string> split_tabs(const std::string& line) {
   std::vector<std::string> fields;
@@ -172,11 +174,13 @@ size_t TileTuner::measure(const GpuMaster& master, const gpu::PtxTarget& target,
     double ms = 0;
     try {
       const cuda::CUfunction fn = module.function(info.entry);
+      gpu_.launch(fn, launch.grid, launch.block, args);  // warm-up (a lazily loaded kernel loads here)
+      gpu_.synchronize();
       cuda::Device::Timer timer(gpu_);
       timer.start();
-      gpu_.launch(fn, launch.grid, launch.block, args);  // warm-up, and a first estimate
+      gpu_.launch(fn, launch.grid, launch.block, args);  // an estimate, for the rounds' length
       const double first = timer.stop();
-      const int reps = std::clamp(static_cast<int>(kRoundMs / std::max(first, 1e-3)), 1, 20);
+      const int reps = std::clamp(static_cast<int>(kRoundMs / std::max(first, 1e-3)), 1, kMaxReps);
       for (int round = 0; round < 2; ++round) {
         timer.start();
         for (int r = 0; r < reps; ++r) gpu_.launch(fn, launch.grid, launch.block, args);
