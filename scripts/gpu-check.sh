@@ -107,6 +107,9 @@ case "${1:-}" in
       relay="$lib/$(basename "$(ls "$lib"/ld-linux*)") --library-path $lib $dir/relay/bin/relay"
       echo "gpu-check: relay unpacked; driver ${RELAY_CUDA_DRIVER:-not found}"
       $relay run tests/models/mlp.relay --random-inputs 1 --device=cuda --jit-report || status=1
+      # the measured tiles once on their own (its report names every shape's choice)
+      RELAY_TILE_CACHE= $relay run tests/models/resnet18.relay --random-inputs 1 --device=cuda --tune-tiles \
+        --jit-report 2>&1 | grep -E "^ *(tile|tiles measured)" || status=1
       compile=()
       [ "${RELAY_GPU_COMPILE:-1}" = 0 ] && compile=(--no-compile)
       [ "${RELAY_GPU_TUNE:-1}" = 0 ] && compile+=(--no-tune)
