@@ -32,8 +32,9 @@ struct SoftmaxProgram {
 
 using LoweredSoftmax = LoweredKernel;  // buffers [in, out]: output_buffer 1, no status
 
-// The largest product of the dimensions after `axis` (the per-row accumulators are a local
-// array of that many elements).
+// The largest product of the dimensions after `axis` in the CPU's shape (the per-row
+// accumulators are a local array of that many elements). The GPU's shape has no such
+// bound: a thread per row along the axis, the positions after it in parallel.
 inline constexpr int64_t kSoftmaxInner = 4096;
 
 // The GPU's shape for a softmax along the innermost axis of kSoftmaxTeamMin to
@@ -49,8 +50,10 @@ inline constexpr int64_t kSoftmaxTeamMin = 64;
 inline constexpr int64_t kSoftmaxTeamMax = 4096;  // two rows: 32 KiB of shared memory
 bool softmax_uses_team(const SoftmaxProgram& p, LoopShape shape);
 
-// `shape`: the CPU's loops (a parallel iteration per row), or the GPU's (the same, but a
-// warp per row where softmax_uses_team says).
+// `shape`: the CPU's loops (a parallel iteration per row before the axis), or the GPU's
+// (a parallel iteration per row along the axis: the rows before it times the positions
+// after it, each folded serially in the reference's order; a warp per row where
+// softmax_uses_team says).
 LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name, LoopShape shape = LoopShape::Cpu);
 
 const std::vector<std::string_view>& lowered_softmax_ops();

@@ -1,7 +1,9 @@
 // lower_softmax: one parallel loop over the rows before `axis`; inside it, the reference
-// kernel's loops (see softmax.h), or on the GPU a warp's (softmax_uses_team). Rows are
-// independent, so the parallel split changes no result; the folds are `reduction` loops
-// so their order stays the reference's.
+// kernel's loops (see softmax.h). On the GPU a parallel iteration per row along the axis
+// instead (the rows before it times the positions after it: a row's elements are `inner`
+// apart, and neighbouring threads read neighbouring positions), or a warp's per row
+// (softmax_uses_team). Rows are independent, so the parallel split changes no result; the
+// folds are `reduction` loops so their order stays the reference's.
 #include "compiler/loops/softmax.h"
 
 #include "compiler/loops/elementwise_internal.h"
@@ -106,7 +108,11 @@ LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name, LoopShap
   int64_t outer = 1, n = p.shape[static_cast<size_t>(axis)], inner = 1;
   for (int64_t d = 0; d < axis; ++d) outer *= p.shape[static_cast<size_t>(d)];
   for (int64_t d = axis + 1; d < rank; ++d) inner *= p.shape[static_cast<size_t>(d)];
-  if (inner > kSoftmaxInner) return fail("softmax with more than " + std::to_string(kSoftmaxInner) + " elements after its axis");
+  // A thread per row, its elements `inner` apart: the CPU's along the innermost axis, the
+  // GPU's along any (no per-thread array of the positions after the axis).
+  const bool strided = inner == 1 || shape == LoopShape::Gpu;
+  if (!strided && inner > kSoftmaxInner)
+    return fail("softmax with more than " + std::to_string(kSoftmaxInner) + " elements after its axis");
 
   Kernel& k = r.kernel;
   k.name = std::move(name);
@@ -119,23 +125,27 @@ LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name, LoopShap
     if (!problems.empty()) return fail("internal error: the lowered kernel does not verify: " + problems[0]);
     return r;
   }
-  const int mx = add_local(k, "mx", ct, inner), sm = add_local(k, "sum", ct, inner);
+  const int mx = add_local(k, "mx", ct, strided ? 1 : inner), sm = add_local(k, "sum", ct, strided ? 1 : inner);
   // copies: add_local above may have moved the buffers
   const Buffer I = k.buffer(in), O = k.buffer(out), M = k.buffer(mx), S = k.buffer(sm);
   auto in_at = [&](const Expr& index) { return cast(ct, load(I, index)); };
   auto out_at = [&](const Expr& index) { return cast(ct, load(O, index)); };
   auto store_out = [&](const Expr& index, const Expr& value) { return store(O, index, cast(t, value)); };
 
-  const Var o = new_var(k, "o", i64());
+  const Var o = new_var(k, "o", i64());  // the row before the axis (strided: and the position after it)
   Block row;
   row.push_back(alloc(M));
   row.push_back(alloc(S));
-  const Expr base = ew::index_scale(var_ref(o), n * inner);
+  const Expr base = strided && inner > 1
+                        ? add(ew::index_scale(index_div(var_ref(o), inner), n * inner), index_rem(var_ref(o), inner))
+                        : ew::index_scale(var_ref(o), n * inner);
   auto at = [&](const Expr& i, const Expr& j) { return add(add(base, ew::index_scale(i, inner)), j); };
   const Expr zero = const_of(0, ct);
 
-  if (inner == 1) {
+  if (strided) {
     const Expr j0 = c(0);
+    // off the innermost axis the reference divides exp(x - m) by the sum
+    const bool divide = p.divide || inner > 1;
     row.push_back(store(M, c(0), in_at(at(c(0), j0))));
     {
       const Var i = new_var(k, "i", i64());
@@ -148,10 +158,10 @@ LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name, LoopShap
     const Var i = new_var(k, "i", i64()), e = new_var(k, "e", ct);
     Block fold{let(e, call(MathFn::Exp, {binary(BinaryOp::Sub, in_at(at(var_ref(i), j0)), var_ref(m))}))};
     fold.push_back(store(S, c(0), binary(BinaryOp::Add, load(S, c(0)), var_ref(e))));
-    if (!p.log && !p.divide) fold.push_back(store_out(at(var_ref(i), j0), var_ref(e)));
+    if (!p.log && !divide) fold.push_back(store_out(at(var_ref(i), j0), var_ref(e)));
     row.push_back(for_loop(i, c(n), LoopKind::Reduction, std::move(fold)));
     const Var i2 = new_var(k, "i", i64());
-    if (p.divide && !p.log) {
+    if (divide && !p.log) {
       const Expr x = in_at(at(var_ref(i2), j0));
       row.push_back(for_loop(i2, c(n), LoopKind::Vectorizable,
                              {store_out(at(var_ref(i2), j0),
@@ -201,7 +211,7 @@ LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name, LoopShap
       row.push_back(for_loop(i, c(n), LoopKind::Serial, {for_loop(j, c(inner), LoopKind::Vectorizable, std::move(body))}));
     }
   }
-  k.body.push_back(for_loop(o, c(outer), LoopKind::Parallel, std::move(row)));
+  k.body.push_back(for_loop(o, c(strided ? outer * inner : outer), LoopKind::Parallel, std::move(row)));
   std::vector<std::string> problems = verify(k);
   if (!problems.empty()) return fail("internal error: the lowered kernel does not verify: " + problems[0]);
   return r;

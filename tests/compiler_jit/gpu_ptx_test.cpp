@@ -512,3 +512,21 @@ TEST_CASE("a long softmax row is a warp's, its row in shared memory", "[gpu][ptx
   CHECK(m.kernels[0].grid == 1);
   CHECK(m.kernels[1].grid == 12 * 128);
 }
+
+TEST_CASE("a softmax off the innermost axis is a thread per row along it, in registers", "[gpu][ptx]") {
+  // over the channels of an NCHW tensor (a segmentation head: 21 classes of 64 x 64
+  // positions), float32 and float16
+  std::vector<loops::LoweredKernel> lowered;
+  for (DataType t : {DataType::float_(32), DataType::float_(16)}) {
+    loops::SoftmaxProgram classes;
+    classes.dtype = t, classes.shape = {2, 21, 64, 64}, classes.axis = 1;
+    lowered.push_back(loops::lower_softmax(classes, "classes_" + dtype_name(t), loops::LoopShape::Gpu));
+  }
+  const std::vector<const loops::Kernel*> kernels = kernels_of(lowered);
+  check_module(kernels);
+  const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
+  INFO(m.ptx);
+  CHECK(m.ptx.find(".local") == std::string::npos);  // no per-thread array
+  REQUIRE(m.kernels.size() == 2);
+  CHECK(m.kernels[0].iterations == 2 * 64 * 64);  // a thread per (image, position)
+}

@@ -2,7 +2,8 @@
 // shared memory) run on the CPU JIT: bitwise the interpreter's reference kernel, as the
 // CPU's shape is, for float32, float16 and bfloat16, softmax and log_softmax, rows from
 // kSoftmaxTeamMin to kSoftmaxTeamMax elements with NaN, infinities and ordinary values;
-// the divide form (a channels-last softmax) bitwise the CPU shape's.
+// the divide form (a channels-last softmax) bitwise the CPU shape's; off the innermost
+// axis, a thread per row along it (any number of positions after the axis), bitwise too.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -89,4 +90,33 @@ TEST_CASE("the GPU's softmax takes a warp where rows are long and innermost", "[
   CHECK_FALSE(loops::softmax_uses_team(p, loops::LoopShape::Gpu));
   p.dtype = DataType::float_(32), p.shape = {2, loops::kSoftmaxTeamMax + 1};
   CHECK_FALSE(loops::softmax_uses_team(p, loops::LoopShape::Gpu));
+}
+
+TEST_CASE("the GPU's softmax off the innermost axis, a thread per row along it, is bitwise the reference's",
+          "[gpu][softmax]") {
+  // a thread per (row before the axis, position after it): no per-row array of the
+  // positions after the axis, so more than kSoftmaxInner of them lower too (the CPU's
+  // shape does not lower those)
+  std::mt19937_64 rng(47);
+  for (DataType t : {DataType::float_(32), DataType::float_(64), DataType::float_(16)})
+    for (auto [shape, axis] : {std::pair{rt::Shape{2, 5, 7, 3}, int64_t{1}}, std::pair{rt::Shape{4, 100, 3}, int64_t{-2}},
+                               std::pair{rt::Shape{1, 6, 70, 70}, int64_t{1}}, std::pair{rt::Shape{3, 2, 9}, int64_t{0}}})
+      for (bool log : {false, true}) {
+        loops::SoftmaxProgram p;
+        p.dtype = t, p.shape = shape, p.axis = axis, p.log = log;
+        INFO(dtype_name(t) << (log ? " log_softmax" : " softmax") << " along axis " << axis << " of rank "
+                           << shape.size());
+        CHECK_FALSE(loops::softmax_uses_team(p, loops::LoopShape::Gpu));
+        const loops::LoweredSoftmax gpu = loops::lower_softmax(p, "softmax", loops::LoopShape::Gpu);
+        REQUIRE(gpu.ok());
+        CHECK_FALSE(gpu.kernel.has_shared_buffers());
+        NDArray x = random_tensor(t, shape, rng);  // NaN, infinities and extremes among them
+        std::uniform_real_distribution<double> u(-8, 8);
+        for (int64_t i = x.size() / 2; i < x.size(); ++i) x.set_double(i, u(rng));  // ordinary ones too
+        CHECK(bitwise(reference(p, x), run_softmax(p, loops::LoopShape::Gpu, x)) == "");
+      }
+  loops::SoftmaxProgram wide;
+  wide.dtype = DataType::float_(32), wide.shape = {1, 6, 70, 70}, wide.axis = 1;  // 4900 positions after the axis
+  CHECK_FALSE(loops::lower_softmax(wide, "cpu", loops::LoopShape::Cpu).ok());
+  CHECK(loops::lower_softmax(wide, "gpu", loops::LoopShape::Gpu).ok());
 }
