@@ -113,6 +113,10 @@ std::vector<std::string> TileTuner::describe(const std::vector<std::string>& key
   for (const std::string& key : keys) {
     const auto c = std::find_if(choices_.begin(), choices_.end(), [&](const Choice& o) { return o.key == key; });
     if (c == choices_.end()) continue;
+    if (c->tried == 0 && c->ms == 0) {  // measured, but no candidate ran
+      lines.push_back("tile " + key + ": " + c->tile + ", the rule's, untimed (its candidates did not load here)");
+      continue;
+    }
     (c->tried > 0 ? timed : cached) += 1;
     changed += c->tile != c->rule_tile;
     std::string line = "tile " + key + ": " + c->tile + " " + format_ms(c->ms) + " ms";
