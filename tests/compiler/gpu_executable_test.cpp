@@ -512,4 +512,32 @@ def @main(%x: Tensor[(2, 16, 8, 8), float32], %w: Tensor[(64, 16, 3, 3), float32
   t::simulated::state().launch_ms = nullptr;
 }
 
+TEST_CASE("tuned tiles: a shape none of whose candidates loads keeps the rule's tile, untimed (simulated driver)",
+          "[gpu][executable][tiles]") {
+  // the candidates' entries are not registered: the driver finds none of them
+  auto m = t::load_model_text(R"(#[version = "0.0.5"]
+def @main(%v: Tensor[(64, 48), float32], %u: Tensor[(128, 48), float32]) {
+  nn.dense(%v, %u, units=128)
+})");
+  REQUIRE(m->error.empty());
+  const t::FusedGraph fused = fused_on_simulated_gpu(*m);
+  std::string why;
+  std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
+  REQUIRE(gpu);
+  compiler::TileTuner tuner(*gpu, "");
+  std::vector<std::string> notes;
+  compiler::GpuExecutable exe(fused.graph, fused.plan, *gpu, &notes, &tuner);
+  REQUIRE(tuner.choices().size() == 1);
+  CHECK(tuner.choices()[0].tried == 0);
+  CHECK(tuner.choices()[0].tile == tuner.choices()[0].rule_tile);
+  CHECK(std::find(notes.begin(), notes.end(),
+                  "tile matmul float32 b1/1/1 m64 n128 k48: t1x1, the rule's, untimed (its candidates did not load "
+                  "here)") != notes.end());
+  compiler::ThreadPool pool(2);
+  compiler::Executable cpu(fused.graph, fused.plan, compiler::Jit::instance(), &pool, nullptr);
+  const std::vector<rt::NDArray> args = t::random_args(*m, 9);
+  const std::vector<rt::Value> vals(args.begin(), args.end());
+  CHECK(max_diff(exe.call(vals), cpu.call(vals)) <= 48 * 48 * 0x1p-23);
+}
+
 #endif  // RELAY_HAVE_PIPELINE
