@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "compiler/cuda/device.h"
@@ -538,6 +539,32 @@ def @main(%v: Tensor[(64, 48), float32], %u: Tensor[(128, 48), float32]) {
   const std::vector<rt::NDArray> args = t::random_args(*m, 9);
   const std::vector<rt::Value> vals(args.begin(), args.end());
   CHECK(max_diff(exe.call(vals), cpu.call(vals)) <= 48 * 48 * 0x1p-23);
+}
+
+TEST_CASE("the tile cache's file: $RELAY_TILE_CACHE, else under $XDG_CACHE_HOME, else under ~/.cache", "[tiles]") {
+  // the environment as it was, restored at the end
+  auto saved = [](const char* name) -> std::optional<std::string> {
+    const char* v = std::getenv(name);
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  };
+  const auto cache = saved("RELAY_TILE_CACHE"), xdg = saved("XDG_CACHE_HOME"), home = saved("HOME");
+  ::setenv("RELAY_TILE_CACHE", "/tmp/tiles.tsv", 1);
+  CHECK(compiler::TileTuner::default_cache_file() == "/tmp/tiles.tsv");
+  ::setenv("RELAY_TILE_CACHE", "", 1);  // set but empty: no file
+  CHECK(compiler::TileTuner::default_cache_file().empty());
+  ::unsetenv("RELAY_TILE_CACHE");
+  ::setenv("XDG_CACHE_HOME", "/var/cache/me", 1);
+  ::setenv("HOME", "/home/me", 1);
+  CHECK(compiler::TileTuner::default_cache_file() == "/var/cache/me/relay/gpu-tiles.tsv");
+  ::unsetenv("XDG_CACHE_HOME");
+  CHECK(compiler::TileTuner::default_cache_file() == "/home/me/.cache/relay/gpu-tiles.tsv");
+  auto restore = [](const char* name, const std::optional<std::string>& v) {
+    if (v) ::setenv(name, v->c_str(), 1);
+    else ::unsetenv(name);
+  };
+  restore("RELAY_TILE_CACHE", cache);
+  restore("XDG_CACHE_HOME", xdg);
+  restore("HOME", home);
 }
 
 #endif  // RELAY_HAVE_PIPELINE
