@@ -143,28 +143,29 @@ LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name, LoopShap
   const Expr zero = const_of(0, ct);
 
   if (strided) {
-    const Expr j0 = c(0);
+    // element i of the thread's row
+    auto at_row = [&](const Expr& i) { return add(base, ew::index_scale(i, inner)); };
     // off the innermost axis the reference divides exp(x - m) by the sum
     const bool divide = p.divide || inner > 1;
-    row.push_back(store(M, c(0), in_at(at(c(0), j0))));
+    row.push_back(store(M, c(0), in_at(at_row(c(0)))));
     {
       const Var i = new_var(k, "i", i64());
       row.push_back(for_loop(i, c(n - 1), LoopKind::Reduction,
-                             {store(M, c(0), max_of(load(M, c(0)), in_at(at(add(var_ref(i), c(1)), j0))))}));
+                             {store(M, c(0), max_of(load(M, c(0)), in_at(at_row(add(var_ref(i), c(1))))))}));
     }
     const Var m = new_var(k, "m", ct);
     row.push_back(let(m, load(M, c(0))));
     row.push_back(store(S, c(0), zero));
     const Var i = new_var(k, "i", i64()), e = new_var(k, "e", ct);
-    Block fold{let(e, call(MathFn::Exp, {binary(BinaryOp::Sub, in_at(at(var_ref(i), j0)), var_ref(m))}))};
+    Block fold{let(e, call(MathFn::Exp, {binary(BinaryOp::Sub, in_at(at_row(var_ref(i))), var_ref(m))}))};
     fold.push_back(store(S, c(0), binary(BinaryOp::Add, load(S, c(0)), var_ref(e))));
-    if (!p.log && !divide) fold.push_back(store_out(at(var_ref(i), j0), var_ref(e)));
+    if (!p.log && !divide) fold.push_back(store_out(at_row(var_ref(i)), var_ref(e)));
     row.push_back(for_loop(i, c(n), LoopKind::Reduction, std::move(fold)));
     const Var i2 = new_var(k, "i", i64());
     if (divide && !p.log) {
-      const Expr x = in_at(at(var_ref(i2), j0));
+      const Expr x = in_at(at_row(var_ref(i2)));
       row.push_back(for_loop(i2, c(n), LoopKind::Vectorizable,
-                             {store_out(at(var_ref(i2), j0),
+                             {store_out(at_row(var_ref(i2)),
                                         binary(BinaryOp::Div, call(MathFn::Exp, {binary(BinaryOp::Sub, x, var_ref(m))}),
                                                load(S, c(0))))}));
     } else if (!p.log) {
@@ -172,14 +173,14 @@ LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name, LoopShap
       row.push_back(let(inv, binary(BinaryOp::Div, const_of(1, ct), load(S, c(0)))));
       // the stored exponential (rounded to the dtype) times 1 / sum
       row.push_back(for_loop(i2, c(n), LoopKind::Vectorizable,
-                             {store_out(at(var_ref(i2), j0), binary(BinaryOp::Mul, out_at(at(var_ref(i2), j0)), var_ref(inv)))}));
+                             {store_out(at_row(var_ref(i2)), binary(BinaryOp::Mul, out_at(at_row(var_ref(i2))), var_ref(inv)))}));
     } else {
       const Var ls = new_var(k, "ls", ct);
       row.push_back(let(ls, call(MathFn::Log, {load(S, c(0))})));
       row.push_back(for_loop(
           i2, c(n), LoopKind::Vectorizable,
-          {store_out(at(var_ref(i2), j0),
-                     binary(BinaryOp::Sub, binary(BinaryOp::Sub, in_at(at(var_ref(i2), j0)), var_ref(m)), var_ref(ls)))}));
+          {store_out(at_row(var_ref(i2)),
+                     binary(BinaryOp::Sub, binary(BinaryOp::Sub, in_at(at_row(var_ref(i2))), var_ref(m)), var_ref(ls)))}));
     }
   } else {
     // mx[j] = x[0, j]; sum[j] = 0

@@ -162,12 +162,12 @@ GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, cuda::Device& gpu, st
     notes->insert(notes->begin(), std::to_string(steps_.size()) + " fused groups: " + std::to_string(gpu_groups()) +
                                       " on the GPU (" + gpu_.info().name + ", " + target.arch() + "), " +
                                       std::to_string(host_groups()) + " on the host");
-    // the tiles the rules chose for the products and convolutions, counted by kind
-    std::map<std::string, int> tiles;
+    // the tiles the products and convolutions took (the rules' or the tuner's), by kind
+    std::map<std::string, int> by_tile;
     for (const auto& m : planned.masters)
-      if (m) ++tiles[m->tile];
+      if (m) ++by_tile[m->tile];
     std::string line;
-    for (const auto& [words, count] : tiles) line += (line.empty() ? "" : "; ") + std::to_string(count) + " x " + words;
+    for (const auto& [words, count] : by_tile) line += (line.empty() ? "" : "; ") + std::to_string(count) + " x " + words;
     if (!line.empty()) notes->push_back("GPU products and convolutions: " + line);
   }
 }

@@ -11,11 +11,6 @@ using detail::shape_of;
 
 namespace {
 
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-
 std::string dims(int64_t a, int64_t b) { return std::to_string(a) + "x" + std::to_string(b); }
 
 // nn.conv2d in NCHW/OIHW of dtype `t` throughout (loops/conv2d.h).
@@ -77,66 +72,60 @@ std::optional<loops::MatmulProgram> matmul_program(const Graph& g, const Node& m
 }  // namespace
 
 size_t GpuMaster::tiles() const {
-  return std::visit(Overloaded{[](const loops::Conv2dProgram& p) { return loops::conv2d_tiles(p).size(); },
-                               [](const loops::MatmulProgram& p) { return loops::matmul_tiles(p).size(); }},
-                    program);
+  return std::visit([](const auto& t) { return t.tiles.size(); }, program);
 }
 
 std::string GpuMaster::tile_label(size_t tile) const {
-  return std::visit(Overloaded{[&](const loops::Conv2dProgram& p) { return loops::tile_label(loops::conv2d_tiles(p).at(tile)); },
-                               [&](const loops::MatmulProgram& p) { return loops::tile_label(loops::matmul_tiles(p).at(tile)); }},
-                    program);
+  return std::visit([&](const auto& t) { return loops::tile_label(t.tiles.at(tile)); }, program);
 }
 
 std::string GpuMaster::tile_words(size_t tile) const {
-  return std::visit(Overloaded{[&](const loops::Conv2dProgram& p) { return loops::tile_words(loops::conv2d_tiles(p).at(tile)); },
-                               [&](const loops::MatmulProgram& p) { return loops::tile_words(loops::matmul_tiles(p).at(tile)); }},
-                    program);
+  return std::visit([&](const auto& t) { return loops::tile_words(t.tiles.at(tile)); }, program);
 }
 
+namespace {
+
+std::string key_of(const loops::Conv2dProgram& p) {
+  return "conv2d " + dtype_name(p.dtype) + " n" + std::to_string(p.batch) + " c" + std::to_string(p.channels) + " " +
+         dims(p.height, p.width) + " o" + std::to_string(p.out_channels) + " " + dims(p.out_h, p.out_w) + " k" +
+         dims(p.kernel_h, p.kernel_w) + " s" + dims(p.strides[0], p.strides[1]) + " d" +
+         dims(p.dilation[0], p.dilation[1]) + " p" + dims(p.pad_begin[0], p.pad_begin[1]) + " g" +
+         std::to_string(p.groups);
+}
+
+std::string key_of(const loops::MatmulProgram& p) {
+  return "matmul " + dtype_name(p.dtype) + " b" + std::to_string(p.batch) + "/" + std::to_string(p.a_batch) + "/" +
+         std::to_string(p.b_batch) + " m" + std::to_string(p.m) + " n" + std::to_string(p.n) + " k" +
+         std::to_string(p.k);
+}
+
+// Element counts of the kernel's buffers: inputs, then the output.
+std::vector<int64_t> buffer_elements(const loops::Conv2dProgram& p) {
+  return {p.batch * p.channels * p.height * p.width, p.out_channels * (p.channels / p.groups) * p.kernel_h * p.kernel_w,
+          p.batch * p.out_channels * p.out_h * p.out_w};
+}
+std::vector<int64_t> buffer_elements(const loops::MatmulProgram& p) {
+  return {p.a_batch * p.m * p.k, p.b_batch * p.n * p.k, p.batch * p.m * p.n};
+}
+
+loops::LoweredKernel lower(const loops::Conv2dProgram& p, const std::string& name, const loops::Conv2dTile& tile) {
+  return loops::lower_direct_conv2d(p, name, tile);
+}
+loops::LoweredKernel lower(const loops::MatmulProgram& p, const std::string& name, const loops::MatmulTile& tile) {
+  return loops::lower_tiled_matmul(p, name, tile);
+}
+
+}  // namespace
+
 std::string GpuMaster::key() const {
-  return std::visit(
-      Overloaded{[](const loops::Conv2dProgram& p) {
-                   return "conv2d " + dtype_name(p.dtype) + " n" + std::to_string(p.batch) + " c" + std::to_string(p.channels) +
-                          " " + dims(p.height, p.width) + " o" + std::to_string(p.out_channels) + " " +
-                          dims(p.out_h, p.out_w) + " k" + dims(p.kernel_h, p.kernel_w) + " s" +
-                          dims(p.strides[0], p.strides[1]) + " d" + dims(p.dilation[0], p.dilation[1]) + " p" +
-                          dims(p.pad_begin[0], p.pad_begin[1]) + " g" + std::to_string(p.groups);
-                 },
-                 [](const loops::MatmulProgram& p) {
-                   return "matmul " + dtype_name(p.dtype) + " b" + std::to_string(p.batch) + "/" + std::to_string(p.a_batch) +
-                          "/" + std::to_string(p.b_batch) + " m" + std::to_string(p.m) + " n" + std::to_string(p.n) +
-                          " k" + std::to_string(p.k);
-                 }},
-      program);
+  return std::visit([](const auto& t) { return key_of(t.program); }, program);
 }
 
 std::vector<size_t> GpuMaster::buffer_bytes() const {
-  const size_t e = static_cast<size_t>(dtype.bits / 8);
-  return std::visit(
-      Overloaded{[&](const loops::Conv2dProgram& p) {
-                   return std::vector<size_t>{
-                       static_cast<size_t>(p.batch * p.channels * p.height * p.width) * e,
-                       static_cast<size_t>(p.out_channels * (p.channels / p.groups) * p.kernel_h * p.kernel_w) * e,
-                       static_cast<size_t>(p.batch * p.out_channels * p.out_h * p.out_w) * e};
-                 },
-                 [&](const loops::MatmulProgram& p) {
-                   return std::vector<size_t>{static_cast<size_t>(p.a_batch * p.m * p.k) * e,
-                                              static_cast<size_t>(p.b_batch * p.n * p.k) * e,
-                                              static_cast<size_t>(p.batch * p.m * p.n) * e};
-                 }},
-      program);
-}
-
-double GpuMaster::flops() const {
-  return std::visit(Overloaded{[](const loops::Conv2dProgram& p) {
-                                 return 2.0 * static_cast<double>(p.batch * p.out_channels * p.out_h * p.out_w) *
-                                        static_cast<double>(p.channels / p.groups * p.kernel_h * p.kernel_w);
-                               },
-                               [](const loops::MatmulProgram& p) {
-                                 return 2.0 * static_cast<double>(p.batch * p.m * p.n) * static_cast<double>(p.k);
-                               }},
-                    program);
+  std::vector<size_t> bytes;
+  for (int64_t n : std::visit([](const auto& t) { return buffer_elements(t.program); }, program))
+    bytes.push_back(static_cast<size_t>(n) * static_cast<size_t>(dtype.bits / 8));
+  return bytes;
 }
 
 std::optional<GpuMaster> gpu_master(const Graph& g, const FusedGroup& group, std::string* why) {
@@ -158,12 +147,12 @@ std::optional<GpuMaster> gpu_master(const Graph& g, const FusedGroup& group, std
   if (op == "nn.conv2d") {
     auto p = conv2d_program(g, m, t, why);
     if (!p) return std::nullopt;
-    master.program = *p;
+    master.program = TiledProgram<loops::Conv2dProgram, loops::Conv2dTile>{*p, loops::conv2d_tiles(*p)};
     master.kernel_name = detail::kernel_name(g, group) + "_conv2d";
   } else {
     auto p = matmul_program(g, m, t, why);
     if (!p) return std::nullopt;
-    master.program = *p;
+    master.program = TiledProgram<loops::MatmulProgram, loops::MatmulTile>{*p, loops::matmul_tiles(*p)};
     master.kernel_name = detail::kernel_name(g, group) + "_" + std::string(op == "nn.dense" ? "dense" : "batch_matmul");
   }
   master.part = detail::sub_group(g, group, {group.master}, group.master);
@@ -175,10 +164,8 @@ std::optional<GpuMaster> gpu_master(const Graph& g, const FusedGroup& group, std
 
 std::optional<NativePlan> plan_gpu_master(const GpuMaster& master, size_t tile, std::string* why, std::string name) {
   if (name.empty()) name = master.kernel_name;
-  loops::LoweredKernel lowered = std::visit(
-      Overloaded{[&](const loops::Conv2dProgram& p) { return loops::lower_direct_conv2d(p, name, loops::conv2d_tiles(p).at(tile)); },
-                 [&](const loops::MatmulProgram& p) { return loops::lower_tiled_matmul(p, name, loops::matmul_tiles(p).at(tile)); }},
-      master.program);
+  loops::LoweredKernel lowered =
+      std::visit([&](const auto& t) { return lower(t.program, name, t.tiles.at(tile)); }, master.program);
   auto plan = detail::lowered_plan(NativePlan::Kind::Reduction, master.part, std::move(lowered), master.dtype,
                                    master.out_shape, "", why);
   if (plan) plan->tile = master.tile_words(tile);

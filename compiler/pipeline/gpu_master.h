@@ -24,14 +24,22 @@
 
 namespace relay::compiler {
 
+// A lowered program with the tiles it can take (loops::conv2d_tiles, matmul_tiles: the
+// rule's first), listed once when the master is planned.
+template <class Program, class Tile>
+struct TiledProgram {
+  Program program;
+  std::vector<Tile> tiles;
+};
+
 struct GpuMaster {
   FusedGroup part;          // the master alone; inputs {data, weight} or {a, b}
   std::string kernel_name;  // "main_g3_conv2d"
   DataType dtype;
   std::vector<int64_t> out_shape;
-  std::variant<loops::Conv2dProgram, loops::MatmulProgram> program;
+  std::variant<TiledProgram<loops::Conv2dProgram, loops::Conv2dTile>, TiledProgram<loops::MatmulProgram, loops::MatmulTile>>
+      program;
 
-  // The tiles it can take (loops::conv2d_tiles, matmul_tiles): the rule's first.
   size_t tiles() const;
   std::string tile_label(size_t tile) const;  // "t4x7", "block8", "mma", ...
   std::string tile_words(size_t tile) const;  // for reports
@@ -39,9 +47,8 @@ struct GpuMaster {
   // measured tiles: "conv2d float32 n1 c64 56x56 o64 k3x3 s1x1 d1x1 p1x1 g1",
   // "matmul float16 b16/16/16 m512 n512 k512".
   std::string key() const;
-  // The bytes of each kernel buffer (inputs, then the output), and the multiply-adds x 2.
+  // The bytes of each kernel buffer: inputs, then the output.
   std::vector<size_t> buffer_bytes() const;
-  double flops() const;
 };
 
 // The master of `group` when the GPU has a kernel for it; nullopt with `why` otherwise.
