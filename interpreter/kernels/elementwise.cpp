@@ -1,7 +1,7 @@
 // §3.2 per-tensor operators with attributes or a structure of their own (clip,
 // fixed_point_multiply, shape_of, ndarray_size, invert_permutation, copy and the *_like
 // fills), and the family's registration (unary math in elementwise_unary.cpp, the §3.3
-// broadcasting ops in elementwise_binary.cpp).
+// broadcasting ops in elementwise_binary_*.cpp, elementwise_binary.h).
 #include <cmath>
 #include <optional>
 #include <vector>
@@ -137,7 +137,10 @@ Value ones_like(const KernelCall& call) {
 
 void register_elementwise_kernels(KernelTable& t) {
   register_unary_kernels(t);
-  register_binary_kernels(t);
+  register_arithmetic_kernels(t);
+  register_division_kernels(t);
+  register_logical_kernels(t);
+  register_comparison_kernels(t);
   register_kernel(t, "clip", clip);
   register_kernel(t, "fixed_point_multiply", fixed_point_multiply);
   register_kernel(t, "shape_of", shape_of);

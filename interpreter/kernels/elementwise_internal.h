@@ -11,7 +11,11 @@
 namespace relay::rt {
 
 void register_unary_kernels(KernelTable& table);   // §3.2 math and predicates
-void register_binary_kernels(KernelTable& table);  // §3.3
+// §3.3, by family (elementwise_binary.h)
+void register_arithmetic_kernels(KernelTable& table);
+void register_division_kernels(KernelTable& table);
+void register_logical_kernels(KernelTable& table);
+void register_comparison_kernels(KernelTable& table);
 
 namespace ew {
 
