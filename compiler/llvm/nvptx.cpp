@@ -133,7 +133,32 @@ Built build(llvm::LLVMContext& ctx, std::span<const loops::Kernel* const> kernel
   return r;
 }
 
+// The operands' dtype of the first tensor-core product (Mma) in `b`, if any.
+std::optional<DataType> mma_operands(const loops::Kernel& k, const loops::Block& b) {
+  for (const loops::Stmt& s : b) {
+    if (s.kind == loops::StmtKind::Mma) return k.buffer(s.mma.a).dtype;
+    if (auto t = mma_operands(k, s.body)) return t;
+  }
+  return std::nullopt;
+}
+
+// LLVM cannot select a tensor-core instruction the target lacks, and says so by aborting
+// the process: refuse such a kernel first, with a reason.
+void check_tensor_cores(std::span<const loops::Kernel* const> kernels, const PtxTarget& target) {
+  for (const loops::Kernel* k : kernels)
+    if (auto t = mma_operands(*k, k->body); t && !tensor_cores_take(target, *t))
+      throw std::invalid_argument("kernel " + k->name + " multiplies " + dtype_name(*t) + " on the tensor cores, which " +
+                                  target.arch() + " does not have (" + dtype_name(*t) + " needs sm_" +
+                                  (t->code == DataType::BFloat ? "80" : "70") + " or later)");
+}
+
 }  // namespace
+
+bool tensor_cores_take(const PtxTarget& target, DataType operands) {
+  if (operands.code == DataType::BFloat && operands.bits == 16) return target.sm >= 80;
+  if (operands.code == DataType::Float && operands.bits == 16) return target.sm >= 70;
+  return false;
+}
 
 std::optional<PtxTarget> parse_ptx_target(std::string_view text) {
   if (text.substr(0, 4) == "cuda") {
@@ -182,6 +207,7 @@ PtxLaunch launch_for(const PtxKernelInfo& k, int multiprocessors) {
 }
 
 PtxModule emit_ptx(std::span<const loops::Kernel* const> kernels, const PtxTarget& target, int opt_level) {
+  check_tensor_cores(kernels, target);
   std::unique_ptr<llvm::TargetMachine> tm = machine(target, opt_level);
   llvm::LLVMContext ctx;
   Built built = build(ctx, kernels, *tm, opt_level);
@@ -193,6 +219,7 @@ PtxModule emit_ptx(std::span<const loops::Kernel* const> kernels, const PtxTarge
 }
 
 std::string emit_gpu_llvm(std::span<const loops::Kernel* const> kernels, const PtxTarget& target, int opt_level) {
+  check_tensor_cores(kernels, target);
   std::unique_ptr<llvm::TargetMachine> tm = machine(target, opt_level);
   llvm::LLVMContext ctx;
   return module_ir(*build(ctx, kernels, *tm, opt_level).module);

@@ -45,6 +45,10 @@ struct PtxTarget {
 };
 inline constexpr int kTargetedArchitectures[] = {80, 90};
 
+// Whether `target`'s tensor cores multiply `operands` (the WMMA m16n16k16 shapes the
+// lowerings use): float16 from sm_70 (Volta, Turing's T4), bfloat16 from sm_80.
+bool tensor_cores_take(const PtxTarget& target, DataType operands);
+
 // "cuda" (sm_80), "cuda:sm_90", "sm_90", "cuda:90": the target, or nullopt.
 std::optional<PtxTarget> parse_ptx_target(std::string_view text);
 
@@ -97,7 +101,8 @@ std::string find_libdevice(std::string* searched = nullptr);
 // One PTX module for `kernels`, optimised at `opt_level` (0..3). Each kernel's entry is
 // its name (made unique in the module). Throws std::runtime_error when a kernel calls a
 // math function and no libdevice is found (the message says where it looked) and
-// std::invalid_argument when a kernel does not verify.
+// std::invalid_argument when a kernel does not verify or multiplies on tensor cores the
+// target lacks (tensor_cores_take).
 PtxModule emit_ptx(std::span<const loops::Kernel* const> kernels, const PtxTarget& target, int opt_level = 3);
 
 // The LLVM IR of the same module before code generation (`relay compile --emit=gpu-llvm`).

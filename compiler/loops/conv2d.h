@@ -65,7 +65,9 @@ struct Conv2dTile {
   bool wide = false;          // block tiles of 128 x 128 outputs, 8 x 8 a thread (block too)
   bool operator==(const Conv2dTile&) const = default;
 };
-Conv2dTile conv2d_tile(const Conv2dProgram& p);
+// `tensor_cores`: whether the target's tensor cores take p.dtype (gpu::tensor_cores_take);
+// without them no tile of this rule or list uses them.
+Conv2dTile conv2d_tile(const Conv2dProgram& p, bool tensor_cores = true);
 // Every tile worth timing for `p`, the rule's (conv2d_tile) first, each once and each one
 // lower_direct_conv2d takes: the register tiles 1 x 1, 2 x 2, 4 x 4, 4 x 7 and 4 x 8 that
 // divide the output, a warp per 1 x 1 or 2 x 2 tile below kConvTiledOutputs outputs (with
@@ -73,7 +75,7 @@ Conv2dTile conv2d_tile(const Conv2dProgram& p);
 // thread, and for float16/bfloat16 the tensor cores) where block_conv2d_fits, the wide
 // ones (128 x 128) where output channels are a multiple of 128 too. What a
 // measured choice picks from (compiler/pipeline/tile_tuner.h) and the tile benchmarks time.
-std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p);
+std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p, bool tensor_cores = true);
 // The tile in words, for reports (as matmul.h's; a register tile is output channels x
 // columns), and as a label (gemm_tile_label).
 std::string tile_words(const Conv2dTile& t);

@@ -16,9 +16,9 @@ Expr within(const Expr& x, int64_t end) {
 
 }  // namespace
 
-Conv2dTile conv2d_tile(const Conv2dProgram& p) {
+Conv2dTile conv2d_tile(const Conv2dProgram& p, bool tensor_cores) {
   Conv2dTile t;
-  if (is_storage_only(p.dtype) && block_conv2d_fits(p)) {
+  if (tensor_cores && is_storage_only(p.dtype) && block_conv2d_fits(p)) {
     t.tensor_cores = true;
     return t;
   }
@@ -58,8 +58,8 @@ std::string tile_label(const Conv2dTile& t) {
   return gemm_tile_label(t.channels, t.width, t.lanes, t.block, t.tensor_cores, t.fat, t.wide);
 }
 
-std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p) {
-  TileCandidates<Conv2dTile> c{{conv2d_tile(p)}};
+std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p, bool tensor_cores) {
+  TileCandidates<Conv2dTile> c{{conv2d_tile(p, tensor_cores)}};
   const int64_t groups = std::max<int64_t>(p.groups, 1);
   const int64_t per_group = p.out_channels / groups, inputs_per_group = p.channels / groups;
   auto divides = [&](int64_t c, int64_t w) { return per_group % c == 0 && p.out_w % w == 0; };
@@ -69,7 +69,7 @@ std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p) {
   if (outputs < kConvTiledOutputs && inputs_per_group >= kWarpLanes)
     for (int64_t s : {1, 2})
       if (divides(s, s)) c.add({.channels = s, .width = s, .lanes = true});
-  if (block_conv2d_fits(p)) c.add_blocks(is_storage_only(p.dtype), p.out_channels % kWideBlockTile == 0);
+  if (block_conv2d_fits(p)) c.add_blocks(tensor_cores && is_storage_only(p.dtype), p.out_channels % kWideBlockTile == 0);
   return c.tiles;
 }
 

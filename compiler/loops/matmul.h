@@ -60,14 +60,15 @@ inline constexpr int64_t kLanesMinDepth = 64;
 // tiles for large products that they divide (8 x 8 a thread from kBlockFatMinTiles tiles); else the largest of 4 x 4, then
 // smaller tiles dividing m and n, that still leaves enough tiles (threads) to fill a GPU;
 // a thread per output for small shallow products, a warp per output for small deep ones.
-MatmulTile matmul_tile(const MatmulProgram& p);
+// `tensor_cores`: as conv2d_tile's.
+MatmulTile matmul_tile(const MatmulProgram& p, bool tensor_cores = true);
 // Every tile worth timing for `p`, the rule's (matmul_tile) first, each once and each one
 // lower_tiled_matmul takes: the register tiles 1 x 1, 2 x 2 and 4 x 4 that divide the
 // product, a warp per 1 x 1 or 1 x 4 tile below 2^20 outputs at least kWarpLanes deep,
 // and the block tiles (4 x 4 and 8 x 8 a thread, and for float16/bfloat16 the tensor
 // cores) where kBlockTile divides m and n, the wide ones where kWideBlockTile does
 // (conv2d_tiles' counterpart).
-std::vector<MatmulTile> matmul_tiles(const MatmulProgram& p);
+std::vector<MatmulTile> matmul_tiles(const MatmulProgram& p, bool tensor_cores = true);
 // The tile in words, for reports: "tensor cores", "64 x 64 blocks, 8 x 8 a thread",
 // "a warp per output", "4 x 4 outputs a thread", ...; and as a label (gemm_tile_label).
 std::string tile_words(const MatmulTile& t);

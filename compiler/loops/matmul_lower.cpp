@@ -29,9 +29,9 @@ std::optional<MatmulBuffers> begin_matmul_kernel(const MatmulProgram& p, std::st
   return buffers;
 }
 
-MatmulTile matmul_tile(const MatmulProgram& p) {
+MatmulTile matmul_tile(const MatmulProgram& p, bool tensor_cores) {
   MatmulTile t;
-  if (is_storage_only(p.dtype) && p.m % kBlockTile == 0 && p.n % kBlockTile == 0 && p.k > 0) {
+  if (tensor_cores && is_storage_only(p.dtype) && p.m % kBlockTile == 0 && p.n % kBlockTile == 0 && p.k > 0) {
     t.tensor_cores = true;
     return t;
   }
@@ -70,8 +70,8 @@ std::string tile_label(const MatmulTile& t) {
   return gemm_tile_label(t.m, t.n, t.lanes, t.block, t.tensor_cores, t.fat, t.wide);
 }
 
-std::vector<MatmulTile> matmul_tiles(const MatmulProgram& p) {
-  TileCandidates<MatmulTile> c{{matmul_tile(p)}};
+std::vector<MatmulTile> matmul_tiles(const MatmulProgram& p, bool tensor_cores) {
+  TileCandidates<MatmulTile> c{{matmul_tile(p, tensor_cores)}};
   auto divides = [&](int64_t m, int64_t n) { return p.m % m == 0 && p.n % n == 0; };
   for (int64_t s : {1, 2, 4})
     if (divides(s, s)) c.add({.m = s, .n = s});
@@ -79,7 +79,7 @@ std::vector<MatmulTile> matmul_tiles(const MatmulProgram& p) {
     for (int64_t n : {1, 4})
       if (divides(1, n)) c.add({.m = 1, .n = n, .lanes = true});
   if (divides(kBlockTile, kBlockTile) && p.k > 0)
-    c.add_blocks(is_storage_only(p.dtype), divides(kWideBlockTile, kWideBlockTile));
+    c.add_blocks(tensor_cores && is_storage_only(p.dtype), divides(kWideBlockTile, kWideBlockTile));
   return c.tiles;
 }
 

@@ -35,7 +35,7 @@ GpuGroups plan_gpu_groups(const Graph& g, const FusionPlan& plan, const gpu::Ptx
     const bool epilogue = r.plans.back() && r.plans.back()->kind == NativePlan::Kind::Epilogue;
     if (epilogue || (!r.plans.back() && group.nodes.size() == 1)) {
       std::string master_why;
-      if (auto m = gpu_master(g, group, &master_why)) {
+      if (auto m = gpu_master(g, group, target, &master_why)) {
         const size_t tile = choose ? choose(*m) : 0;
         master = plan_gpu_master(*m, tile, &master_why);
         if (!master && tile != 0) master = plan_gpu_master(*m, 0, &master_why);  // the rule's always lowers

@@ -128,7 +128,8 @@ std::vector<size_t> GpuMaster::buffer_bytes() const {
   return bytes;
 }
 
-std::optional<GpuMaster> gpu_master(const Graph& g, const FusedGroup& group, std::string* why) {
+std::optional<GpuMaster> gpu_master(const Graph& g, const FusedGroup& group, const gpu::PtxTarget& target,
+                                    std::string* why) {
   const Node& m = g[group.master];
   const std::string_view op = m.op ? m.op->name : std::string_view{};
   if (op != "nn.dense" && op != "nn.batch_matmul" && op != "nn.conv2d") {
@@ -144,15 +145,16 @@ std::optional<GpuMaster> gpu_master(const Graph& g, const FusedGroup& group, std
     return std::nullopt;
   }
   GpuMaster master;
+  const bool tensor_cores = gpu::tensor_cores_take(target, t);
   if (op == "nn.conv2d") {
     auto p = conv2d_program(g, m, t, why);
     if (!p) return std::nullopt;
-    master.program = TiledProgram<loops::Conv2dProgram, loops::Conv2dTile>{*p, loops::conv2d_tiles(*p)};
+    master.program = TiledProgram<loops::Conv2dProgram, loops::Conv2dTile>{*p, loops::conv2d_tiles(*p, tensor_cores)};
     master.kernel_name = detail::kernel_name(g, group) + "_conv2d";
   } else {
     auto p = matmul_program(g, m, t, why);
     if (!p) return std::nullopt;
-    master.program = TiledProgram<loops::MatmulProgram, loops::MatmulTile>{*p, loops::matmul_tiles(*p)};
+    master.program = TiledProgram<loops::MatmulProgram, loops::MatmulTile>{*p, loops::matmul_tiles(*p, tensor_cores)};
     master.kernel_name = detail::kernel_name(g, group) + "_" + std::string(op == "nn.dense" ? "dense" : "batch_matmul");
   }
   master.part = detail::sub_group(g, group, {group.master}, group.master);
@@ -172,8 +174,9 @@ std::optional<NativePlan> plan_gpu_master(const GpuMaster& master, size_t tile, 
   return plan;
 }
 
-std::optional<NativePlan> plan_gpu_master(const Graph& g, const FusedGroup& group, std::string* why) {
-  auto master = gpu_master(g, group, why);
+std::optional<NativePlan> plan_gpu_master(const Graph& g, const FusedGroup& group, const gpu::PtxTarget& target,
+                                          std::string* why) {
+  auto master = gpu_master(g, group, target, why);
   if (!master) return std::nullopt;
   return plan_gpu_master(*master, 0, why);
 }

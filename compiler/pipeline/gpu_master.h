@@ -19,6 +19,7 @@
 #include "compiler/graph/fuse.h"
 #include "compiler/graph/graph.h"
 #include "compiler/loops/conv2d.h"
+#include "compiler/llvm/nvptx.h"
 #include "compiler/loops/matmul.h"
 #include "compiler/pipeline/native_plan.h"
 
@@ -52,13 +53,16 @@ struct GpuMaster {
 };
 
 // The master of `group` when the GPU has a kernel for it; nullopt with `why` otherwise.
-std::optional<GpuMaster> gpu_master(const Graph& g, const FusedGroup& group, std::string* why);
+// Its tiles are those `target` runs (tensor cores only where it has them for the dtype).
+std::optional<GpuMaster> gpu_master(const Graph& g, const FusedGroup& group, const gpu::PtxTarget& target,
+                                    std::string* why);
 
 // The master's kernel with its candidate `tile` (0: the rule's), named `name` (its
 // kernel_name when empty). Nullopt with `why` when that tile does not lower.
 std::optional<NativePlan> plan_gpu_master(const GpuMaster& master, size_t tile, std::string* why,
                                           std::string name = {});
 // gpu_master then the rule's tile.
-std::optional<NativePlan> plan_gpu_master(const Graph& g, const FusedGroup& group, std::string* why);
+std::optional<NativePlan> plan_gpu_master(const Graph& g, const FusedGroup& group, const gpu::PtxTarget& target,
+                                          std::string* why);
 
 }  // namespace relay::compiler

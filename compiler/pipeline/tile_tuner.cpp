@@ -140,11 +140,10 @@ std::vector<std::string> TileTuner::describe(const std::vector<std::string>& key
 
 size_t TileTuner::measure(const GpuMaster& master, const gpu::PtxTarget& target, Known& k, size_t& tried) {
   k.tile = k.rule_tile = master.tile_label(0);
-  // Every candidate that lowers (the tensor cores only from sm_80), in one module.
+  // Every candidate that lowers, in one module (gpu_master listed only those the target runs).
   std::vector<NativePlan> plans;
   std::vector<size_t> index;
   for (size_t i = 0; i < master.tiles(); ++i) {
-    if (target.sm < 80 && master.tile_label(i) == "mma") continue;
     std::string why;
     if (auto p = plan_gpu_master(master, i, &why, trial_entry(master, i))) {
       plans.push_back(std::move(*p));

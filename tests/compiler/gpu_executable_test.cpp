@@ -375,7 +375,7 @@ size_t register_trials(const compiler::Graph& g, const compiler::FusionPlan& pla
   size_t trials = 0;
   for (const compiler::FusedGroup& group : plan.groups) {
     std::string why;
-    const auto master = compiler::gpu_master(g, group, &why);
+    const auto master = compiler::gpu_master(g, group, compiler::gpu::PtxTarget{90}, &why);
     if (!master) continue;
     for (size_t i = 0; i < master->tiles(); ++i) {
       const std::string entry = compiler::TileTuner::trial_entry(*master, i);

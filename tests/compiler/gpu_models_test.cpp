@@ -125,7 +125,7 @@ size_t check_matrix_masters(t::CompiledModel& m) {
   size_t checked = 0;
   for (const compiler::FusedGroup& group : plan.groups) {
     std::string why;
-    auto master = compiler::plan_gpu_master(g, group, &why);
+    auto master = compiler::plan_gpu_master(g, group, compiler::gpu::PtxTarget{90}, &why);
     if (!master) continue;
     INFO("group " << group.id);
     const compiler::CompiledKernel k = compiler::Jit::instance().compile(master->kernel);
@@ -258,10 +258,10 @@ size_t check_candidate_tiles(const compiler::Graph& g, const compiler::FusionPla
   std::vector<compiler::NativePlan> lowered;
   for (const compiler::FusedGroup& group : plan.groups) {
     std::string why;
-    const auto master = compiler::gpu_master(g, group, &why);
+    const auto master = compiler::gpu_master(g, group, compiler::gpu::PtxTarget{90}, &why);
     if (!master || !shapes.insert(master->key()).second) continue;
     INFO(master->key());
-    CHECK(master->tile_words(0) == compiler::plan_gpu_master(g, group, &why)->tile);  // the rule's first
+    CHECK(master->tile_words(0) == compiler::plan_gpu_master(g, group, compiler::gpu::PtxTarget{90}, &why)->tile);  // the rule's first
     for (size_t i = 0; i < master->tiles(); ++i) {
       INFO(master->tile_label(i));
       auto p = compiler::plan_gpu_master(*master, i, &why, compiler::TileTuner::trial_entry(*master, i));
@@ -299,6 +299,39 @@ TEST_CASE("every candidate tile of ResNet-18's and MobileNet's products and conv
   REQUIRE(m->error.empty());
   const t::FusedGraph fused = t::fused_main(*m);
   CHECK(check_candidate_tiles(fused.graph, fused.plan) >= 30);
+}
+
+TEST_CASE("a GPU without bfloat16 tensor cores (sm_75) gets the float32 units' tiles for bfloat16", "[gpu][models][tiles]") {
+  auto m = t::load_model_text(R"(#[version = "0.0.5"]
+def @main(%x: Tensor[(128, 256), bfloat16], %w: Tensor[(128, 256), bfloat16], %d: Tensor[(1, 64, 16, 16), bfloat16],
+          %k: Tensor[(64, 64, 3, 3), bfloat16]) {
+  (nn.relu(nn.dense(%x, %w, units=128)), nn.conv2d(%d, %k, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]))
+}
+)");
+  REQUIRE(m->error.empty());
+  const t::FusedGraph fused = t::fused_main(*m);
+  for (int sm : {75, 90}) {
+    INFO("sm_" << sm);
+    const compiler::gpu::PtxTarget target{sm};
+    size_t masters = 0;
+    for (const compiler::FusedGroup& group : fused.plan.groups) {
+      std::string why;
+      const auto master = compiler::gpu_master(fused.graph, group, target, &why);
+      if (!master) continue;
+      ++masters;
+      INFO(master->key());
+      CHECK((master->tile_label(0) == "mma") == (sm >= 80));  // the rule's
+      size_t mma = 0;
+      for (size_t i = 0; i < master->tiles(); ++i) mma += master->tile_label(i) == "mma";
+      CHECK(mma == (sm >= 80 ? 1u : 0u));
+    }
+    CHECK(masters == 2);
+    // the whole function's module: generated (not an abort in LLVM), and assembled
+    const compiler::GpuGroups groups = compiler::plan_gpu_groups(fused.graph, fused.plan, target);
+    CHECK((groups.module.ptx.find("wmma.mma") != std::string::npos) == (sm >= 80));
+    const std::string ptxas = t::find_ptxas();
+    if (!ptxas.empty()) CHECK(t::ptxas_errors(ptxas, groups.module.ptx, target.arch()) == "");
+  }
 }
 
 TEST_CASE("Inception-v3 as GPU kernels assembles", "[gpu][models]") { check_model("inception_v3", {90}, 150); }

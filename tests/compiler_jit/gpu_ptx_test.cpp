@@ -459,6 +459,40 @@ TEST_CASE("float16 and bfloat16 products and convolutions run on the tensor core
   CHECK(clean == m.kernels.size());
 }
 
+TEST_CASE("tensor cores only where the target has them: float16 from sm_70, bfloat16 from sm_80", "[gpu][ptx]") {
+  using compiler::gpu::PtxTarget;
+  const DataType f16 = DataType::float_(16), bf16{DataType::BFloat, 16, 1};
+  CHECK(compiler::gpu::tensor_cores_take(PtxTarget{75}, f16));
+  CHECK_FALSE(compiler::gpu::tensor_cores_take(PtxTarget{75}, bf16));
+  CHECK(compiler::gpu::tensor_cores_take(PtxTarget{80}, bf16));
+  CHECK_FALSE(compiler::gpu::tensor_cores_take(PtxTarget{90}, DataType::float_(32)));
+  loops::MatmulProgram p;
+  p.m = p.n = 1024, p.k = 256, p.dtype = bf16;
+  // Without them the rule and the candidates fall back to the float32 units' tiles.
+  CHECK_FALSE(loops::matmul_tile(p, false).tensor_cores);
+  CHECK(loops::matmul_tile(p, false).block);
+  for (const loops::MatmulTile& t : loops::matmul_tiles(p, false)) CHECK_FALSE(t.tensor_cores);
+  // A tensor-core kernel for a target without them is refused with the reason (LLVM's
+  // instruction selection would abort the process instead).
+  const loops::LoweredKernel mma = loops::lower_mma_matmul(p, "bf16_mma");
+  REQUIRE(mma.ok());
+  const std::vector<const loops::Kernel*> kernels{&mma.kernel};
+  CHECK_THROWS_WITH(compiler::gpu::emit_ptx(kernels, PtxTarget{75}),
+                    Catch::Contains("multiplies bfloat16 on the tensor cores, which sm_75 does not have") &&
+                        Catch::Contains("needs sm_80 or later"));
+  CHECK_THROWS_AS(compiler::gpu::emit_gpu_llvm(kernels, PtxTarget{75}), std::invalid_argument);
+  CHECK_NOTHROW(compiler::gpu::emit_ptx(kernels, PtxTarget{80}));
+  // float16's do run on sm_75 (Turing: a T4)
+  p.dtype = f16;
+  const loops::LoweredKernel half = loops::lower_mma_matmul(p, "f16_mma");
+  REQUIRE(half.ok());
+  const std::vector<const loops::Kernel*> half_kernels{&half.kernel};
+  const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(half_kernels, PtxTarget{75});
+  CHECK(m.ptx.find("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32") != std::string::npos);
+  const std::string ptxas = testing::find_ptxas();
+  if (!ptxas.empty()) CHECK(testing::ptxas_errors(ptxas, m.ptx, "sm_75") == "");
+}
+
 TEST_CASE("a long reduction of few outputs is a warp's shuffles or a block's tree on the GPU", "[gpu][ptx]") {
   // a float32 sum and an int32 maximum over 3 rows of 10000 (a warp each) and of 100000
   // (a block of 256 each)
