@@ -277,6 +277,7 @@ void write_tile_benchmarks(Writer& w, const Options& o) {
   std::vector<std::string> names;
   std::vector<std::vector<size_t>> sizes;  // inputs then output, bytes
   std::vector<double> flops;
+  std::vector<DataType> dtypes;
   for (const DataType dtype : {DataType::float_(32), DataType::float_(16)}) {
     const bool half = dtype.bits == 16;
     const size_t bytes = half ? 2 : 4;
@@ -296,6 +297,7 @@ void write_tile_benchmarks(Writer& w, const Options& o) {
           const size_t x = static_cast<size_t>(batch * c.c * c.hw * c.hw) * bytes;
           sizes.push_back({x, static_cast<size_t>(c.c * (c.c / c.groups) * c.k * c.k) * bytes, x});
           flops.push_back(2.0 * static_cast<double>(batch * c.c * c.hw * c.hw) * static_cast<double>(c.c / c.groups * c.k * c.k));
+          dtypes.push_back(dtype);
           lowered.push_back(std::move(k));
         }
       }
@@ -320,6 +322,7 @@ void write_tile_benchmarks(Writer& w, const Options& o) {
         sizes.push_back({static_cast<size_t>(q.batch * q.m * q.k) * bytes, static_cast<size_t>(q.batch * q.n * q.k) * bytes,
                          static_cast<size_t>(q.batch * q.m * q.n) * bytes});
         flops.push_back(2.0 * static_cast<double>(q.batch * q.m * q.n) * static_cast<double>(q.k));
+        dtypes.push_back(dtype);
         lowered.push_back(std::move(k));
       }
     }
@@ -335,7 +338,7 @@ void write_tile_benchmarks(Writer& w, const Options& o) {
       w.line("bench " + names[i] + "_blk" + std::to_string(launch.block) + " " + std::to_string(module) + " " +
              info.entry + " " + std::to_string(launch.grid) + " " + std::to_string(launch.block) + " 2 " +
              std::to_string(sizes[i][0]) + " " + std::to_string(sizes[i][1]) + " " + std::to_string(sizes[i][2]) + " " +
-             std::to_string(static_cast<int64_t>(flops[i])));
+             std::to_string(static_cast<int64_t>(flops[i])) + " " + dtype_name(dtypes[i]));
       if (small.block == info.block) break;  // the same launch
     }
   }

@@ -22,12 +22,15 @@
 #include <vector>
 
 #include "compiler/cuda/device.h"
+#include "tests/gpu/tile_agreement.h"
 #include "tests/gpu/tile_audit.h"
 
 namespace {
 
 using relay::cuda::Buffer;
 using relay::cuda::Device;
+using relay::gpu_check::element;
+using relay::gpu_check::element_bytes;
 
 struct Tensor {
   std::string dtype;
@@ -57,6 +60,8 @@ struct Bench {
   std::vector<size_t> input_bytes;
   size_t output_bytes = 0;
   double flops = 0;  // > 0: a compute benchmark, reported in GFLOP/s
+  std::string dtype;  // a tile benchmark's: its inputs are seeded random values of it, and
+                      // its output must agree with its family's first (tile_agreement.h)
 };
 
 struct Bundle {
@@ -128,7 +133,11 @@ std::string load(const std::string& dir, Bundle& b, std::vector<std::string>& pt
       for (size_t& s : x.input_bytes) f >> s;
       f >> x.output_bytes;
       if (!f || x.module < 0 || x.module >= static_cast<int>(ptx.size())) return bad("a malformed bench");
-      if (!(f >> x.flops)) x.flops = 0;  // optional
+      if (!(f >> x.flops)) x.flops = 0;  // optional, and the dtype after it
+      else f >> x.dtype;
+      if (x.dtype.empty() && !relay::gpu_check::parse_tile_name(x.name).family.empty())
+        return bad("a tile benchmark without its dtype, so its output could not be checked (a bundle from before "
+                   "tile_agreement.h: run `scripts/gpu-check.sh prepare` again)");
       b.benches.push_back(std::move(x));
     } else if (kind == "copy") {
       f >> b.copy_bytes;
@@ -139,46 +148,6 @@ std::string load(const std::string& dir, Bundle& b, std::vector<std::string>& pt
   if (open) return "manifest.txt: the last case has no `end`";
   if (b.cases.empty()) return "the bundle has no cases";
   return "";
-}
-
-float half_to_float(uint16_t h) {
-  const uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-  uint32_t bits;
-  if (exp == 0) {
-    if (mant == 0) bits = sign;
-    else {  // subnormal: normalise
-      int e = -1;
-      uint32_t m = mant;
-      do { m <<= 1; ++e; } while (!(m & 0x400));
-      bits = sign | (static_cast<uint32_t>(127 - 15 - e) << 23) | ((m & 0x3ff) << 13);
-    }
-  } else if (exp == 31) {
-    bits = sign | 0x7f800000u | (mant << 13);
-  } else {
-    bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
-  }
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-double element(const std::string& dtype, const char* p, size_t i) {
-  if (dtype == "float32") { float v; std::memcpy(&v, p + 4 * i, 4); return v; }
-  if (dtype == "float64") { double v; std::memcpy(&v, p + 8 * i, 8); return v; }
-  uint16_t h;
-  std::memcpy(&h, p + 2 * i, 2);
-  if (dtype == "float16") return half_to_float(h);
-  uint32_t bits = static_cast<uint32_t>(h) << 16;  // bfloat16
-  float v;
-  std::memcpy(&v, &bits, 4);
-  return v;
-}
-
-size_t element_bytes(const std::string& dtype) {
-  if (dtype == "float64" || dtype == "int64" || dtype == "uint64") return 8;
-  if (dtype == "float32" || dtype == "int32" || dtype == "uint32") return 4;
-  if (dtype == "float16" || dtype == "bfloat16" || dtype == "int16" || dtype == "uint16") return 2;
-  return 1;
 }
 
 // "" when `got` matches `want`, else the first mismatch. Floats: both NaN, the same
@@ -298,13 +267,30 @@ int run(const Bundle& b, const std::vector<std::string>& ptx, Device& gpu, const
       const double copy_gbs = 2.0 * static_cast<double>(b.copy_bytes) / copy_ms / 1e6;
       std::printf("bench device copy %zu MiB: %.3f ms, %.0f GB/s (read + write)\n", b.copy_bytes >> 20, copy_ms, copy_gbs);
       std::vector<relay::gpu_check::TileTiming> timings;
+      // The family whose inputs and first output are held (a family's benchmarks are
+      // consecutive): the tiles' check of correctness.
+      std::string family, family_first;
+      std::vector<std::string> family_inputs;
+      std::string family_output;
+      int tiles_agreeing = 0;
       for (const Bench& x : b.benches) {
+        const relay::gpu_check::TileName tile = relay::gpu_check::parse_tile_name(x.name);
+        const bool checked = !x.dtype.empty() && !tile.family.empty();
+        if (checked && tile.family != family) {
+          family = tile.family, family_first = x.name;
+          family_inputs.clear();
+          family_output.clear();
+          for (size_t i = 0; i < x.input_bytes.size(); ++i)
+            family_inputs.push_back(relay::gpu_check::random_input(x.dtype, x.input_bytes[i], 0x5eed + i));
+        }
         std::vector<Buffer> buffers;
         std::vector<relay::cuda::CUdeviceptr> args;
         size_t moved = x.output_bytes;
-        for (size_t s : x.input_bytes) {
+        for (size_t i = 0; i < x.input_bytes.size(); ++i) {
+          const size_t s = x.input_bytes[i];
           buffers.push_back(gpu.alloc(s));
-          gpu.fill(buffers.back(), kBenchByte, s);
+          if (checked && i < family_inputs.size() && family_inputs[i].size() == s) gpu.upload(buffers.back(), family_inputs[i].data(), s);
+          else gpu.fill(buffers.back(), kBenchByte, s);
           args.push_back(buffers.back().ptr);
           moved += s;
         }
@@ -324,7 +310,23 @@ int run(const Bundle& b, const std::vector<std::string>& ptx, Device& gpu, const
           std::printf("bench %s: %.3f ms, %.0f GB/s, %.2f of the copy's bandwidth (target >= 0.80)\n", x.name.c_str(),
                       ms, gbs, gbs / copy_gbs);
         timings.push_back({x.name, ms});
+        if (checked) {
+          std::string out(x.output_bytes, '\0');
+          gpu.download(out.data(), buffers.back(), x.output_bytes);
+          gpu.synchronize();
+          if (family_output.empty()) {
+            family_output = std::move(out);
+          } else if (const std::string problem = relay::gpu_check::agree(x.dtype, family_output.data(), out.data(),
+                                                                          std::min(out.size(), family_output.size()));
+                     !problem.empty()) {
+            std::printf("FAIL tile %s: differs from %s: %s\n", x.name.c_str(), family_first.c_str(), problem.c_str());
+            ++failed;
+          } else {
+            ++tiles_agreeing;
+          }
+        }
       }
+      std::printf("tiles: %d benchmarks agree with their family's first tile (tile_agreement.h)\n", tiles_agreeing);
       // Which tile rule to change: each family's chosen tile against its fastest.
       for (const relay::gpu_check::TileVerdict& v : relay::gpu_check::audit_tiles(timings))
         std::printf("tile %s: chosen %s %.3f ms, fastest %s %.3f ms (%.2fx)%s\n", v.family.c_str(),
@@ -366,8 +368,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "relay_gpu_check: %s\n", error.c_str());
     return 2;
   }
-  std::printf("bundle: %zu modules, %zu cases, %zu benchmarks, %.1f MiB of data, sm_%d\n", ptx.size(), b.cases.size(),
-              b.benches.size(), static_cast<double>(b.data.size()) / (1 << 20), b.arch);
+  size_t checked_tiles = 0;  // tile benchmarks whose outputs are checked (tile_agreement.h)
+  for (const Bench& x : b.benches) checked_tiles += !x.dtype.empty() && !relay::gpu_check::parse_tile_name(x.name).family.empty();
+  std::printf("bundle: %zu modules, %zu cases, %zu benchmarks (%zu tiles checked), %.1f MiB of data, sm_%d\n", ptx.size(),
+              b.cases.size(), b.benches.size(), checked_tiles, static_cast<double>(b.data.size()) / (1 << 20), b.arch);
   if (verify) return 0;
   std::string why;
   std::unique_ptr<Device> gpu = Device::open(ordinal, &why);

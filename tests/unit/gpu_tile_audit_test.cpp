@@ -17,7 +17,8 @@ TEST_CASE("tile benchmark names split into family, tile and the rule's mark", "[
                         Case{"bmm_16x512_t1x1", "bmm_16x512", "t1x1", false},  // `_16x512` is the family's
                         Case{"dense_4096_block_chosen", "dense_4096", "block", true},
                         Case{"conv_l4_f16_b1_mma_chosen_blk256", "conv_l4_f16_b1", "mma_blk256", true},
-                        Case{"dense_4096_block8_chosen_blk64", "dense_4096", "block8_blk64", true}}) {
+                        Case{"dense_4096_block8_chosen_blk64", "dense_4096", "block8_blk64", true},
+                        Case{"conv_l2_b32_block128_blk256", "conv_l2_b32", "block128_blk256", false}}) {
     INFO(c.name);
     const auto n = parse_tile_name(c.name);
     CHECK(n.family == c.family);
