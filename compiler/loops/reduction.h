@@ -70,6 +70,33 @@ inline constexpr int64_t kBlockReductionThreads = 256;
 // output as above; ir.h).
 LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, LoopShape shape = LoopShape::Cpu);
 
+// On the GPU, a reduction of fewer than kSplitReductionOutputs outputs of at least
+// kSplitReductionCount elements each (the operators a team may share, above) is split:
+// one block per output would leave most of the GPU idle (a sum over a whole 1 GiB tensor
+// on one multiprocessor). Each output's elements are cut into `chunks` consecutive runs
+// (row-major) of at least kSplitReductionChunk, about kSplitReductionBlocks runs in all; a
+// block of kBlockReductionThreads folds a run as the block per output folds all of them
+// and writes the run's unfinished result (partials[output * chunks + chunk], in the
+// accumulator's dtype) instead of the output; then `finish`, a thread per output, folds
+// its partials in chunk order from the reducer's identity and finishes (a mean's
+// division). Integer results are the reference's; a float32 sum is this order's.
+inline constexpr int64_t kSplitReductionOutputs = 128;
+inline constexpr int64_t kSplitReductionCount = int64_t{1} << 20;
+inline constexpr int64_t kSplitReductionChunk = 16384;
+inline constexpr int64_t kSplitReductionBlocks = 1024;
+
+struct LoweredSplitReduction {
+  LoweredKernel partial;  // buffers [prologue inputs..., partials, status?]; output_buffer: partials
+  LoweredKernel finish;   // buffers [partials, out]; output_buffer 1, no status
+  int64_t chunks = 0;     // per output
+  size_t partial_bytes = 0;
+  bool ok() const { return partial.ok() && finish.ok(); }
+};
+// The chunks per output of p's split (1: not split).
+int64_t reduction_split(const ReductionProgram& p);
+// The two kernels (`name`, `name`_finish) when p splits; nullopt when it does not.
+std::optional<LoweredSplitReduction> lower_split_reduction(const ReductionProgram& p, const std::string& name);
+
 // The ReduceOp of a Relay operator ("sum", "argmax", ...), if it is lowered.
 std::optional<ReduceOp> reduce_op_named(std::string_view op);
 std::string_view reduce_op_name(ReduceOp op);

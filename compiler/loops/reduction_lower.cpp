@@ -33,6 +33,9 @@
 //   exact for integer sums, maxima and minima; a float32 sum in the lanes' order. The
 //   fewest longest (a sum over a whole large tensor) take a block of 256 threads instead,
 //   their partial results combined by a tree through shared memory in the same order.
+//   Fewer still and longer (lower_split_reduction) spread each output over many blocks,
+//   a block per chunk of its elements writing the chunk's partial result, and a second
+//   kernel folds an output's partials in chunk order.
 #include <algorithm>
 #include <optional>
 
@@ -75,7 +78,20 @@ std::string reduced_axes(const ReductionProgram& p, size_t rank, std::vector<boo
 
 }  // namespace
 
-LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, LoopShape shape_for) {
+namespace {
+
+// The output count and reduced element count of `p` (false when its axes are invalid).
+bool extents(const ReductionProgram& p, int64_t& outputs, int64_t& count) {
+  std::vector<bool> reduced;
+  if (!reduced_axes(p, p.prologue.out_shape.size(), reduced).empty()) return false;
+  outputs = count = 1;
+  for (size_t d = 0; d < reduced.size(); ++d) (reduced[d] ? count : outputs) *= p.prologue.out_shape[d];
+  return true;
+}
+
+// `split` > 1: the GPU's first kernel of a split reduction: an iteration (a block) per
+// output and chunk of `split`, writing the chunk's unfinished result to `partials`.
+LoweredReduction lower(const ReductionProgram& p, std::string name, LoopShape shape_for, int64_t split) {
   LoweredReduction r;
   auto fail = [&](std::string m) {
     r.error = std::move(m);
@@ -138,7 +154,9 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
     operands.push_back(std::move(s));
     add_param(k, "in" + std::to_string(i), pro.inputs[i].dtype, pro.inputs[i].shape, ew::contiguous(pro.inputs[i].shape));
   }
-  r.output_buffer = add_param(k, "out", p.out_dtype, p.out_shape, ew::contiguous(p.out_shape));
+  const DataType acc_t = red::acc_dtype(p.op, t);
+  r.output_buffer = split > 1 ? add_param(k, "partials", acc_t, {outputs * split}, {1})
+                              : add_param(k, "out", p.out_dtype, p.out_shape, ew::contiguous(p.out_shape));
   if (checked.can_fail) r.status_buffer = add_param(k, "status", DataType::int_(32), {}, {});
   if (outputs == 0) return r;  // nothing to compute: an empty body
 
@@ -152,8 +170,10 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
   int64_t reduced_elements = 1;
   for (size_t d : red_dims) reduced_elements *= nest.dims[d];
   const std::optional<BinaryOp> combine = lane_combine(p.op, t);
-  // a team per output: a block for the few longest, else a warp (reduction.h)
-  const bool block = gpu && combine && outputs < kBlockReductionOutputs && reduced_elements >= kBlockReductionCount;
+  // a team per output: a block for the few longest, else a warp (reduction.h); a block
+  // per chunk of an output when split
+  const bool block = (gpu && combine && outputs < kBlockReductionOutputs && reduced_elements >= kBlockReductionCount) ||
+                     split > 1;
   const bool lanes = block || (gpu && combine && outputs < kLaneReductionOutputs && reduced_elements >= kLaneReductionCount);
   const int64_t team = block ? kBlockReductionThreads : kWarpLanes;
 
@@ -167,7 +187,6 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
   }
   const int64_t chunks = (last + chunk - 1) / chunk;
 
-  const DataType acc_t = red::acc_dtype(p.op, t);
   const int acc = lanes ? add_thread_local(k, "acc", acc_t, team, 1) : add_local(k, "acc", acc_t, chunk);
   const int partial = block ? add_shared(k, "partial", acc_t, team) : -1;  // the block's tree
   const int acc_index = is_arg(p.op) ? add_local(k, "best_index", i64(), chunk) : -1;
@@ -182,15 +201,20 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
   Expr row_base = int_imm(0);  // the chunk's first element along the row dimension
   std::optional<Var> chunk_var;
   const size_t plain_kept = row ? kept.size() - 1 : kept.size();  // kept dims looped one by one
-  if (gpu) {  // every output a parallel iteration
+  // split: the output of iteration `outer`, and the first of its chunk's elements (chunks
+  // of `span`: the last may be shorter, never empty, as split <= reduced / span)
+  const Expr output_of = split > 1 ? binary(BinaryOp::Div, var_ref(outer), int_imm(split)) : var_ref(outer);
+  const int64_t span = split > 1 ? (reduced_elements + split - 1) / split : reduced_elements;
+  const Expr chunk_begin = split > 1 ? ew::index_scale(binary(BinaryOp::Rem, var_ref(outer), int_imm(split)), span) : int_imm(0);
+  if (gpu) {  // every output (or chunk of one) a parallel iteration
     int64_t inner = 1;
     for (size_t j = kept.size(); j-- > 0;) {
-      Expr coordinate = inner == 1 ? var_ref(outer) : binary(BinaryOp::Div, var_ref(outer), int_imm(inner));
+      Expr coordinate = inner == 1 ? output_of : binary(BinaryOp::Div, output_of, int_imm(inner));
       if (j > 0) coordinate = binary(BinaryOp::Rem, coordinate, int_imm(nest.dims[kept[j]]));
       pos[kept[j]] = coordinate;
       inner *= nest.dims[kept[j]];
     }
-    outer_extent = inner;
+    outer_extent = inner * std::max<int64_t>(split, 1);
   } else if (row && plain_kept == 0) {  // the row is the only kept dim: its chunks are parallel
     outer_extent = chunks;
     row_base = ew::index_scale(var_ref(outer), chunk);
@@ -272,7 +296,7 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
     // a tree combines the T partial results (a warp's shuffles, or a block's shared memory)
     const Var lane = new_var(k, "lane", i64()), step = new_var(k, "step", i64()), flat = new_var(k, "flat", i64());
     const Expr mine = thread_slot_index(lane, k.buffer(acc), zero);
-    Block fold{let(flat, ew::index_add(var_ref(lane), ew::index_scale(var_ref(step), team)))};
+    Block fold{let(flat, ew::index_add(chunk_begin, ew::index_add(var_ref(lane), ew::index_scale(var_ref(step), team))))};
     int64_t below = 1;
     for (size_t j = red_dims.size(); j-- > 0;) {
       Expr coordinate = below == 1 ? var_ref(flat) : binary(BinaryOp::Div, var_ref(flat), int_imm(below));
@@ -282,7 +306,12 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
     }
     for (Stmt& st : fold_body(mine)) fold.push_back(std::move(st));
     Block lane_body = init_body(mine);
-    Expr share = binary(BinaryOp::Div, ew::index_add(ew::index_scale(var_ref(lane), -1), reduced_elements + team - 1),
+    // the chunk's elements (all of them unsplit): min(span, reduced - begin)
+    const Expr extent = split > 1 ? binary(BinaryOp::Min, int_imm(span),
+                                           binary(BinaryOp::Sub, int_imm(reduced_elements), chunk_begin))
+                                  : int_imm(reduced_elements);
+    Expr share = binary(BinaryOp::Div,
+                        binary(BinaryOp::Add, binary(BinaryOp::Sub, extent, var_ref(lane)), int_imm(team - 1)),
                         int_imm(team));
     lane_body.push_back(for_loop(step, std::move(share), LoopKind::Reduction, std::move(fold)));
     if (!block) {
@@ -302,7 +331,10 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
           return Block{if_then(compare(CmpOp::Lt, var_ref(thread), int_imm(half)),
                                {store(shared, var_ref(thread), binary(*combine, load(shared, var_ref(thread)), other))})};
         }));
-      for (Stmt& st : finish_body(zero, &shared)) per_output.push_back(std::move(st));
+      if (split > 1)  // the chunk's result, unfinished
+        per_output.push_back(store(k.buffer(r.output_buffer), var_ref(outer), load(shared, zero)));
+      else
+        for (Stmt& st : finish_body(zero, &shared)) per_output.push_back(std::move(st));
     }
   } else if (row) {
     per_output.push_back(row_loop(init_body));
@@ -338,6 +370,61 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
 
   std::vector<std::string> problems = verify(k);
   if (!problems.empty()) return fail("internal error: the lowered kernel does not verify: " + problems[0]);
+  return r;
+}
+
+// The second kernel: per output, its `split` partials folded in chunk order, finished.
+LoweredKernel lower_finish(const ReductionProgram& p, const std::string& name, int64_t outputs, int64_t count,
+                           int64_t split) {
+  LoweredKernel r;
+  Kernel& k = r.kernel;
+  k.name = name + "_finish";
+  const DataType t = p.prologue.out_dtype, acc_t = red::acc_dtype(p.op, t);
+  const int partials = add_param(k, "partials", acc_t, {outputs * split}, {1});
+  r.output_buffer = add_param(k, "out", p.out_dtype, p.out_shape, ew::contiguous(p.out_shape));
+  const int acc = add_local(k, "acc", acc_t, 1);
+  const BinaryOp combine = *lane_combine(p.op, t);
+  const Var o = new_var(k, "o", i64()), c = new_var(k, "c", i64());
+  const Expr zero = int_imm(0);
+  const Expr slot = ew::index_add(ew::index_scale(var_ref(o), split), var_ref(c));
+  Block fold{store(k.buffer(acc), zero, binary(combine, load(k.buffer(acc), zero), load(k.buffer(partials), slot)))};
+  Block per_output{alloc(k.buffer(acc)), store(k.buffer(acc), zero, red::identity(p.op, t)),
+                   for_loop(c, int_imm(split), LoopKind::Reduction, std::move(fold)),
+                   store(k.buffer(r.output_buffer), var_ref(o),
+                         red::finish(p.op, t, p.out_dtype, load(k.buffer(acc), zero), count - p.count_offset))};
+  k.body.push_back(for_loop(o, int_imm(outputs), LoopKind::Parallel, std::move(per_output)));
+  if (std::vector<std::string> problems = verify(k); !problems.empty()) {
+    r.error = "internal error: the lowered kernel does not verify: " + problems[0];
+    r.kernel = Kernel{};
+  }
+  return r;
+}
+
+}  // namespace
+
+LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, LoopShape shape_for) {
+  return lower(p, std::move(name), shape_for, 1);
+}
+
+int64_t reduction_split(const ReductionProgram& p) {
+  int64_t outputs = 0, count = 0;
+  if (!lane_combine(p.op, p.prologue.out_dtype) || !extents(p, outputs, count)) return 1;
+  if (outputs < 1 || outputs >= kSplitReductionOutputs || count < kSplitReductionCount) return 1;
+  const int64_t split = std::min((kSplitReductionBlocks + outputs - 1) / outputs, count / kSplitReductionChunk);
+  return std::max<int64_t>(split, 1);
+}
+
+std::optional<LoweredSplitReduction> lower_split_reduction(const ReductionProgram& p, const std::string& name) {
+  const int64_t split = reduction_split(p);
+  if (split < 2) return std::nullopt;
+  int64_t outputs = 0, count = 0;
+  extents(p, outputs, count);
+  LoweredSplitReduction r;
+  r.chunks = split;
+  r.partial = lower(p, name, LoopShape::Gpu, split);
+  if (!r.partial.ok()) return r;
+  r.finish = lower_finish(p, name, outputs, count, split);
+  r.partial_bytes = static_cast<size_t>(outputs * split) * static_cast<size_t>(red::acc_dtype(p.op, p.prologue.out_dtype).bits / 8);
   return r;
 }
 

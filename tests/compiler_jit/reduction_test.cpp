@@ -338,3 +338,66 @@ TEST_CASE("a GPU reduction of few long outputs takes a warp or a block per outpu
   CHECK(compile(reduction(ReduceOp::Sum, DataType::float_(32), {3, 1000}, {1}, false, false), loops::LoopShape::Gpu)
             .lowered.kernel.team() == 1);
 }
+
+TEST_CASE("a GPU reduction of a few outputs over millions of elements splits over blocks, then folds the chunks",
+          "[jit][reduce][gpu]") {
+  // A sum over a whole tensor of 2^21 elements (one output), over the last axis of
+  // 3 x 1.5M (a shorter last chunk) and over the first axis of 1.2M x 2 (the kept axis
+  // innermost): the first kernel, a block per chunk of an output, writes the chunks'
+  // partial results; the second folds them per output. Integer results are the
+  // reference's bits; float32 sums and means within n roundings of the sum of |x|.
+  struct Case {
+    rt::Shape shape;
+    std::vector<int64_t> axes;
+    int64_t chunks;  // per output
+  };
+  const Case cases[] = {{{64, 128, 256}, {}, 128}, {{3, 1500000}, {1}, 91}, {{1200000, 2}, {0}, 73}};
+  for (const Case& c : cases)
+    for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Max})
+      for (DataType t : {DataType::int_(32), DataType::float_(32)}) {
+        if (op == ReduceOp::Max && !t.is_int()) continue;  // a float maximum folds in order
+        const ReductionProgram p = reduction(op, t, c.shape, c.axes, false, false);
+        INFO(describe(op, t, c.shape, c.axes, false, false));
+        REQUIRE(loops::reduction_split(p) == c.chunks);
+        const std::optional<loops::LoweredSplitReduction> split = loops::lower_split_reduction(p, "red");
+        REQUIRE(split);
+        REQUIRE(split->ok());
+        CHECK(split->chunks == c.chunks);
+        CHECK(split->partial.kernel.team() == loops::kBlockReductionThreads);
+        CHECK(split->finish.kernel.name == "red_finish");
+        const int64_t outputs = rt::shape_size(p.out_shape);
+        CHECK(split->partial_bytes == static_cast<size_t>(outputs * c.chunks) * 4);
+        // both kernels on the CPU JIT, as the GPU would run them
+        std::mt19937_64 rng(7);
+        std::vector<NDArray> inputs{random_tensor(t, c.shape, rng, true)};
+        std::string error;
+        const std::optional<NDArray> expected = reference(p, inputs, error);
+        REQUIRE(expected);
+        std::vector<char> partials(split->partial_bytes);
+        NDArray out = NDArray::empty(p.out_shape, p.out_dtype);
+        std::vector<void*> first{inputs[0].raw(), partials.data()}, second{partials.data(), out.raw()};
+        compiler::ThreadPool pool(2);
+        compiler::run_kernel(compiler::Jit::instance().compile(split->partial.kernel), first.data(), &pool);
+        compiler::run_kernel(compiler::Jit::instance().compile(split->finish.kernel), second.data(), &pool);
+        if (t.is_int()) {
+          CHECK(bitwise(*expected, out) == "");
+          continue;
+        }
+        ReductionProgram magnitude_program = reduction(ReduceOp::Sum, t, c.shape, c.axes, false, false);
+        magnitude_program.prologue = unary_program("abs", t, t, c.shape);
+        const std::optional<NDArray> magnitude = reference(magnitude_program, inputs, error);
+        REQUIRE(magnitude);
+        const int64_t n = inputs[0].size() / outputs;
+        const double scale = op == ReduceOp::Mean ? 1.0 / static_cast<double>(n) : 1.0;
+        for (int64_t i = 0; i < outputs; ++i) {
+          INFO("output " << i);
+          CHECK(std::fabs(out.get_double(i) - expected->get_double(i)) <=
+                static_cast<double>(n + 8) * 0x1p-24 * magnitude->get_double(i) * scale * 2 + 1e-30);
+        }
+      }
+  // not split: many outputs, short ones, and reducers a team does not share
+  CHECK(loops::reduction_split(reduction(ReduceOp::Sum, DataType::float_(32), {200, 1 << 20}, {1}, false, false)) == 1);
+  CHECK(loops::reduction_split(reduction(ReduceOp::Sum, DataType::float_(32), {4, 100000}, {1}, false, false)) == 1);
+  CHECK(loops::reduction_split(reduction(ReduceOp::Max, DataType::float_(32), {1 << 21}, {}, false, false)) == 1);
+  CHECK_FALSE(loops::lower_split_reduction(reduction(ReduceOp::Prod, DataType::int_(32), {1 << 21}, {}, false, false), "r"));
+}
