@@ -4,7 +4,8 @@
 #
 #   scripts/gpu-check.sh prepare       here: builds relay_gpu_bundle (release build) and
 #                                      writes build/gpu-check/bundle: PTX for sm_90, every
-#                                      kernel's inputs and the interpreter's outputs; and
+#                                      kernel's inputs and the interpreter's outputs
+#                                      (data.bin, xz-compressed); and
 #                                      build/gpu-check/relay.tar.xz: the relay binary with
 #                                      every shared library it loads (glibc's loader too)
 #                                      and libdevice, so it runs on a machine that has none
@@ -40,6 +41,8 @@ case "${1:-}" in
     rm -rf build/gpu-check
     "$build/tests/relay_gpu_bundle" --out "$bundle" "$@"
     "$build/tests/relay_gpu_check" "$bundle" --verify
+    # the cases' data compressed (random floats: about 40% smaller), unpacked by `run`
+    xz -T2 -6 "$bundle/data.bin"
     # relay itself for that machine: LLVM linked statically and no oneDNN (the GPU runs the
     # convolutions), so that it and every library it loads (the loader included: the GPU
     # machine's glibc may be older or newer), stripped and compressed, fit the carry limit
@@ -79,6 +82,11 @@ case "${1:-}" in
       done
     fi
     [ -n "$cxx" ] || { echo "gpu-check: no C++ compiler on this machine" >&2; exit 2; }
+    if [ ! -f "$bundle/data.bin" ] && [ -f "$bundle/data.bin.xz" ]; then
+      # (Python's lzma: the GPU machine's image may lack the xz tool)
+      python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' \
+        "$bundle/data.bin.xz" "$bundle/data.bin"
+    fi
     exe="$(mktemp -d)/relay_gpu_check"
     "$cxx" -O2 -std=c++17 -I"$root" compiler/cuda/driver.cpp compiler/cuda/device.cpp tests/gpu/gpu_check.cpp \
       -ldl -o "$exe"

@@ -81,7 +81,7 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
 // its partials in chunk order from the reducer's identity and finishes (a mean's
 // division). Integer results are the reference's; a float32 sum is this order's.
 inline constexpr int64_t kSplitReductionOutputs = 128;
-inline constexpr int64_t kSplitReductionCount = int64_t{1} << 20;
+inline constexpr int64_t kSplitReductionCount = int64_t{1} << 19;
 inline constexpr int64_t kSplitReductionChunk = 16384;
 inline constexpr int64_t kSplitReductionBlocks = 1024;
 

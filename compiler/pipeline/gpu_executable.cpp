@@ -22,7 +22,28 @@ struct GpuExecutable::Kernel {
   NodeId output = 0;
   int status_buffer = -1;
   std::string status_message;
+  // A split reduction (NativePlan::finish): this kernel writes partial results to a
+  // workspace of workspace_bytes in place of the output, then `finish` reduces them into it.
+  struct Finish {
+    cuda::CUfunction fn = nullptr;
+    uint64_t grid = 1;
+    unsigned block = 1;
+  };
+  std::optional<Finish> finish;
+  size_t workspace_bytes = 0;
 };
+
+namespace {
+
+// One launch's function, shape and parameters (a kernel's, or a split reduction's finish).
+struct Launch {
+  cuda::CUfunction fn = nullptr;
+  uint64_t grid = 1;
+  unsigned block = 1;
+  std::vector<cuda::CUdeviceptr> params;
+};
+
+}  // namespace
 
 struct GpuExecutable::Step {
   const FusedGroup* group = nullptr;
@@ -36,6 +57,7 @@ struct GpuExecutable::Step {
 // words the graph clears and the kernels set.
 struct GpuExecutable::Replay {
   std::vector<std::shared_ptr<cuda::Buffer>> values;  // by node
+  std::vector<cuda::Buffer> workspaces;               // the split reductions' partial results
   std::vector<uint64_t> serials;                      // by parameter (0: nothing uploaded)
   Statuses statuses;
   cuda::Graph graph;
@@ -96,6 +118,11 @@ GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, cuda::Device& gpu, st
     k.status_message = p.status_message;
     return k;
   };
+  auto finish_of = [&](int entry) {
+    const gpu::PtxKernelInfo& info = planned.module.kernels[static_cast<size_t>(entry)];
+    const gpu::PtxLaunch launch = gpu::launch_for(info, gpu_.info().multiprocessors);
+    return Kernel::Finish{module_.function(info.entry), launch.grid, launch.block};
+  };
   for (size_t i = 0; i < plan_.groups.size(); ++i) {
     const FusedGroup& group = plan_.groups[i];
     Step step;
@@ -106,6 +133,10 @@ GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, cuda::Device& gpu, st
     if (p) {
       step.host_nodes = p->reference_nodes;
       step.kernel = kernel_of(*p, planned.plan_entry[i]);
+      if (p->finish) {
+        step.kernel->finish = finish_of(planned.finish_entry[i]);
+        step.kernel->workspace_bytes = p->workspace_bytes;
+      }
     }
     if (const auto& m = planned.masters[i]) {
       // The host runs what precedes the master; the master is the kernel's.
@@ -118,6 +149,9 @@ GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, cuda::Device& gpu, st
       if (!p && !step.master)
         notes->push_back(id + " (" + master + ", " + std::to_string(group.nodes.size()) + " ops) on the host: " +
                          planned.why_not[i]);
+      else if (p && p->finish)
+        notes->push_back(id + " (" + master + "): split over " + std::to_string(p->chunks) +
+                         " blocks an output, then their partial results folded by a second kernel");
       else if (p && p->reference_nodes > 0 && !step.master)
         notes->push_back(id + ": " + master + " on the host's reference kernel (" + planned.why_not[i] +
                          "), its " + std::to_string(group.nodes.size() - p->reference_nodes) + "-op epilogue on the GPU");
@@ -221,7 +255,7 @@ std::unique_ptr<GpuExecutable::Replay> GpuExecutable::build_replay() {
   auto r = std::make_unique<Replay>();
   r->values.resize(graph_.size());
   r->serials.assign(graph_.params.size(), 0);
-  std::vector<std::pair<const Kernel*, std::vector<cuda::CUdeviceptr>>> launches;
+  std::vector<Launch> launches;
   for (const Step& step : steps_)
     for (const auto* k : {&step.master, &step.kernel}) {
       if (!*k) continue;
@@ -241,17 +275,21 @@ std::unique_ptr<GpuExecutable::Replay> GpuExecutable::build_replay() {
         params.push_back(r->values[in]->ptr);
       }
       r->values[kernel.output] = std::make_shared<cuda::Buffer>(gpu_.alloc(tensor_bytes(graph_[kernel.output])));
-      params.push_back(r->values[kernel.output]->ptr);
+      const cuda::CUdeviceptr out = r->values[kernel.output]->ptr;
+      if (kernel.finish) r->workspaces.push_back(gpu_.alloc(kernel.workspace_bytes));
+      params.push_back(kernel.finish ? r->workspaces.back().ptr : out);
       if (kernel.status_buffer >= 0) {
         r->statuses.emplace_back(&kernel, std::make_shared<cuda::Buffer>(gpu_.alloc(sizeof(int32_t))));
         params.push_back(r->statuses.back().second->ptr);
       }
-      launches.emplace_back(&kernel, std::move(params));
+      launches.push_back({kernel.fn, kernel.grid, kernel.block, std::move(params)});
+      if (kernel.finish)
+        launches.push_back({kernel.finish->fn, kernel.finish->grid, kernel.finish->block, {r->workspaces.back().ptr, out}});
     }
   gpu_.begin_capture();
   try {
     for (const auto& [kernel, status] : r->statuses) gpu_.fill_zero(*status, sizeof(int32_t));
-    for (const auto& [kernel, params] : launches) gpu_.launch(kernel->fn, kernel->grid, kernel->block, params);
+    for (const Launch& l : launches) gpu_.launch(l.fn, l.grid, l.block, l.params);
   } catch (...) {
     try {
       gpu_.end_capture();  // leave capture mode; the partial graph is discarded
@@ -333,7 +371,11 @@ rt::Value GpuExecutable::call(std::span<const rt::Value> args) {
       std::vector<cuda::CUdeviceptr> params;
       for (NodeId in : kernel.inputs) params.push_back(on_device(st, in));
       auto out = std::make_shared<cuda::Buffer>(gpu_.alloc(tensor_bytes(graph_[kernel.output])));
-      params.push_back(out->ptr);
+      // a split reduction's partial results (back to the cache after its finish: the
+      // stream orders their reuse after it)
+      std::optional<cuda::Buffer> workspace;
+      if (kernel.finish) workspace = gpu_.alloc(kernel.workspace_bytes);
+      params.push_back(workspace ? workspace->ptr : out->ptr);
       if (kernel.status_buffer >= 0) {
         auto status = std::make_shared<cuda::Buffer>(gpu_.alloc(sizeof(int32_t)));
         gpu_.fill_zero(*status, sizeof(int32_t));
@@ -341,6 +383,7 @@ rt::Value GpuExecutable::call(std::span<const rt::Value> args) {
         st.statuses.emplace_back(&kernel, std::move(status));
       }
       gpu_.launch(kernel.fn, kernel.grid, kernel.block, params);
+      if (kernel.finish) gpu_.launch(kernel.finish->fn, kernel.finish->grid, kernel.finish->block, {workspace->ptr, out->ptr});
       st.device[kernel.output] = std::move(out);
     }
     for (NodeId in : step.group->inputs)

@@ -48,6 +48,9 @@ GpuGroups plan_gpu_groups(const Graph& g, const FusionPlan& plan, const gpu::Ptx
     if (r.masters[i]) kernels.push_back(&r.masters[i]->kernel);
     r.plan_entry.push_back(r.plans[i] ? static_cast<int>(kernels.size()) : -1);
     if (r.plans[i]) kernels.push_back(&r.plans[i]->kernel);
+    const bool finish = r.plans[i] && r.plans[i]->finish;
+    r.finish_entry.push_back(finish ? static_cast<int>(kernels.size()) : -1);
+    if (finish) kernels.push_back(&*r.plans[i]->finish);
   }
   if (!kernels.empty()) r.module = gpu::emit_ptx(kernels, target);
   return r;
@@ -97,12 +100,18 @@ std::string emit_gpu_groups(const Graph& g, const FusionPlan& plan, std::string_
     if (master) out += ": the master " + launch(gpu.master_entry[i]) + " (" + master->tile + ")";
     else if (p->kind == NativePlan::Kind::Epilogue) out += ": the master on the host";
     if (p) out += std::string(p->kind == NativePlan::Kind::Epilogue ? "; its epilogue " : ": ") + launch(gpu.plan_entry[i]);
+    if (p && p->finish)
+      out += ", split in " + std::to_string(p->chunks) + " chunks an output; then " + launch(gpu.finish_entry[i]);
     out += "\n";
     for (const auto* part : {&master, &p})
       if (*part) {
         kernels.push_back(&(*part)->kernel);
         if (stage == "loops") out += loops::print_kernel((*part)->kernel) + "\n";
       }
+    if (p && p->finish) {
+      kernels.push_back(&*p->finish);
+      if (stage == "loops") out += loops::print_kernel(*p->finish) + "\n";
+    }
   }
   if (stage == "ptx") out += "\n" + gpu.module.ptx;
   else if (stage == "llvm") out += "\n" + gpu::emit_gpu_llvm(kernels, target);

@@ -155,6 +155,22 @@ std::optional<NativePlan> plan_reduction(const Graph& g, const FusedGroup& group
   if (!program) return std::nullopt;
   FusedGroup part = group;
   part.inputs = std::move(inputs);
+  if (shape == loops::LoopShape::Gpu) {
+    if (auto split = loops::lower_split_reduction(*program, kernel_name(g, group))) {
+      if (!split->finish.ok()) {
+        *why = split->finish.error;
+        return std::nullopt;
+      }
+      auto plan = lowered_plan(NativePlan::Kind::Reduction, std::move(part), std::move(split->partial), program->out_dtype,
+                               program->out_shape, loops::status_message(*program), why);
+      if (plan) {
+        plan->finish = std::move(split->finish.kernel);
+        plan->workspace_bytes = split->partial_bytes;
+        plan->chunks = split->chunks;
+      }
+      return plan;
+    }
+  }
   return lowered_plan(NativePlan::Kind::Reduction, std::move(part), loops::lower_reduction(*program, kernel_name(g, group), shape),
                       program->out_dtype, program->out_shape, loops::status_message(*program), why);
 }

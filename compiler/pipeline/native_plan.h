@@ -54,6 +54,12 @@ struct NativePlan {
   std::vector<int64_t> out_shape;
   std::string status_message;
   std::string tile;  // a GPU master's tile in words (gpu_master.h), for reports
+  // A GPU reduction split in two kernels (loops::lower_split_reduction): `kernel` writes
+  // `workspace_bytes` of partial results (its output_buffer) in place of the output, and
+  // `finish` (buffers [partials, out]) reduces them into the output.
+  std::optional<loops::Kernel> finish;
+  size_t workspace_bytes = 0;
+  int64_t chunks = 0;  // per output, for reports
 };
 // `shape`: the loops for the CPU or the GPU (loops::LoopShape; the element-wise and
 // reduction lowerings have both, the others build the CPU shape for either).

@@ -43,6 +43,9 @@ void register_kernels(const compiler::Graph& g, const compiler::FusionPlan& plan
     if (gpu.plans[i])
       t::simulated::state().kernels[gpu.module.kernels[static_cast<size_t>(gpu.plan_entry[i])].entry] =
           compiler::Jit::instance().compile(gpu.plans[i]->kernel);
+    if (gpu.finish_entry[i] >= 0)
+      t::simulated::state().kernels[gpu.module.kernels[static_cast<size_t>(gpu.finish_entry[i])].entry] =
+          compiler::Jit::instance().compile(*gpu.plans[i]->finish);
   }
 }
 
@@ -155,6 +158,39 @@ def @main(%a: Tensor[(3, 5, 17), float32], %b: Tensor[(3, 17, 7), float32]) {
 })");
   REQUIRE(m->error.empty());
   check_loaded(m.get(), 1, false);
+}
+
+TEST_CASE("a reduction of few outputs over millions of elements runs split in two kernels (simulated driver)",
+          "[gpu][executable]") {
+  // a mean squared error over 2^21 elements (one output: 128 blocks, then a finish) and a
+  // sum over all of a tensor, added on the GPU: replayed as one graph from the second call
+  auto m = t::load_model_text(R"(#[version = "0.0.5"]
+def @main(%x: Tensor[(2, 1024, 1024), float32], %y: Tensor[(2, 1024, 1024), float32]) {
+  %0 = subtract(%x, %y);
+  add(mean(multiply(%0, %0)), sum(%x))
+})");
+  REQUIRE(m->error.empty());
+  const t::FusedGraph fused = t::fused_main(*m);
+  const compiler::GpuGroups planned = compiler::plan_gpu_groups(fused.graph, fused.plan, compiler::gpu::PtxTarget{90});
+  size_t split = 0;
+  for (size_t i = 0; i < planned.plans.size(); ++i)
+    if (planned.plans[i] && planned.plans[i]->finish) {
+      ++split;
+      CHECK(planned.plans[i]->chunks == 128);
+      CHECK(planned.plans[i]->workspace_bytes == 128 * sizeof(float));
+      CHECK(planned.finish_entry[i] == planned.plan_entry[i] + 1);
+    }
+  CHECK(split == 2);
+  check_loaded(m.get(), 3, true);
+  // the report says so
+  std::string why;
+  std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
+  REQUIRE(gpu);
+  std::vector<std::string> notes;
+  compiler::GpuExecutable exe(fused.graph, fused.plan, *gpu, &notes);
+  size_t said = 0;
+  for (const std::string& n : notes) said += n.find("split over 128 blocks an output") != std::string::npos;
+  CHECK(said == 2);
 }
 
 TEST_CASE("float16 products run on the GPU, on its tensor cores where blocks fit (simulated driver)",

@@ -522,6 +522,34 @@ TEST_CASE("a long reduction of few outputs is a warp's shuffles or a block's tre
   CHECK(m.kernels[2].threads() == 3 * 256);
 }
 
+TEST_CASE("a sum over a whole large tensor is split over blocks, then finished by a second kernel", "[gpu][ptx]") {
+  // a float32 mean over 2^21 elements (one output, 128 chunks) and an int32 sum over the
+  // rows of 3 x 10^6 (61 chunks each)
+  std::vector<loops::LoweredKernel> lowered;
+  for (const loops::ReductionProgram& p :
+       {reduction(loops::ReduceOp::Mean, DataType::float_(32), {2048, 1024}, {}, {}),
+        reduction(loops::ReduceOp::Sum, DataType::int_(32), {3, 1000000}, {1}, {3})}) {
+    auto split = loops::lower_split_reduction(p, "split");
+    REQUIRE(split);
+    REQUIRE(split->ok());
+    lowered.push_back(split->partial);
+    lowered.push_back(split->finish);
+  }
+  std::vector<const loops::Kernel*> kernels;
+  for (const loops::LoweredKernel& l : lowered) {
+    INFO(loops::print_kernel(l.kernel));
+    kernels.push_back(&l.kernel);
+  }
+  check_module(kernels);
+  const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
+  REQUIRE(m.kernels.size() == 4);
+  CHECK(m.kernels[0].whole_block);  // a block of 256 a chunk
+  CHECK(m.kernels[0].threads() == 128 * 256);
+  CHECK(m.kernels[1].threads() == 1);  // the finish: a thread an output
+  CHECK(m.kernels[2].threads() == 3 * 61 * 256);
+  CHECK(m.kernels[3].threads() == 3);
+}
+
 TEST_CASE("a long softmax row is a warp's, its row in shared memory", "[gpu][ptx]") {
   // ResNet's 1000 classes in float32, and attention rows of 128 in float16 (softmax and
   // log_softmax)

@@ -25,6 +25,7 @@
 #include "compiler/graph/passes.h"
 #include "compiler/graph/run_graph.h"
 #include "compiler/loops/conv2d.h"
+#include "compiler/llvm/jit.h"
 #include "compiler/loops/matmul.h"
 #include "compiler/pipeline/gpu_groups.h"
 #include "interpreter/eval/run.h"
@@ -168,6 +169,54 @@ std::unique_ptr<Model> load_model(const std::string& name) {
   return m;
 }
 
+// Runs `kernel` (a GPU-shaped one: the CPU JIT runs those too) on host buffers.
+void run_on_cpu(const loops::Kernel& kernel, std::vector<void*> buffers) {
+  compiler::run_kernel(compiler::Jit::instance().compile(kernel), buffers.data(), nullptr);
+}
+
+// A float32 sum or mean that a team folds (a warp's or a block's threads, or a split's
+// chunks) adds in another order than the reference, so the two differ by both orders'
+// roundings. (n + 8) roundings of each output's sum of |terms| bound that for any order
+// (tests/compiler_jit/reduction_test.cpp), but over 2^19 terms that is 3% of the sum: a
+// lost chunk would pass. The roundings of a long sum add up like a random walk, so this
+// bound takes 8 (sqrt(n) + 8) of them: about 4e-4 of the sum of |terms| for a 2^19-term
+// sum, ten times the typical difference. (The elements' rtol of 1e-5 alone would fail
+// such sums: the reference's serial fold is itself some sqrt(n) roundings off.) The
+// absolute part of the bound, the largest over the outputs; -1 when the kernel folds in
+// the reference's order. `finished`: of the outputs (a mean's divided by
+// n), else of a split's partial results (sums).
+double reordered_sum_atol(const compiler::Graph& g, const compiler::FusedGroup& group, const compiler::NativePlan& p,
+                          const std::vector<rt::Value>& values, bool finished = true) {
+  if (p.kind != compiler::NativePlan::Kind::Reduction || (p.kernel.team() <= 1 && !p.finish)) return -1;
+  std::vector<compiler::NodeId> inputs;
+  std::string why;
+  auto program = compiler::reduction_program(g, group, &inputs, &why);
+  if (!program || program->prologue.out_dtype != DataType::float_(32) ||
+      (program->op != loops::ReduceOp::Sum && program->op != loops::ReduceOp::Mean))
+    return -1;
+  loops::ReductionProgram magnitude = *program;  // the sum of |terms|, on the CPU
+  magnitude.op = loops::ReduceOp::Sum;
+  magnitude.count_offset = 0;
+  magnitude.prologue.steps.push_back(
+      {"abs", {loops::EwOperand::step(static_cast<int>(magnitude.prologue.steps.size()) - 1)}, {}, DataType::float_(32)});
+  const loops::LoweredKernel k = loops::lower_reduction(magnitude, "magnitude");
+  if (!k.ok()) throw std::runtime_error("the bound of a reduction: " + k.error);
+  rt::NDArray sums = rt::NDArray::empty(magnitude.out_shape, DataType::float_(32));
+  std::vector<void*> buffers;
+  for (compiler::NodeId in : inputs) buffers.push_back(values[in].tensor().raw());
+  buffers.push_back(sums.raw());
+  int32_t status = 0;
+  if (k.status_buffer >= 0) buffers.push_back(&status);
+  run_on_cpu(k.kernel, buffers);
+  const double n = static_cast<double>(rt::shape_size(program->prologue.out_shape)) /
+                   static_cast<double>(std::max<int64_t>(sums.size(), 1));
+  double atol = 0;
+  for (int64_t i = 0; i < sums.size(); ++i)
+    atol = std::max(atol, 8 * (std::sqrt(n) + 8) * 0x1p-24 * sums.get_double(i) /
+                              (finished && program->op == loops::ReduceOp::Mean ? n : 1.0));
+  return atol;
+}
+
 // Each model's GPU groups with the activations of one interpreted run.
 void write_model_cases(Writer& w, const Options& o) {
   for (const std::string& name : o.models) {
@@ -217,11 +266,39 @@ void write_model_cases(Writer& w, const Options& o) {
                   : testing::product_bound(values[p->part.inputs[0]].tensor(), values[p->part.inputs[1]].tensor(),
                                            values[p->part.outputs[0]].tensor(), master == "nn.batch_matmul");
           rtol = bound.rtol(), atol = bound.atol();
+        } else {
+          atol = reordered_sum_atol(g, plan.groups[i], *p, values);
+        }
+        const rt::NDArray& out = values[p->part.outputs[0]].tensor();
+        if (part == 1 && p->finish) {
+          // A split reduction, as two cases: the first kernel's partial results against
+          // the CPU JIT's run of the same kernel (the same fold order), then the finish
+          // from those partials against the reference.
+          const DataType partial_t = p->kernel.buffer(p->output_buffer).dtype;
+          rt::NDArray partials =
+              rt::NDArray::empty({static_cast<int64_t>(p->workspace_bytes / rt::dtype_bytes(partial_t))}, partial_t);
+          std::vector<void*> buffers;
+          for (compiler::NodeId in : p->part.inputs) buffers.push_back(values[in].tensor().raw());
+          buffers.push_back(partials.raw());
+          int32_t status = 0;
+          if (p->status_buffer >= 0) buffers.push_back(&status);
+          run_on_cpu(p->kernel, buffers);
+          w.begin_case(group + " partials", module, gpu.module.kernels[static_cast<size_t>(entry)],
+                       p->status_buffer >= 0 ? 0 : -1, rtol, reordered_sum_atol(g, plan.groups[i], *p, values, false));
+          for (compiler::NodeId in : p->part.inputs) w.input(values[in].tensor());
+          w.output(partials.dtype(), partials.nbytes(), &partials);
+          w.end_case();
+          w.begin_case(group + " finish", module, gpu.module.kernels[static_cast<size_t>(gpu.finish_entry[i])], -1,
+                       rtol, atol);
+          w.input(partials);
+          w.output(out.dtype(), out.nbytes(), &out);
+          w.end_case();
+          cases += 2;
+          continue;
         }
         w.begin_case(group + (part == 0 ? " " + std::string(master) : ""), module,
                      gpu.module.kernels[static_cast<size_t>(entry)], p->status_buffer >= 0 ? 0 : -1, rtol, atol);
         for (compiler::NodeId in : p->part.inputs) w.input(values[in].tensor());
-        const rt::NDArray& out = values[p->part.outputs[0]].tensor();
         w.output(out.dtype(), out.nbytes(), &out);
         w.end_case();
         ++cases;
