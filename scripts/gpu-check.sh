@@ -83,9 +83,14 @@ case "${1:-}" in
     fi
     [ -n "$cxx" ] || { echo "gpu-check: no C++ compiler on this machine" >&2; exit 2; }
     if [ ! -f "$bundle/data.bin" ] && [ -f "$bundle/data.bin.xz" ]; then
-      # (Python's lzma: the GPU machine's image may lack the xz tool)
+      # unpacked beside links to the rest, not into the bundle (which is carried: both
+      # copies would not fit); Python's lzma, as the GPU machine may lack the xz tool
+      unpacked="$(mktemp -d)"
+      trap 'rm -rf "$unpacked"' EXIT
+      for f in "$root/$bundle"/*; do ln -s "$f" "$unpacked/"; done
       python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' \
-        "$bundle/data.bin.xz" "$bundle/data.bin"
+        "$bundle/data.bin.xz" "$unpacked/data.bin"
+      bundle="$unpacked"
     fi
     exe="$(mktemp -d)/relay_gpu_check"
     "$cxx" -O2 -std=c++17 -I"$root" compiler/cuda/driver.cpp compiler/cuda/device.cpp tests/gpu/gpu_check.cpp \
