@@ -34,7 +34,8 @@ using LoweredSoftmax = LoweredKernel;  // buffers [in, out]: output_buffer 1, no
 
 // The largest product of the dimensions after `axis` in the CPU's shape (the per-row
 // accumulators are a local array of that many elements). The GPU's shape has no such
-// bound: a thread per row along the axis, the positions after it in parallel.
+// bound: a thread per row along the axis, the positions after it in parallel (or a team
+// per row, below).
 inline constexpr int64_t kSoftmaxInner = 4096;
 
 // The GPU's shape for a softmax along the innermost axis of kSoftmaxTeamMin to
@@ -49,6 +50,15 @@ inline constexpr int64_t kSoftmaxInner = 4096;
 inline constexpr int64_t kSoftmaxTeamMin = 64;
 inline constexpr int64_t kSoftmaxTeamMax = 4096;  // two rows: 32 KiB of shared memory
 bool softmax_uses_team(const SoftmaxProgram& p, LoopShape shape);
+// Longer float32 rows along the innermost axis (a language model's vocabulary) take a
+// block of kSoftmaxBlockThreads each: thread 0 folds the maximum in row order, the threads
+// write exp(x - m) into the output row, thread 0 folds those in order into the sum (after
+// a barrier: the output row is global memory the block shares), and the threads write the
+// outputs. The folds stay the reference's, so the bits do; a row's exponentials, loads and
+// stores are spread over 256 threads instead of one. (float16/bfloat16 keep a thread per
+// row: the sum folds float32 exponentials that their output row cannot hold.)
+inline constexpr int64_t kSoftmaxBlockThreads = 256;
+bool softmax_uses_block(const SoftmaxProgram& p, LoopShape shape);
 
 // `shape`: the CPU's loops (a parallel iteration per row before the axis), or the GPU's
 // (a parallel iteration per row along the axis: the rows before it times the positions

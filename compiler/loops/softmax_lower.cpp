@@ -77,7 +77,85 @@ void build_team_softmax(const SoftmaxProgram& p, Kernel& k, int64_t outer, int64
   k.body.push_back(for_loop(o, c(outer), LoopKind::Parallel, std::move(row)));
 }
 
+// The long rows' shape (softmax_uses_block): a block of kSoftmaxBlockThreads per float32
+// row of `n`, buffers [in, out] already added. Thread 0 folds the maximum in row order
+// and leaves it in shared memory; the threads write e = exp(x - m) into the output row
+// (the row does not fit in shared memory, and float32 e is what the output keeps);
+// after the barrier thread 0 folds the output row's e in order into the sum; the threads
+// write the outputs from e (e * (1 / sum), or e / sum) or from x (x - m - log(sum)).
+// The folds are the reference's, so are the bits; the exponentials, loads and stores are
+// spread over the block, where a thread per row does all of them itself.
+void build_block_softmax(const SoftmaxProgram& p, Kernel& k, int64_t outer, int64_t n) {
+  const DataType f = f32();
+  const int acc = add_local(k, "acc", f, 1), totals = add_shared(k, "totals", f, 2);
+  const Buffer I = k.buffer(0), O = k.buffer(1), A = k.buffer(acc), T = k.buffer(totals);
+  const Var o = new_var(k, "o", i64());
+  const Expr base = ew::index_scale(var_ref(o), n);
+  const int64_t team = kSoftmaxBlockThreads;
+  // each thread's elements i = thread + team * step of the row: body(i)
+  auto threads = [&](auto body) {
+    return counted_loop(k, "thread", team, LoopKind::Threads, [&](const Var& thread) {
+      const Var step = new_var(k, "step", i64()), i = new_var(k, "i", i64());
+      Expr share = index_div(add(ew::index_scale(var_ref(thread), -1), c(n + team - 1)), team);
+      Block per_element{let(i, add(var_ref(thread), ew::index_scale(var_ref(step), team)))};
+      for (Stmt& st : body(var_ref(i))) per_element.push_back(std::move(st));
+      return Block{for_loop(step, std::move(share), LoopKind::Serial, std::move(per_element))};
+    });
+  };
+  // thread 0 folds the row of `row_at` in order into totals[slot] (from `first`, over the
+  // elements from `from`)
+  auto first_thread_folds = [&](int64_t slot, auto row_at, Expr first, int64_t from, auto combine) {
+    return counted_loop(k, "thread", team, LoopKind::Threads, [&](const Var& thread) {
+      const Var i = new_var(k, "i", i64());
+      return Block{if_then(compare(CmpOp::Lt, var_ref(thread), c(1)),
+                           {store(A, c(0), std::move(first)),
+                            for_loop(i, c(n - from), LoopKind::Reduction,
+                                     {store(A, c(0), combine(load(A, c(0)), row_at(add(var_ref(i), c(from)))))}),
+                            store(T, c(slot), load(A, c(0)))})};
+    });
+  };
+  auto x_at = [&](const Expr& i) { return load(I, add(base, i)); };
+  auto e_at = [&](const Expr& i) { return load(O, add(base, i)); };
+
+  Block row{alloc(A), alloc(T)};
+  row.push_back(first_thread_folds(0, x_at, x_at(c(0)), 1, max_of));
+  const Var m = new_var(k, "m", f);
+  row.push_back(let(m, load(T, c(0))));
+  row.push_back(threads([&](const Expr& i) {
+    return Block{store(O, add(base, i), call(MathFn::Exp, {binary(BinaryOp::Sub, x_at(i), var_ref(m))}))};
+  }));
+  row.push_back(first_thread_folds(1, e_at, float_imm(0), 0,
+                                   [](Expr a, Expr b) { return binary(BinaryOp::Add, std::move(a), std::move(b)); }));
+  const Var sum = new_var(k, "sum", f);
+  row.push_back(let(sum, load(T, c(1))));
+  if (p.log) {
+    const Var ls = new_var(k, "ls", f);
+    row.push_back(let(ls, call(MathFn::Log, {var_ref(sum)})));
+    row.push_back(threads([&](const Expr& i) {
+      return Block{store(O, add(base, i), binary(BinaryOp::Sub, binary(BinaryOp::Sub, x_at(i), var_ref(m)), var_ref(ls)))};
+    }));
+  } else if (p.divide) {
+    row.push_back(threads([&](const Expr& i) {
+      return Block{store(O, add(base, i), binary(BinaryOp::Div, e_at(i), var_ref(sum)))};
+    }));
+  } else {
+    const Var inv = new_var(k, "inv", f);
+    row.push_back(let(inv, binary(BinaryOp::Div, float_imm(1), var_ref(sum))));
+    row.push_back(threads([&](const Expr& i) {
+      return Block{store(O, add(base, i), binary(BinaryOp::Mul, e_at(i), var_ref(inv)))};
+    }));
+  }
+  k.body.push_back(for_loop(o, c(outer), LoopKind::Parallel, std::move(row)));
+}
+
 }  // namespace
+
+bool softmax_uses_block(const SoftmaxProgram& p, LoopShape shape) {
+  if (shape != LoopShape::Gpu || p.shape.empty() || p.dtype != f32()) return false;
+  const int64_t rank = static_cast<int64_t>(p.shape.size());
+  const int64_t axis = p.axis < 0 ? p.axis + rank : p.axis;
+  return axis == rank - 1 && p.shape.back() > kSoftmaxTeamMax;
+}
 
 bool softmax_uses_team(const SoftmaxProgram& p, LoopShape shape) {
   if (shape != LoopShape::Gpu || p.shape.empty() || (p.dtype != f32() && !is_storage_only(p.dtype))) return false;
@@ -119,8 +197,9 @@ LoweredSoftmax lower_softmax(const SoftmaxProgram& p, std::string name, LoopShap
   const int in = add_param(k, "in", t, p.shape, ew::contiguous(p.shape));
   const int out = add_param(k, "out", t, p.shape, ew::contiguous(p.shape));
   if (outer * n * inner == 0) return r;
-  if (softmax_uses_team(p, shape)) {
-    build_team_softmax(p, k, outer, n);
+  if (softmax_uses_team(p, shape) || softmax_uses_block(p, shape)) {
+    if (softmax_uses_team(p, shape)) build_team_softmax(p, k, outer, n);
+    else build_block_softmax(p, k, outer, n);
     std::vector<std::string> problems = verify(k);
     if (!problems.empty()) return fail("internal error: the lowered kernel does not verify: " + problems[0]);
     return r;

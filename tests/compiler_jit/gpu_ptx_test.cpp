@@ -550,9 +550,9 @@ TEST_CASE("a sum over a whole large tensor is split over blocks, then finished b
   CHECK(m.kernels[3].threads() == 3);
 }
 
-TEST_CASE("a long softmax row is a warp's, its row in shared memory", "[gpu][ptx]") {
+TEST_CASE("a long softmax row is a warp's, its row in shared memory; a longer one a block's", "[gpu][ptx]") {
   // ResNet's 1000 classes in float32, and attention rows of 128 in float16 (softmax and
-  // log_softmax)
+  // log_softmax); 4 rows of a 32000-word vocabulary in float32
   std::vector<loops::LoweredKernel> lowered;
   loops::SoftmaxProgram classes;
   classes.dtype = DataType::float_(32), classes.shape = {1, 1000};
@@ -560,6 +560,9 @@ TEST_CASE("a long softmax row is a warp's, its row in shared memory", "[gpu][ptx
   loops::SoftmaxProgram attention;
   attention.dtype = DataType::float_(16), attention.shape = {12, 128, 128}, attention.log = true;
   lowered.push_back(loops::lower_softmax(attention, "attention", loops::LoopShape::Gpu));
+  loops::SoftmaxProgram vocabulary;  // longer than a warp's shared rows: a block's
+  vocabulary.dtype = DataType::float_(32), vocabulary.shape = {4, 32000};
+  lowered.push_back(loops::lower_softmax(vocabulary, "vocabulary", loops::LoopShape::Gpu));
   const std::vector<const loops::Kernel*> kernels = kernels_of(lowered);
   check_module(kernels);
   const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
@@ -568,11 +571,15 @@ TEST_CASE("a long softmax row is a warp's, its row in shared memory", "[gpu][ptx
   CHECK(m.ptx.find("bar.sync") != std::string::npos);
   CHECK(m.ptx.find(".local") == std::string::npos);
   // a block of a warp per row
-  REQUIRE(m.kernels.size() == 2);
+  REQUIRE(m.kernels.size() == 3);
   CHECK(m.kernels[0].whole_block);
   CHECK(m.kernels[0].block == 32);
   CHECK(m.kernels[0].grid == 1);
   CHECK(m.kernels[1].grid == 12 * 128);
+  // a block of 256 per vocabulary row
+  CHECK(m.kernels[2].whole_block);
+  CHECK(m.kernels[2].block == loops::kSoftmaxBlockThreads);
+  CHECK(m.kernels[2].grid == 4);
 }
 
 TEST_CASE("a softmax off the innermost axis is a thread per row along it, in registers", "[gpu][ptx]") {

@@ -73,6 +73,40 @@ TEST_CASE("the GPU's softmax, a warp per row, is bitwise the reference's", "[gpu
       }
 }
 
+TEST_CASE("the GPU's softmax over float32 rows longer than 4096, a block per row, is bitwise the reference's",
+          "[gpu][softmax]") {
+  // a language model's vocabulary (32000, and one not a multiple of the block), two rows
+  // of them, the first with edge values (NaN, infinities, extremes)
+  std::mt19937_64 rng(53);
+  for (const rt::Shape& shape : {rt::Shape{2, 32000}, rt::Shape{3, 1, 4097}})
+    for (bool log : {false, true}) {
+      loops::SoftmaxProgram p;
+      p.dtype = DataType::float_(32), p.shape = shape, p.log = log;
+      INFO((log ? "log_softmax" : "softmax") << " over rows of " << shape.back());
+      REQUIRE(loops::softmax_uses_block(p, loops::LoopShape::Gpu));
+      CHECK_FALSE(loops::softmax_uses_team(p, loops::LoopShape::Gpu));
+      const loops::LoweredSoftmax gpu = loops::lower_softmax(p, "softmax", loops::LoopShape::Gpu);
+      REQUIRE(gpu.ok());
+      CHECK(gpu.kernel.team() == loops::kSoftmaxBlockThreads);
+      CHECK(gpu.kernel.team_is_block());
+      const NDArray x = inputs(p.dtype, shape, 1, rng);
+      CHECK(bitwise(reference(p, x), run_softmax(p, loops::LoopShape::Gpu, x)) == "");
+      p.divide = true;  // the channels-last form, against the CPU shape's
+      CHECK(bitwise(run_softmax(p, loops::LoopShape::Cpu, x), run_softmax(p, loops::LoopShape::Gpu, x)) == "");
+    }
+  // not: float16 (its sum folds float32 exponentials the output row cannot hold), rows
+  // within a warp's, other axes, the CPU
+  loops::SoftmaxProgram p;
+  p.dtype = DataType::float_(16), p.shape = {1, 32000};
+  CHECK_FALSE(loops::softmax_uses_block(p, loops::LoopShape::Gpu));
+  p.dtype = DataType::float_(32), p.shape = {1, loops::kSoftmaxTeamMax};
+  CHECK_FALSE(loops::softmax_uses_block(p, loops::LoopShape::Gpu));
+  p.shape = {32000, 2}, p.axis = 0;
+  CHECK_FALSE(loops::softmax_uses_block(p, loops::LoopShape::Gpu));
+  p.shape = {1, 32000}, p.axis = -1;
+  CHECK_FALSE(loops::softmax_uses_block(p, loops::LoopShape::Cpu));
+}
+
 TEST_CASE("the GPU's softmax takes a warp where rows are long and innermost", "[gpu][softmax]") {
   loops::SoftmaxProgram p;
   p.dtype = DataType::float_(32), p.shape = {1, 1000};
