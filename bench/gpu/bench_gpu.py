@@ -24,7 +24,9 @@ its own loader and libraries: scripts/gpu-check.sh packs it so). For every case:
 
 Cases: the MLP; ResNet-18 and MobileNet at batch 1 and 32, and ResNet-18 in float16 (its
 convolutions on the tensor cores); nn.dense at batch 1 and at a large square shape,
-nn.batch_matmul (float32, and float16: the `_f16` cases). Targets (issue 15): ahead of eager at batch 1,
+nn.batch_matmul (float32, and float16: the `_f16` cases); a mean squared error over 16M
+elements (one output: a reduction split over blocks) and a softmax over 32 rows of 32000 (a
+block per row). Targets (issue 15): ahead of eager at batch 1,
 within 1.5x of it at batch 32. The table is printed last; `--out DIR` also gets it as
 bench-gpu.txt.
 """
@@ -56,15 +58,30 @@ MATRIX_CASES = {
 for _name in list(MATRIX_CASES):
     _params, _body = MATRIX_CASES[_name]
     MATRIX_CASES[_name + "_f16"] = (_params.replace("float32", "float16"), _body)
-DEFAULT_CASES = ("mlp,resnet18_b1,mobilenet_b1,dense_b1,batch_matmul_16x512,dense_4096,dense_b1_f16,"
+# Single kernels that are not products: a mean squared error over 16M elements (a
+# reduction of one output, split over blocks) and a softmax over 32 rows of a 32000-word
+# vocabulary (a block per row); PyTorch's peer of each.
+KERNEL_CASES = {
+    "mse_16M": ("%a: Tensor[(4096, 4096), float32], %b: Tensor[(4096, 4096), float32]",
+                "mean(multiply(subtract(%a, %b), subtract(%a, %b)))",
+                lambda a, b: torch_module().mean((a - b) * (a - b))),
+    "softmax_32x32000": ("%x: Tensor[(32, 32000), float32]", "nn.softmax(%x)",
+                         lambda x: torch_module().softmax(x, -1)),
+}
+
+
+def torch_module():
+    import torch
+    return torch
+DEFAULT_CASES = ("mlp,resnet18_b1,mobilenet_b1,dense_b1,batch_matmul_16x512,dense_4096,mse_16M,softmax_32x32000,dense_b1_f16,"
                  "batch_matmul_16x512_f16,dense_4096_f16,resnet18_f16_b1,resnet18_b32,mobilenet_b32,resnet18_f16_b32")
 # A model case's name: MODEL[_f16]_bBATCH (the model of tests/models at that batch; `_f16`:
 # every float32 of its text float16, so its convolutions run on the tensor cores)
 
 
 def case_text(name):
-    if name in MATRIX_CASES:
-        params, body = MATRIX_CASES[name]
+    if name in MATRIX_CASES or name in KERNEL_CASES:
+        params, body = MATRIX_CASES[name] if name in MATRIX_CASES else KERNEL_CASES[name][:2]
         return '#[version = "0.0.5"]\ndef @main(%s) {\n  %s\n}\n' % (params, body)
     model, _, batch = name.partition("_b")
     half = model.endswith("_f16")
@@ -134,6 +151,9 @@ def torch_peers(name, text, arrays, runs, compile_too):
         keys = list(arrays)
         a, b = params[keys[0]], params[keys[1]]
         run = (lambda p: torch.matmul(a, b.transpose(-1, -2)))
+    elif name in KERNEL_CASES:
+        peer = KERNEL_CASES[name][2]
+        run = (lambda p: peer(*[p[k] for k in arrays]))
     else:
         run = torch_peer.compile_graph(text)
     eager = torch_times(lambda: run(params), runs)
