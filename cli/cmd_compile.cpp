@@ -144,7 +144,10 @@ int cmd_compile(const Args& args) {
   if (target != "cpu") {
     gpu_target = compiler::gpu::parse_ptx_target(target);
     if (!gpu_target) {
-      std::fprintf(stderr, "error: unknown target `%s` (cpu, cuda, cuda:sm_80, cuda:sm_90, ...)\n", target.c_str());
+      std::fprintf(stderr,
+                   "error: unknown target `%s` (cpu, cuda, cuda:sm_80, cuda:sm_90, ...: sm_70 to the newest this "
+                   "LLVM knows, sm_90 for LLVM 19; sm_90's PTX runs on newer GPUs)\n",
+                   target.c_str());
       return kExitUsage;
     }
   } else if (emit == "ptx") {

@@ -13,6 +13,8 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/IRReader/IRReader.h>
 #include <llvm/Linker/Linker.h>
+#include <llvm/Config/llvm-config.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
@@ -38,7 +40,7 @@ constexpr const char* kTriple = "nvptx64-nvidia-cuda";
 // PTX ISA 7.8 (CUDA 11.8): the oldest that has sm_90, so drivers from 11.8 on load it.
 constexpr const char* kPtxFeatures = "+ptx78";
 
-std::unique_ptr<llvm::TargetMachine> machine(const PtxTarget& target, int opt_level) {
+const llvm::Target& nvptx_target() {
   static std::once_flag once;
   std::call_once(once, [] {
     LLVMInitializeNVPTXTargetInfo();
@@ -49,6 +51,15 @@ std::unique_ptr<llvm::TargetMachine> machine(const PtxTarget& target, int opt_le
   std::string error;
   const llvm::Target* t = llvm::TargetRegistry::lookupTarget(kTriple, error);
   if (!t) throw std::runtime_error("LLVM cannot target NVPTX: " + error);
+  return *t;
+}
+
+std::unique_ptr<llvm::TargetMachine> machine(const PtxTarget& target, int opt_level) {
+  // An architecture LLVM does not know makes it warn, then abort in code generation.
+  if (!llvm_knows(target))
+    throw std::invalid_argument("LLVM " + std::to_string(LLVM_VERSION_MAJOR) + " cannot generate code for " +
+                                target.arch() + " (PTX for sm_90 runs on newer GPUs)");
+  const llvm::Target* t = &nvptx_target();
   llvm::TargetOptions options;
   const auto level = opt_level <= 0 ? llvm::CodeGenOptLevel::None
                      : opt_level == 1 ? llvm::CodeGenOptLevel::Less
@@ -154,6 +165,12 @@ void check_tensor_cores(std::span<const loops::Kernel* const> kernels, const Ptx
 
 }  // namespace
 
+bool llvm_knows(const PtxTarget& target) {
+  // a generic subtarget (a named unknown one prints a warning) asked about the name
+  std::unique_ptr<llvm::MCSubtargetInfo> info(nvptx_target().createMCSubtargetInfo(kTriple, "", ""));
+  return info && info->isCPUStringValid(target.arch());
+}
+
 bool tensor_cores_take(const PtxTarget& target, DataType operands) {
   if (operands.code == DataType::BFloat && operands.bits == 16) return target.sm >= 80;
   if (operands.code == DataType::Float && operands.bits == 16) return target.sm >= 70;
@@ -171,7 +188,7 @@ std::optional<PtxTarget> parse_ptx_target(std::string_view text) {
   if (text.empty() || text.size() > 3 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
     return std::nullopt;
   const int sm = std::stoi(std::string(text));
-  if (sm < 70) return std::nullopt;
+  if (sm < 70 || !llvm_knows(PtxTarget{sm})) return std::nullopt;
   return PtxTarget{sm};
 }
 

@@ -49,7 +49,12 @@ inline constexpr int kTargetedArchitectures[] = {80, 90};
 // lowerings use): float16 from sm_70 (Volta, Turing's T4), bfloat16 from sm_80.
 bool tensor_cores_take(const PtxTarget& target, DataType operands);
 
-// "cuda" (sm_80), "cuda:sm_90", "sm_90", "cuda:90": the target, or nullopt.
+// Whether LLVM's NVPTX back end knows the architecture (LLVM 19: up to sm_90; a newer GPU
+// runs sm_90's PTX, which its driver compiles).
+bool llvm_knows(const PtxTarget& target);
+
+// "cuda" (sm_80), "cuda:sm_90", "sm_90", "cuda:90": the target, or nullopt (also for an
+// architecture before sm_70 or one LLVM does not know).
 std::optional<PtxTarget> parse_ptx_target(std::string_view text);
 
 // How to launch one kernel of a module.

@@ -217,6 +217,16 @@ TEST_CASE("GPU target names (--target=cuda:sm_90) parse", "[gpu][ptx]") {
   CHECK_FALSE(parse_ptx_target("cudax"));
   CHECK_FALSE(parse_ptx_target("cuda:sm_"));
   CHECK_FALSE(parse_ptx_target("cuda:sm_52"));  // LLVM 19 targets sm_70 and later here
+  CHECK_FALSE(parse_ptx_target("cuda:sm_100"));  // ... and none after sm_90 (it would abort)
+  CHECK_FALSE(parse_ptx_target("cuda:sm_71"));   // not an architecture
+  CHECK(compiler::gpu::llvm_knows(compiler::gpu::PtxTarget{75}));
+  CHECK_FALSE(compiler::gpu::llvm_knows(compiler::gpu::PtxTarget{100}));
+  // a target made without parsing is refused with the reason, not by an abort in LLVM
+  const loops::LoweredKernel copy = loops::lower_elementwise(unary_program("copy", DataType::float_(32), DataType::float_(32), {4}),
+                                                             "copy", loops::LoopShape::Gpu);
+  const std::vector<const loops::Kernel*> one{&copy.kernel};
+  CHECK_THROWS_WITH(compiler::gpu::emit_ptx(one, compiler::gpu::PtxTarget{100}),
+                    Catch::Contains("cannot generate code for sm_100"));
   CHECK_FALSE(parse_ptx_target("rocm"));
 }
 
