@@ -406,19 +406,23 @@ LoweredReduction lower_reduction(const ReductionProgram& p, std::string name, Lo
   return lower(p, std::move(name), shape_for, 1);
 }
 
-int64_t reduction_split(const ReductionProgram& p) {
-  int64_t outputs = 0, count = 0;
+// The chunks per output of p's split (1: not split), with its output and element counts.
+static int64_t split_chunks(const ReductionProgram& p, int64_t& outputs, int64_t& count) {
   if (!lane_combine(p.op, p.prologue.out_dtype) || !extents(p, outputs, count)) return 1;
   if (outputs < 1 || outputs >= kSplitReductionOutputs || count < kSplitReductionCount) return 1;
   const int64_t split = std::min((kSplitReductionBlocks + outputs - 1) / outputs, count / kSplitReductionChunk);
   return std::max<int64_t>(split, 1);
 }
 
-std::optional<LoweredSplitReduction> lower_split_reduction(const ReductionProgram& p, const std::string& name) {
-  const int64_t split = reduction_split(p);
-  if (split < 2) return std::nullopt;
+int64_t reduction_split(const ReductionProgram& p) {
   int64_t outputs = 0, count = 0;
-  extents(p, outputs, count);
+  return split_chunks(p, outputs, count);
+}
+
+std::optional<LoweredSplitReduction> lower_split_reduction(const ReductionProgram& p, const std::string& name) {
+  int64_t outputs = 0, count = 0;
+  const int64_t split = split_chunks(p, outputs, count);
+  if (split < 2) return std::nullopt;
   LoweredSplitReduction r;
   r.chunks = split;
   r.partial = lower(p, name, LoopShape::Gpu, split);

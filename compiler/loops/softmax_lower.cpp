@@ -17,6 +17,19 @@ Expr c(int64_t v) { return int_imm(v); }
 Expr add(Expr a, Expr b) { return ew::index_add(std::move(a), std::move(b)); }
 Expr max_of(const Expr& m, const Expr& x) { return select(compare(CmpOp::Lt, m, x), x, m); }  // std::max(m, x)
 
+// A Threads loop (its variable `name`) of `team` threads sharing a row of `n`: thread t
+// runs body(i) for each of its elements i = t + team * step.
+template <class Body>
+Stmt row_threads(Kernel& k, const char* name, int64_t team, int64_t n, Body body) {
+  return counted_loop(k, name, team, LoopKind::Threads, [&](const Var& thread) {
+    const Var step = new_var(k, "step", i64()), i = new_var(k, "i", i64());
+    Expr share = index_div(add(ew::index_scale(var_ref(thread), -1), c(n + team - 1)), team);
+    Block per_element{let(i, add(var_ref(thread), ew::index_scale(var_ref(step), team)))};
+    for (Stmt& st : body(var_ref(i))) per_element.push_back(std::move(st));
+    return Block{for_loop(step, std::move(share), LoopKind::Serial, std::move(per_element))};
+  });
+}
+
 // The team shape (softmax_uses_team): `outer` rows of `n`, buffers [in, out] already added.
 void build_team_softmax(const SoftmaxProgram& p, Kernel& k, int64_t outer, int64_t n) {
   const DataType t = p.dtype, f = f32();
@@ -26,16 +39,7 @@ void build_team_softmax(const SoftmaxProgram& p, Kernel& k, int64_t outer, int64
 
   const Var o = new_var(k, "o", i64());
   const Expr base = ew::index_scale(var_ref(o), n);
-  // for each of the lane's elements i = lane + 32 * step of the row: body(i)
-  auto lanes = [&](auto body) {
-    return counted_loop(k, "lane", kWarpLanes, LoopKind::Threads, [&](const Var& lane) {
-      const Var step = new_var(k, "step", i64()), i = new_var(k, "i", i64());
-      Expr share = index_div(add(ew::index_scale(var_ref(lane), -1), c(n + kWarpLanes - 1)), kWarpLanes);
-      Block per_element{let(i, add(var_ref(lane), ew::index_scale(var_ref(step), kWarpLanes)))};
-      for (Stmt& st : body(var_ref(i))) per_element.push_back(std::move(st));
-      return Block{for_loop(step, std::move(share), LoopKind::Serial, std::move(per_element))};
-    });
-  };
+  auto lanes = [&](auto body) { return row_threads(k, "lane", kWarpLanes, n, body); };
   // every thread folds a shared row in order into acc (from `first`, over elements from `from`)
   auto fold = [&](Block& at, const Buffer& row, Expr first, int64_t from, auto combine) {
     at.push_back(store(A, c(0), std::move(first)));
@@ -92,16 +96,7 @@ void build_block_softmax(const SoftmaxProgram& p, Kernel& k, int64_t outer, int6
   const Var o = new_var(k, "o", i64());
   const Expr base = ew::index_scale(var_ref(o), n);
   const int64_t team = kSoftmaxBlockThreads;
-  // each thread's elements i = thread + team * step of the row: body(i)
-  auto threads = [&](auto body) {
-    return counted_loop(k, "thread", team, LoopKind::Threads, [&](const Var& thread) {
-      const Var step = new_var(k, "step", i64()), i = new_var(k, "i", i64());
-      Expr share = index_div(add(ew::index_scale(var_ref(thread), -1), c(n + team - 1)), team);
-      Block per_element{let(i, add(var_ref(thread), ew::index_scale(var_ref(step), team)))};
-      for (Stmt& st : body(var_ref(i))) per_element.push_back(std::move(st));
-      return Block{for_loop(step, std::move(share), LoopKind::Serial, std::move(per_element))};
-    });
-  };
+  auto threads = [&](auto body) { return row_threads(k, "thread", team, n, body); };
   // thread 0 folds the row of `row_at` in order into totals[slot] (from `first`, over the
   // elements from `from`)
   auto first_thread_folds = [&](int64_t slot, auto row_at, Expr first, int64_t from, auto combine) {

@@ -13,6 +13,24 @@
 
 namespace relay::compiler {
 
+namespace {
+
+// A kernel's function and launch shape.
+struct LaunchShape {
+  cuda::CUfunction fn = nullptr;
+  uint64_t grid = 1;
+  unsigned block = 1;
+};
+
+// One launch: a kernel's (or a split reduction's finish's) function and shape, and its
+// parameters.
+struct Launch {
+  LaunchShape shape;
+  std::vector<cuda::CUdeviceptr> params;
+};
+
+}  // namespace
+
 struct GpuExecutable::Kernel {
   cuda::CUfunction fn = nullptr;
   std::string entry;
@@ -24,26 +42,11 @@ struct GpuExecutable::Kernel {
   std::string status_message;
   // A split reduction (NativePlan::finish): this kernel writes partial results to a
   // workspace of workspace_bytes in place of the output, then `finish` reduces them into it.
-  struct Finish {
-    cuda::CUfunction fn = nullptr;
-    uint64_t grid = 1;
-    unsigned block = 1;
-  };
-  std::optional<Finish> finish;
+  std::optional<LaunchShape> finish;
+  LaunchShape shape() const { return {fn, grid, block}; }
   size_t workspace_bytes = 0;
 };
 
-namespace {
-
-// One launch's function, shape and parameters (a kernel's, or a split reduction's finish).
-struct Launch {
-  cuda::CUfunction fn = nullptr;
-  uint64_t grid = 1;
-  unsigned block = 1;
-  std::vector<cuda::CUdeviceptr> params;
-};
-
-}  // namespace
 
 struct GpuExecutable::Step {
   const FusedGroup* group = nullptr;
@@ -121,7 +124,7 @@ GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, cuda::Device& gpu, st
   auto finish_of = [&](int entry) {
     const gpu::PtxKernelInfo& info = planned.module.kernels[static_cast<size_t>(entry)];
     const gpu::PtxLaunch launch = gpu::launch_for(info, gpu_.info().multiprocessors);
-    return Kernel::Finish{module_.function(info.entry), launch.grid, launch.block};
+    return LaunchShape{module_.function(info.entry), launch.grid, launch.block};
   };
   for (size_t i = 0; i < plan_.groups.size(); ++i) {
     const FusedGroup& group = plan_.groups[i];
@@ -282,14 +285,13 @@ std::unique_ptr<GpuExecutable::Replay> GpuExecutable::build_replay() {
         r->statuses.emplace_back(&kernel, std::make_shared<cuda::Buffer>(gpu_.alloc(sizeof(int32_t))));
         params.push_back(r->statuses.back().second->ptr);
       }
-      launches.push_back({kernel.fn, kernel.grid, kernel.block, std::move(params)});
-      if (kernel.finish)
-        launches.push_back({kernel.finish->fn, kernel.finish->grid, kernel.finish->block, {r->workspaces.back().ptr, out}});
+      launches.push_back({kernel.shape(), std::move(params)});
+      if (kernel.finish) launches.push_back({*kernel.finish, {r->workspaces.back().ptr, out}});
     }
   gpu_.begin_capture();
   try {
     for (const auto& [kernel, status] : r->statuses) gpu_.fill_zero(*status, sizeof(int32_t));
-    for (const Launch& l : launches) gpu_.launch(l.fn, l.grid, l.block, l.params);
+    for (const Launch& l : launches) gpu_.launch(l.shape.fn, l.shape.grid, l.shape.block, l.params);
   } catch (...) {
     try {
       gpu_.end_capture();  // leave capture mode; the partial graph is discarded
