@@ -2,7 +2,8 @@
 """The GPU benchmarks of issue 15, run on a machine with an NVIDIA GPU and PyTorch (CUDA):
 `relay run --device=cuda` against PyTorch on the same GPU, in the same run.
 
-  bench_gpu.py RELAY [--cases mlp,resnet18_b1,...] [--runs N] [--no-compile] [--no-tune] [--out DIR]
+  bench_gpu.py RELAY [--cases mlp,resnet18_b1,...] [--runs N] [--no-compile] [--no-tune]
+               [--profile CASES] [--out DIR]
 
 RELAY is the command that runs the relay binary (several words where the binary comes with
 its own loader and libraries: scripts/gpu-check.sh packs it so). For every case:
@@ -29,9 +30,16 @@ elements (one output: a reduction split over blocks) and a softmax over 32 rows 
 block per row). Targets (issue 15): ahead of eager at batch 1,
 within 1.5x of it at batch 32. The table is printed last; `--out DIR` also gets it as
 bench-gpu.txt.
+
+The --profile cases (ResNet-18 at batch 1 and 32 by default) are also profiled kernel by
+kernel: relay's `--gpu-profile` (each launch timed, the heaviest with their TFLOP/s or
+GB/s) beside torch.profiler's heaviest CUDA kernels of PyTorch eager, printed after the
+case and written to DIR/profile-CASE.txt: where relay's time goes, and which algorithms
+cuDNN took for the same layers.
 """
 import argparse
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -108,17 +116,23 @@ def agrees(name, diff, dtype):
     return diff <= (2.0 ** -9 if name in MATRIX_CASES else 2.0 ** -5)
 
 
-def relay_gpu(relay, path, arrays, directory, runs, tile_cache=None):
-    """relay run --device=cuda on the case; with tile_cache, --tune-tiles keeping its choices there."""
-    out = os.path.join(directory, "relay-out.npy")
-    cmd = shlex.split(relay) + ["run", path, "--device=cuda", "--jit-report", "--bench", str(runs), "--out", out]
+def relay_run(relay, path, arrays, directory, runs, tile_cache, flags=()):
+    """relay run --device=cuda --bench RUNS on the case, its inputs from `directory`; with
+    tile_cache, --tune-tiles keeping its choices there. The finished process."""
+    cmd = shlex.split(relay) + ["run", path, "--device=cuda", "--jit-report", "--bench", str(runs)] + list(flags)
     env = dict(os.environ)
     if tile_cache:
         cmd.append("--tune-tiles")
         env["RELAY_TILE_CACHE"] = tile_cache
     for k in arrays:
         cmd += ["--arg", "%s=%s" % (k, os.path.join(directory, k + ".npy"))]
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    return subprocess.run(cmd, capture_output=True, text=True, env=env)
+
+
+def relay_gpu(relay, path, arrays, directory, runs, tile_cache=None):
+    """The case's times, result and report lines from relay (or why it failed)."""
+    out = os.path.join(directory, "relay-out.npy")
+    p = relay_run(relay, path, arrays, directory, runs, tile_cache, ["--out", out])
     if p.returncode != 0:
         return "relay failed (%d): %s" % (p.returncode, p.stderr.strip()[-600:])
     m = bench_models.BENCH.search(p.stderr)
@@ -127,6 +141,41 @@ def relay_gpu(relay, path, arrays, directory, runs, tile_cache=None):
     report = [line.strip() for line in p.stderr.splitlines()
               if "on the GPU" in line or "GPU:" in line or line.strip().startswith("tile ")]
     return {"min": float(m.group(2)), "median": float(m.group(3)), "result": np.load(out), "report": report}
+
+
+PROFILE_ROW = re.compile(r"^\s*GPU profile:|^\s+\d+\.\d{3} ms ")
+
+
+def relay_profile(relay, path, arrays, directory, tile_cache):
+    """relay's --gpu-profile of the case (its kernels timed one by one over 3 calls, the
+    heaviest listed with their rates), with the tuned tiles when tile_cache has them."""
+    p = relay_run(relay, path, arrays, directory, 3, tile_cache, ["--gpu-profile"])
+    if p.returncode != 0:
+        return ["relay --gpu-profile failed (%d): %s" % (p.returncode, p.stderr.strip()[-600:])]
+    return [line.rstrip() for line in p.stderr.splitlines() if PROFILE_ROW.search(line)]
+
+
+def torch_profile(run, params, rows=15):
+    """PyTorch eager's heaviest CUDA kernels over 3 calls (torch.profiler: cuDNN's and
+    cuBLAS's kernel names say which algorithms they took), beside relay's profile."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    with torch.no_grad():
+        for _ in range(2):
+            run(params)
+        torch.cuda.synchronize()
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(3):
+                run(params)
+            torch.cuda.synchronize()
+    averages = prof.key_averages()
+    # the column's name changed across PyTorch versions (cuda -> device)
+    for key in ("self_device_time_total", "self_cuda_time_total", "cuda_time_total"):
+        try:
+            return averages.table(sort_by=key, row_limit=rows).splitlines()
+        except (AttributeError, KeyError, ValueError):
+            continue
+    return ["torch.profiler: no CUDA time column"]
 
 
 def torch_times(forward, runs):
@@ -143,7 +192,8 @@ def torch_times(forward, runs):
     return {"min": times[0], "median": times[len(times) // 2], "result": result}
 
 
-def torch_peers(name, text, arrays, runs, compile_too):
+def torch_forward(name, text, arrays):
+    """PyTorch's translation of the case and its parameters on the GPU: run(params)."""
     import torch
     import torch_peer
     params = {k: torch.from_numpy(v).cuda() for k, v in arrays.items()}
@@ -156,6 +206,12 @@ def torch_peers(name, text, arrays, runs, compile_too):
         run = (lambda p: peer(*[p[k] for k in arrays]))
     else:
         run = torch_peer.compile_graph(text)
+    return run, params
+
+
+def torch_peers(name, text, arrays, runs, compile_too):
+    import torch
+    run, params = torch_forward(name, text, arrays)
     eager = torch_times(lambda: run(params), runs)
     compiled = "-"
     if compile_too:
@@ -178,6 +234,9 @@ def main():
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--no-tune", action="store_true", help="skip relay's --tune-tiles runs")
+    ap.add_argument("--profile", default="resnet18_b1,resnet18_b32",
+                    help="cases also profiled kernel by kernel, relay (--gpu-profile) beside PyTorch eager "
+                         "(torch.profiler); empty: none")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     import torch
@@ -217,6 +276,19 @@ def main():
                     name, label, time.perf_counter() - t0, run["median"], eager["median"], "; ".join(run["report"])),
                     flush=True)
             rows.append((name, r, tuned, eager, compiled, " ".join(diffs)))
+            if name in args.profile.split(","):
+                report = ["profile of %s: relay --gpu-profile%s" % (name, " (tuned tiles)" if tile_cache else "")]
+                report += relay_profile(args.relay, path, arrays, d, tile_cache)
+                report.append("profile of %s: PyTorch eager (torch.profiler)" % name)
+                try:
+                    run, params = torch_forward(name, text, arrays)
+                    report += torch_profile(run, params)
+                except Exception as e:  # the profile is information; the benchmark goes on
+                    report.append("torch.profiler failed: %s" % str(e).splitlines()[0][:200])
+                print("\n".join(report), flush=True)
+                if args.out:
+                    with open(os.path.join(args.out, "profile-%s.txt" % name), "w") as f:
+                        f.write("\n".join(report) + "\n")
 
     def t(x):
         return "%.3f / %.3f" % (x["min"], x["median"]) if isinstance(x, dict) else x

@@ -32,6 +32,12 @@ struct Conv2dProgram {
   DataType dtype = DataType::float_(32);   // data, weight and output (folds_in_float32)
 };
 
+// Its floating-point operations, 2 per multiply-add (for rates in reports and benchmarks).
+inline double flops(const Conv2dProgram& p) {
+  return 2.0 * static_cast<double>(p.batch * p.out_channels * p.out_h * p.out_w) *
+         static_cast<double>(p.channels / p.groups * p.kernel_h * p.kernel_w);
+}
+
 // The tile a lowering picks: for float16/bfloat16, tensor cores wherever block tiles fit
 // (any size: they do 16 times the float32 units' work a cycle; not yet timed on a GPU);
 // otherwise a thread per output for a convolution of fewer than

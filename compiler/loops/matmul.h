@@ -32,6 +32,10 @@ struct MatmulProgram {
 };
 // Whether the products lower over `t` (float32, float16, bfloat16).
 bool matmul_supports(DataType t);
+// Its floating-point operations, 2 per multiply-add (for rates in reports and benchmarks).
+inline double flops(const MatmulProgram& p) {
+  return 2.0 * static_cast<double>(p.batch * p.m * p.n) * static_cast<double>(p.k);
+}
 
 struct MatmulTile {
   int64_t m = 1, n = 1;

@@ -7,16 +7,9 @@
 #include <memory>
 
 #include "compiler/pipeline/executable.h"
+#include "compiler/pipeline/gpu_run.h"
 #include "compiler/tier/tiered_compiler.h"
 #include "interpreter/eval/run.h"
-
-namespace relay::cuda {
-class Device;
-}
-
-namespace relay::compiler {
-class TileTuner;
-}
 
 namespace relay::compiler {
 
@@ -29,11 +22,10 @@ struct ProgramTypes {
 };
 ProgramTypes program_types(const rt::LoadedProgram& program);
 
-// Compiles `def` for `sig`; what stays interpreted says why. With `gpu`, a graph's groups
-// run on that GPU (gpu_executable.h) instead of the CPU's native code, their products'
-// and convolutions' tiles timed by `tiles` when given (tile_tuner.h).
+// Compiles `def` for `sig`; what stays interpreted says why. With `gpu.device`, a graph's
+// groups run on that GPU (gpu_executable.h) instead of the CPU's native code.
 jit::CompileOutcome compile_function(const ProgramTypes& program, const FuncDef& def, const jit::Signature& sig,
-                                     ThreadPool* pool, cuda::Device* gpu = nullptr, TileTuner* tiles = nullptr);
+                                     ThreadPool* pool, const GpuRun& gpu = {});
 inline jit::CompileOutcome compile_function(const rt::LoadedProgram& program, const FuncDef& def,
                                             const jit::Signature& sig, ThreadPool* pool) {
   return compile_function(program_types(program), def, sig, pool);
@@ -43,8 +35,7 @@ inline jit::CompileOutcome compile_function(const rt::LoadedProgram& program, co
 // and dtypes of its inputs: its graph (build_region_graph) through the same passes,
 // fusion and code generation as a function's; the result is a tuple of its outputs.
 jit::CompileOutcome compile_region(const ProgramTypes& program, const rt::RegionInfo& region,
-                                   const jit::Signature& sig, ThreadPool* pool, cuda::Device* gpu = nullptr,
-                                   TileTuner* tiles = nullptr);
+                                   const jit::Signature& sig, ThreadPool* pool, const GpuRun& gpu = {});
 
 // `lines 5-9` for a region when `program` has the sources, else empty.
 std::string region_place(const ProgramTypes& program, const rt::RegionInfo& region);
@@ -52,10 +43,9 @@ std::string region_place(const ProgramTypes& program, const rt::RegionInfo& regi
 // The JIT of one front end: the thread pool and the tiering over the pipeline.
 class JitRuntime {
  public:
-  // `gpu`: compiled graphs run there (relay run --device=cuda), with `tiles` timing their
-  // tiles when given (--tune-tiles); both must outlive the runtime.
-  JitRuntime(ProgramTypes program, jit::TierOptions options, unsigned threads = 0, cuda::Device* gpu = nullptr,
-             TileTuner* tiles = nullptr);
+  // `gpu`: compiled graphs run on its device when it names one (relay run --device=cuda);
+  // its device and tuner must outlive the runtime.
+  JitRuntime(ProgramTypes program, jit::TierOptions options, unsigned threads = 0, GpuRun gpu = {});
   // The JIT of an interactive session (the REPL, the notebook kernel): functions compile at
   // their second call with the same shapes, on the calling thread — the session's module
   // changes between inputs, so nothing compiles behind its back.
@@ -66,8 +56,7 @@ class JitRuntime {
  private:
   ProgramTypes program_;
   ThreadPool pool_;
-  cuda::Device* gpu_ = nullptr;
-  TileTuner* tiles_ = nullptr;
+  GpuRun gpu_;
   jit::TieredCompiler tier_;
 };
 

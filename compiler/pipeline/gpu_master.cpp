@@ -128,6 +128,10 @@ std::vector<size_t> GpuMaster::buffer_bytes() const {
   return bytes;
 }
 
+double GpuMaster::flops() const {
+  return std::visit([](const auto& t) { return loops::flops(t.program); }, program);
+}
+
 std::optional<GpuMaster> gpu_master(const Graph& g, const FusedGroup& group, const gpu::PtxTarget& target,
                                     std::string* why) {
   const Node& m = g[group.master];
@@ -170,7 +174,11 @@ std::optional<NativePlan> plan_gpu_master(const GpuMaster& master, size_t tile, 
       std::visit([&](const auto& t) { return lower(t.program, name, t.tiles.at(tile)); }, master.program);
   auto plan = detail::lowered_plan(NativePlan::Kind::Reduction, master.part, std::move(lowered), master.dtype,
                                    master.out_shape, "", why);
-  if (plan) plan->tile = master.tile_words(tile);
+  if (plan) {
+    plan->master_key = master.key();
+    plan->tile = master.tile_words(tile);
+    plan->flops = master.flops();
+  }
   return plan;
 }
 

@@ -50,6 +50,8 @@ struct GpuMaster {
   std::string key() const;
   // The bytes of each kernel buffer: inputs, then the output.
   std::vector<size_t> buffer_bytes() const;
+  // 2 per multiply-add: outputs x terms of each output's sum.
+  double flops() const;
 };
 
 // The master of `group` when the GPU has a kernel for it; nullopt with `why` otherwise.

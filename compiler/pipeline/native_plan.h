@@ -53,7 +53,10 @@ struct NativePlan {
   DataType out_dtype;
   std::vector<int64_t> out_shape;
   std::string status_message;
-  std::string tile;  // a GPU master's tile in words (gpu_master.h), for reports
+  // A GPU master's (gpu_master.h), for reports: its shape in words (GpuMaster::key), its
+  // tile in words and its floating-point operations (2 per multiply-add).
+  std::string master_key, tile;
+  double flops = 0;
   // A GPU reduction split in two kernels (loops::lower_split_reduction): `kernel` writes
   // `workspace_bytes` of partial results (its output_buffer) in place of the output, and
   // `finish` (buffers [partials, out]) reduces them into the output.

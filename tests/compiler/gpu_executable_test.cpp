@@ -86,7 +86,7 @@ void check_loaded(const t::CompiledModel* m, size_t min_gpu_groups, bool replaya
     REQUIRE(gpu);
     CHECK(gpu->info().sm == 90);
     std::vector<std::string> notes;
-    compiler::GpuExecutable exe(g, plan, *gpu, &notes);
+    compiler::GpuExecutable exe(g, plan, {gpu.get()}, &notes);
     REQUIRE_FALSE(notes.empty());
     INFO(notes[0]);
     CHECK(notes[0].find("on the GPU (simulated GPU") != std::string::npos);
@@ -187,7 +187,7 @@ def @main(%x: Tensor[(2, 1024, 1024), float32], %y: Tensor[(2, 1024, 1024), floa
   std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
   REQUIRE(gpu);
   std::vector<std::string> notes;
-  compiler::GpuExecutable exe(fused.graph, fused.plan, *gpu, &notes);
+  compiler::GpuExecutable exe(fused.graph, fused.plan, {gpu.get()}, &notes);
   size_t said = 0;
   for (const std::string& n : notes) said += n.find("split over 128 blocks an output") != std::string::npos;
   CHECK(said == 2);
@@ -213,7 +213,7 @@ def @main(%x: Tensor[(64, 96), float16], %w: Tensor[(128, 96), float16], %v: Ten
   std::string why;
   std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
   REQUIRE(gpu);
-  compiler::GpuExecutable exe(g, plan, *gpu, nullptr);
+  compiler::GpuExecutable exe(g, plan, {gpu.get()}, nullptr);
   CHECK(exe.gpu_groups() == 2);
   compiler::ThreadPool pool(2);
   compiler::Executable cpu(g, plan, compiler::Jit::instance(), &pool, nullptr);
@@ -248,7 +248,7 @@ def @main(%x: Tensor[(1, 3, 16, 16), T], %w1: Tensor[(64, 3, 3, 3), T], %w2: Ten
     std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
     REQUIRE(gpu);
     std::vector<std::string> notes;
-    compiler::GpuExecutable exe(fused.graph, fused.plan, *gpu, &notes);
+    compiler::GpuExecutable exe(fused.graph, fused.plan, {gpu.get()}, &notes);
     CHECK(exe.gpu_groups() == fused.plan.groups.size());
     // --jit-report's count of the tiles chosen: the stem on the tensor cores, the depthwise
     // convolution a thread per output, the dense layer a warp per output
@@ -280,7 +280,7 @@ TEST_CASE("ResNet-18 in float16 runs all its groups on the GPU, then replays the
   std::string why;
   std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
   REQUIRE(gpu);
-  compiler::GpuExecutable exe(fused.graph, fused.plan, *gpu, nullptr);
+  compiler::GpuExecutable exe(fused.graph, fused.plan, {gpu.get()}, nullptr);
   CHECK(exe.gpu_groups() == fused.plan.groups.size());
   CHECK(exe.host_groups() == 0);
   compiler::ThreadPool pool(2);
@@ -312,7 +312,7 @@ def @main(%a: Tensor[(6), int32], %b: Tensor[(6), int32]) {
   std::string why;
   std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
   REQUIRE(gpu);
-  compiler::GpuExecutable exe(g, plan, *gpu, nullptr);
+  compiler::GpuExecutable exe(g, plan, {gpu.get()}, nullptr);
   REQUIRE(exe.gpu_groups() == 1);
   rt::NDArray a = rt::NDArray::empty({6}, DataType::int_(32)), b = rt::NDArray::empty({6}, DataType::int_(32));
   for (int64_t i = 0; i < 6; ++i) a.set_int(i, 10 * i), b.set_int(i, i + 1);
@@ -351,7 +351,7 @@ def @main(%x: Tensor[(8), float32]) -> Tensor[(8), float32] {
   const jit::TierOptions eager{jit::JitMode::Eager, 1, 8, false};  // compiled at its first call
   const uint64_t launches = t::simulated::state().launches;
   {
-    compiler::JitRuntime checked(compiler::program_types(*m->program), eager, 2, gpu.get());
+    compiler::JitRuntime checked(compiler::program_types(*m->program), eager, 2, {gpu.get()});
     const rt::RunOutcome got = run(checked, true);
     std::string report;
     for (const auto& e : checked.tier().report())
@@ -364,7 +364,7 @@ def @main(%x: Tensor[(8), float32]) -> Tensor[(8), float32] {
     CHECK(got.error->message.find("`log`") != std::string::npos);
   }
   // without the checker the GPU's NaN is the answer
-  compiler::JitRuntime plain(compiler::program_types(*m->program), eager, 2, gpu.get());
+  compiler::JitRuntime plain(compiler::program_types(*m->program), eager, 2, {gpu.get()});
   const rt::RunOutcome nan = run(plain, false);
   REQUIRE(nan.value);
   CHECK(std::isnan(nan.value->tensor().data<float>()[5]));
@@ -380,7 +380,7 @@ def @main(%x: Tensor[(64), float32], %y: Tensor[(64), float32]) {
   std::string why;
   std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
   REQUIRE(gpu);
-  compiler::GpuExecutable exe(fused.graph, fused.plan, *gpu, nullptr);
+  compiler::GpuExecutable exe(fused.graph, fused.plan, {gpu.get()}, nullptr);
   compiler::ThreadPool pool(2);
   compiler::Executable cpu(fused.graph, fused.plan, compiler::Jit::instance(), &pool, nullptr);
   const std::vector<rt::NDArray> args = t::random_args(*m, 7);
@@ -482,7 +482,7 @@ def @main(%x: Tensor[(2, 16, 8, 8), float32], %w: Tensor[(64, 16, 3, 3), float32
     compiler::TileTuner tuner(*gpu, cache);
     std::vector<std::string> notes;
     const uint64_t launches = t::simulated::state().launches;
-    compiler::GpuExecutable exe(g, plan, *gpu, &notes, &tuner);
+    compiler::GpuExecutable exe(g, plan, {gpu.get(), &tuner}, &notes);
     // every candidate: a warm-up launch, a timed estimate and two rounds, each of one
     // launch at 2 ms (over the round's millisecond), two at 0.5 ms, four at 0.25 ms: the
     // convolution's 5 x 4 + 10 launches, the product's 6 x 4 + 6
@@ -518,7 +518,7 @@ def @main(%x: Tensor[(2, 16, 8, 8), float32], %w: Tensor[(64, 16, 3, 3), float32
     compiler::TileTuner tuner(*gpu, cache);
     std::vector<std::string> notes;
     const uint64_t launches = t::simulated::state().launches;
-    compiler::GpuExecutable exe(g, plan, *gpu, &notes, &tuner);
+    compiler::GpuExecutable exe(g, plan, {gpu.get(), &tuner}, &notes);
     CHECK(t::simulated::state().launches == launches);
     REQUIRE(tuner.choices().size() == 2);
     CHECK(tuner.choices()[0].tile == "block8");
@@ -538,7 +538,7 @@ def @main(%x: Tensor[(2, 16, 8, 8), float32], %w: Tensor[(64, 16, 3, 3), float32
   {
     compiler::TileTuner tuner(*gpu, cache);
     const uint64_t launches = t::simulated::state().launches;
-    compiler::GpuExecutable exe(g, plan, *gpu, nullptr, &tuner);
+    compiler::GpuExecutable exe(g, plan, {gpu.get(), &tuner}, nullptr);
     CHECK(t::simulated::state().launches - launches == 30);
     REQUIRE(tuner.choices().size() == 2);
     CHECK(tuner.choices()[0].tried == 0);
@@ -563,7 +563,7 @@ def @main(%v: Tensor[(64, 48), float32], %u: Tensor[(128, 48), float32]) {
   REQUIRE(gpu);
   compiler::TileTuner tuner(*gpu, "");
   std::vector<std::string> notes;
-  compiler::GpuExecutable exe(fused.graph, fused.plan, *gpu, &notes, &tuner);
+  compiler::GpuExecutable exe(fused.graph, fused.plan, {gpu.get(), &tuner}, &notes);
   REQUIRE(tuner.choices().size() == 1);
   CHECK(tuner.choices()[0].tried == 0);
   CHECK(tuner.choices()[0].tile == tuner.choices()[0].rule_tile);
@@ -601,6 +601,73 @@ TEST_CASE("the tile cache's file: $RELAY_TILE_CACHE, else under $XDG_CACHE_HOME,
   restore("RELAY_TILE_CACHE", cache);
   restore("XDG_CACHE_HOME", xdg);
   restore("HOME", home);
+}
+
+TEST_CASE("the GPU profile (--gpu-profile) times each launch and lists the heaviest kernels with their rates (simulated driver)",
+          "[gpu][executable]") {
+  // a convolution with a ReLU epilogue, a dense layer and a softmax: four kernels on the
+  // simulated clock, which the profile must rank and rate by the clock, not by run order
+  auto m = t::load_model_text(R"(#[version = "0.0.5"]
+def @main(%x: Tensor[(2, 16, 8, 8), float32], %w: Tensor[(32, 16, 3, 3), float32], %u: Tensor[(10, 2048), float32]) {
+  %0 = nn.relu(nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=32, kernel_size=[3, 3]));
+  nn.softmax(nn.dense(reshape(%0, newshape=[2, 2048]), %u, units=10))
+})");
+  const t::FusedGraph fused = fused_on_simulated_gpu(*m);
+  bool cold = true;  // the first call: its launches load the kernels, which the profile leaves out
+  t::simulated::state().launch_ms = [&cold](const std::string& entry) {
+    if (cold) return 100.0;
+    if (entry.ends_with("_conv2d")) return 0.001;  // the convolution's master kernel
+    if (entry.ends_with("_dense")) return 2.0;
+    return 0.016384;
+  };
+  std::string why;
+  std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
+  REQUIRE(gpu);
+  compiler::GpuExecutable plain(fused.graph, fused.plan, {gpu.get()}, nullptr);
+  compiler::GpuExecutable profiled(fused.graph, fused.plan, {gpu.get(), nullptr, true}, nullptr);
+  REQUIRE(profiled.replayable());  // all on the GPU: only the profile keeps it from replaying
+  const std::vector<rt::NDArray> args = t::random_args(*m, 5);
+  const std::vector<rt::Value> vals(args.begin(), args.end());
+  const rt::Value want = plain.call(vals);
+  const uint64_t graph_launches = t::simulated::state().graph_launches;
+  for (int call = 0; call < 3; ++call) {
+    CHECK(max_diff(profiled.call(vals), want) == 0);
+    cold = false;
+  }
+  CHECK(profiled.replays() == 0);
+  CHECK(t::simulated::state().graph_launches == graph_launches);
+  t::simulated::state().launch_ms = nullptr;
+
+  std::vector<std::string> notes = profiled.run_notes();
+  const auto first = std::find_if(notes.begin(), notes.end(), [](const std::string& n) { return n.starts_with("GPU profile:"); });
+  REQUIRE(first != notes.end());
+  std::string said;
+  for (const std::string& n : notes) said += n + "\n";
+  INFO(said);
+  // a call's kernels: the dense master 2 ms, the convolution 0.001 ms, the others 0.016 ms
+  const size_t kernels = static_cast<size_t>(notes.end() - first) - 1;
+  REQUIRE(kernels >= 4);
+  char total[32];
+  std::snprintf(total, sizeof total, "%.3f ms", 2.001 + 0.016384 * static_cast<double>(kernels - 2));
+  CHECK(first->find(std::string("GPU profile: ") + total + " of kernels a call over 2 call(s) after the first (" +
+                    std::to_string(kernels) + " kernels") != std::string::npos);
+  // the heaviest first, each named and rated: the dense layer's 2 x 10 x 2048 multiply-adds
+  // in 2 ms are 0.00 TFLOP/s; the convolution's 2 x 32 x 8 x 8 x 144 in 1 us are 1.18
+  CHECK(first[1].find("2.000 ms") != std::string::npos);
+  CHECK(first[1].find("0.00 TFLOP/s") != std::string::npos);
+  CHECK(first[1].find("matmul float32 b1/1/1 m2 n10 k2048") != std::string::npos);
+  const auto conv = std::find_if(first, notes.end(), [](const std::string& n) { return n.find("conv2d float32") != std::string::npos; });
+  REQUIRE(conv != notes.end());
+  CHECK(conv == notes.end() - 1);  // the lightest
+  CHECK(conv->find("conv2d float32 n2 c16 8x8 o32 8x8 k3x3") != std::string::npos);
+  CHECK(conv->find("0.001 ms") != std::string::npos);
+  CHECK(conv->find("1.18 TFLOP/s") != std::string::npos);
+  // the ReLU epilogue: bytes a second (it reads and writes 2 x 32 x 8 x 8 floats, 32 KiB,
+  // in 16.384 us: 2 GB/s)
+  const auto epilogue = std::find_if(first, notes.end(), [](const std::string& n) { return n.find("epilogue (nn.relu)") != std::string::npos; });
+  REQUIRE(epilogue != notes.end());
+  CHECK(epilogue->find("0.016 ms") != std::string::npos);
+  CHECK(epilogue->find(" 2 GB/s") != std::string::npos);
 }
 
 #endif  // RELAY_HAVE_PIPELINE

@@ -373,7 +373,7 @@ void write_tile_benchmarks(Writer& w, const Options& o) {
                           loops::tile_label(tiles[i]) + (i == 0 ? "_chosen" : ""));
           const size_t x = static_cast<size_t>(batch * c.c * c.hw * c.hw) * bytes;
           sizes.push_back({x, static_cast<size_t>(c.c * (c.c / c.groups) * c.k * c.k) * bytes, x});
-          flops.push_back(2.0 * static_cast<double>(batch * c.c * c.hw * c.hw) * static_cast<double>(c.c / c.groups * c.k * c.k));
+          flops.push_back(loops::flops(p));
           dtypes.push_back(dtype);
           lowered.push_back(std::move(k));
         }
@@ -398,7 +398,7 @@ void write_tile_benchmarks(Writer& w, const Options& o) {
                         (i == 0 ? "_chosen" : ""));
         sizes.push_back({static_cast<size_t>(q.batch * q.m * q.k) * bytes, static_cast<size_t>(q.batch * q.n * q.k) * bytes,
                          static_cast<size_t>(q.batch * q.m * q.n) * bytes});
-        flops.push_back(2.0 * static_cast<double>(q.batch * q.m * q.n) * static_cast<double>(q.k));
+        flops.push_back(loops::flops(p));
         dtypes.push_back(dtype);
         lowered.push_back(std::move(k));
       }
