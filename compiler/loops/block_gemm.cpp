@@ -30,11 +30,17 @@ class Builder {
     a_tile_ = add_shared(k_, "a_tile", f, kBlockDepth * stride_);
     b_tile_ = add_shared(k_, "b_tile", f, kBlockDepth * stride_);
     acc_ = add_thread_local(k_, "acc", f, threads_, per_thread_ * per_thread_);
+    std::vector<int> buffers{a_tile_, b_tile_, acc_};
+    if (g_.prefetch) {  // the thread's share of the next slice, read ahead
+      a_ahead_ = add_thread_local(k_, "a_ahead", f, threads_, copy_);
+      b_ahead_ = add_thread_local(k_, "b_ahead", f, threads_, copy_);
+      buffers.insert(buffers.end(), {a_ahead_, b_ahead_});
+    }
 
     const Var t = new_var(k_, "t", i64());
     Block per_tile;
     origin_ = tile_origin(k_, g_, t, per_tile);
-    for (int buffer : {a_tile_, b_tile_, acc_}) per_tile.push_back(alloc(k_.buffer(buffer)));
+    for (int buffer : buffers) per_tile.push_back(alloc(k_.buffer(buffer)));
     per_tile.push_back(threads([&](const Var& thread) {
       Block zero;
       for (int64_t i = 0; i < per_thread_; ++i)
@@ -44,17 +50,42 @@ class Builder {
 
     // for each slice of k: copy A's and B's, then fold
     slice_ = new_var(k_, "slice", i64());
+    const int64_t slices = (g_.depth + kBlockDepth - 1) / kBlockDepth;
     Block per_slice;
     // k-major (transposed): a step of k reads a row of each
     const SliceLayout layout{kBlockDepth, copy_, f, 1, stride_};
-    per_slice.push_back(threads([&](const Var& thread) {
+    // the thread's share of both operands' slice `slice`: into shared memory, or with
+    // `ahead` into its registers
+    auto copy = [&](const Var& thread, const Expr& slice, bool ahead) {
       Block copy;
-      copy_slice(k_, copy, g_, layout, thread, a_tile_, g_.a_walk, origin_, origin_.row0, g_.rows, slice_, g_.a);
-      copy_slice(k_, copy, g_, layout, thread, b_tile_, g_.b_walk, origin_, origin_.col0, g_.cols, slice_, g_.b);
+      copy_slice(k_, copy, g_, layout, thread, a_tile_, g_.a_walk, origin_, origin_.row0, g_.rows, slice, g_.a,
+                 ahead ? a_ahead_ : -1);
+      copy_slice(k_, copy, g_, layout, thread, b_tile_, g_.b_walk, origin_, origin_.col0, g_.cols, slice, g_.b,
+                 ahead ? b_ahead_ : -1);
       return copy;
-    }));
-    per_slice.push_back(threads([&](const Var& thread) { return fold(thread); }));
-    const int64_t slices = (g_.depth + kBlockDepth - 1) / kBlockDepth;
+    };
+    if (!g_.prefetch) {
+      per_slice.push_back(threads([&](const Var& thread) { return copy(thread, var_ref(slice_), false); }));
+      per_slice.push_back(threads([&](const Var& thread) { return fold(thread); }));
+    } else {
+      // slice 0 into registers; then for each slice: registers to shared memory, then the
+      // next slice's loads issued before the fold, which their latency overlaps
+      per_tile.push_back(threads([&](const Var& thread) { return copy(thread, int_imm(0), true); }));
+      per_slice.push_back(threads([&](const Var& thread) {
+        Block commit;
+        commit_slice(k_, commit, g_, layout, thread, a_tile_, g_.a_walk, a_ahead_);
+        commit_slice(k_, commit, g_, layout, thread, b_tile_, g_.b_walk, b_ahead_);
+        return commit;
+      }));
+      per_slice.push_back(threads([&](const Var& thread) {
+        Block step;
+        if (slices > 1)
+          step.push_back(if_then(compare(CmpOp::Lt, var_ref(slice_), int_imm(slices - 1)),
+                                 copy(thread, index_add(var_ref(slice_), 1), true)));
+        for (Stmt& s : fold(thread)) step.push_back(std::move(s));
+        return step;
+      }));
+    }
     per_tile.push_back(for_loop(slice_, int_imm(slices), LoopKind::Reduction, std::move(per_slice)));
 
     per_tile.push_back(threads([&](const Var& thread) { return write(thread); }));
@@ -138,6 +169,7 @@ class Builder {
                                                       // thread copies of an operand's slice
   const int64_t stride_;                              // a shared row's words
   int a_tile_ = -1, b_tile_ = -1, acc_ = -1;
+  int a_ahead_ = -1, b_ahead_ = -1;  // BlockGemm::prefetch: the thread's share of the next slice
   TileOrigin origin_;
   Var slice_;
 };

@@ -45,20 +45,26 @@ namespace relay::loops {
 // both: `block` and `block8`).
 inline constexpr int64_t kBlockFatMinTiles = 1024;
 
-// The words for a tile of the products and convolutions, for reports: tensor cores, block
-// tiles (4 x 4 or 8 x 8 a thread), a warp per tile, or a register tile of `m` x `n` outputs
-// a thread.
-std::string gemm_tile_words(int64_t m, int64_t n, bool lanes, bool block, bool tensor_cores, bool fat,
-                            bool wide = false);
+// A tile of the products and convolutions in the terms its words and label use (Conv2dTile
+// and MatmulTile each say theirs: m x n is output channels x columns, or rows x columns).
+struct GemmTileKind {
+  int64_t m = 1, n = 1;
+  bool lanes = false, block = false, tensor_cores = false, fat = false, wide = false, prefetch = false;
+};
+// The words for a tile, for reports: tensor cores, block tiles (4 x 4 or 8 x 8 a thread,
+// the next slice read ahead or not), a warp per tile, or a register tile of `m` x `n`
+// outputs a thread.
+std::string gemm_tile_words(const GemmTileKind& t);
 // The same tile as a short label for files and benchmark names: "mma", "block", "block8",
-// "block128" (wide), "t4x7" (a register tile), "t1x1_warp" (a warp per tile).
-std::string gemm_tile_label(int64_t m, int64_t n, bool lanes, bool block, bool tensor_cores, bool fat,
-                            bool wide = false);
+// "block128" (wide), each with a "p" when it reads ahead ("block8p"), "t4x7" (a register
+// tile), "t1x1_warp" (a warp per tile).
+std::string gemm_tile_label(const GemmTileKind& t);
 
 // A list of candidate tiles (Conv2dTile or MatmulTile: conv2d_tiles, matmul_tiles), each
 // once: add() keeps the first of equal tiles; add_blocks() adds the block tiles where 64 x 64
 // blocks fit: 4 x 4 and 8 x 8 a thread, the tensor cores for `storage_only` dtypes, and
-// the wide tile where 128 x 128 blocks fit too.
+// the wide tile where 128 x 128 blocks fit too; then each block tile on the float32 units again reading
+// ahead (BlockGemm::prefetch).
 template <class Tile>
 struct TileCandidates {
   std::vector<Tile> tiles;
@@ -72,6 +78,9 @@ struct TileCandidates {
     add(Tile{.block = true, .fat = true});
     if (storage_only) add(Tile{.tensor_cores = true});
     if (wide_fits) add(Tile{.block = true, .wide = true});
+    add(Tile{.block = true, .prefetch = true});
+    add(Tile{.block = true, .fat = true, .prefetch = true});
+    if (wide_fits) add(Tile{.block = true, .wide = true, .prefetch = true});
   }
 };
 
@@ -116,6 +125,12 @@ struct BlockGemm {
   int64_t thread_tile = 4;                // outputs a thread along each side: 4 or 8 (not
                                           // for append_mma_gemm)
   SliceWalk a_walk = SliceWalk::AlongK, b_walk = SliceWalk::AlongK;
+  // Read ahead (append_block_gemm only): while the threads fold a slice from shared memory,
+  // they read the next slice's elements from global memory into registers (a thread's
+  // share of both operands), which they store into shared memory once the fold is done.
+  // The loads' latency then overlaps the multiply-adds instead of stalling every slice's
+  // copy; the price is those registers. The same folds in the same order: the same bits.
+  bool prefetch = false;
   GemmReader a, b;
   // Output (row, col) of product `batch`, its float32 sum: append its store to `at`
   // (col < cols holds).

@@ -4,19 +4,21 @@
 
 namespace relay::loops {
 
-std::string gemm_tile_words(int64_t m, int64_t n, bool lanes, bool block, bool tensor_cores, bool fat, bool wide) {
-  const int64_t edge = wide ? kWideBlockTile : kBlockTile;
+std::string gemm_tile_words(const GemmTileKind& t) {
+  const int64_t edge = t.wide ? kWideBlockTile : kBlockTile;
   const std::string side = std::to_string(edge) + " x " + std::to_string(edge);
-  if (tensor_cores) return "tensor cores, " + side + " blocks";
-  if (block) return side + " blocks, " + (fat || wide ? "8 x 8" : "4 x 4") + " outputs a thread";
-  const std::string outputs = m * n == 1 ? "output" : std::to_string(m) + " x " + std::to_string(n) + " outputs";
-  return lanes ? "a warp per " + outputs : (m * n == 1 ? "a thread per output" : outputs + " a thread");
+  if (t.tensor_cores) return "tensor cores, " + side + " blocks";
+  if (t.block)
+    return side + " blocks, " + (t.fat || t.wide ? "8 x 8" : "4 x 4") + " outputs a thread" +
+           (t.prefetch ? ", the next slice read ahead" : "");
+  const std::string outputs = t.m * t.n == 1 ? "output" : std::to_string(t.m) + " x " + std::to_string(t.n) + " outputs";
+  return t.lanes ? "a warp per " + outputs : (t.m * t.n == 1 ? "a thread per output" : outputs + " a thread");
 }
 
-std::string gemm_tile_label(int64_t m, int64_t n, bool lanes, bool block, bool tensor_cores, bool fat, bool wide) {
-  if (tensor_cores) return "mma";
-  if (block) return wide ? "block128" : fat ? "block8" : "block";
-  return "t" + std::to_string(m) + "x" + std::to_string(n) + (lanes ? "_warp" : "");
+std::string gemm_tile_label(const GemmTileKind& t) {
+  if (t.tensor_cores) return "mma";
+  if (t.block) return std::string(t.wide ? "block128" : t.fat ? "block8" : "block") + (t.prefetch ? "p" : "");
+  return "t" + std::to_string(t.m) + "x" + std::to_string(t.n) + (t.lanes ? "_warp" : "");
 }
 
 int64_t block_gemm_tiles(const BlockGemm& g) {
@@ -32,28 +34,47 @@ TileOrigin tile_origin(Kernel& k, const BlockGemm& g, const Var& t, Block& at) {
   return o;
 }
 
-void copy_slice(Kernel& k, Block& at, const BlockGemm& g, const SliceLayout& layout, const Var& thread, int tile,
-                SliceWalk walk, const TileOrigin& origin, const Var& first, int64_t extent, const Var& slice,
-                const GemmReader& read) {
-  // the thread's row of the slice and its first k
-  const Var r = new_var(k, "r", i64()), kq = new_var(k, "kq", i64());
+namespace {
+
+// The thread's share of a slice: its row of the slice and its first k (lets appended to
+// `at`), and where its element c is staged in the shared tile.
+struct SliceShare {
+  Var r, kq;
+  Expr staged(const SliceLayout& layout, int64_t c) const {
+    return index_add(index_scale(var_ref(r), layout.row_stride), index_scale(index_add(var_ref(kq), c), layout.k_stride));
+  }
+};
+
+SliceShare share_of(Kernel& k, Block& at, const BlockGemm& g, const SliceLayout& layout, const Var& thread,
+                    SliceWalk walk) {
+  const SliceShare s{new_var(k, "r", i64()), new_var(k, "kq", i64())};
   const int64_t per_row = layout.depth / layout.per_thread;  // threads a row (AlongK)
   if (walk == SliceWalk::AlongK) {  // consecutive threads, consecutive k of a row
-    at.push_back(let(r, index_div(var_ref(thread), per_row)));
-    at.push_back(let(kq, index_scale(index_rem(var_ref(thread), per_row), layout.per_thread)));
+    at.push_back(let(s.r, index_div(var_ref(thread), per_row)));
+    at.push_back(let(s.kq, index_scale(index_rem(var_ref(thread), per_row), layout.per_thread)));
   } else {  // consecutive threads, consecutive rows
-    at.push_back(let(r, index_rem(var_ref(thread), g.tile)));
-    at.push_back(let(kq, index_scale(index_div(var_ref(thread), g.tile), layout.per_thread)));
+    at.push_back(let(s.r, index_rem(var_ref(thread), g.tile)));
+    at.push_back(let(s.kq, index_scale(index_div(var_ref(thread), g.tile), layout.per_thread)));
   }
+  return s;
+}
+
+}  // namespace
+
+void copy_slice(Kernel& k, Block& at, const BlockGemm& g, const SliceLayout& layout, const Var& thread, int tile,
+                SliceWalk walk, const TileOrigin& origin, const Var& first, int64_t extent, const Expr& slice,
+                const GemmReader& read, int ahead) {
+  const SliceShare share = share_of(k, at, g, layout, thread, walk);
+  const Var& r = share.r;
+  const Var& kq = share.kq;
   const Var row = new_var(k, "row", i64());
   at.push_back(let(row, index_add(var_ref(first), var_ref(r))));
   const Expr in_range = extent % g.tile != 0 ? compare(CmpOp::Lt, var_ref(row), int_imm(extent)) : nullptr;
-  const Buffer& staged_in = k.buffer(tile);
+  const Buffer& staged_in = k.buffer(ahead >= 0 ? ahead : tile);
   for (int64_t c = 0; c < layout.per_thread; ++c) {
-    const Expr k_index = index_sum({index_scale(var_ref(slice), layout.depth), var_ref(kq), int_imm(c)});
+    const Expr k_index = index_sum({index_scale(slice, layout.depth), var_ref(kq), int_imm(c)});
     const GemmElement e = read(k, at, var_ref(origin.batch), var_ref(row), k_index);
-    const Expr staged =
-        index_add(index_scale(var_ref(r), layout.row_stride), index_scale(index_add(var_ref(kq), c), layout.k_stride));
+    const Expr staged = ahead >= 0 ? thread_slot_index(thread, staged_in, int_imm(c)) : share.staged(layout, c);
     Expr guard = e.inside;
     if (in_range) guard = guard ? binary(BinaryOp::And, in_range, guard) : in_range;
     if (g.depth % layout.depth != 0) {
@@ -68,6 +89,14 @@ void copy_slice(Kernel& k, Block& at, const BlockGemm& g, const SliceLayout& lay
       at.push_back(if_then(guard, Block{store(staged_in, staged, value)}));
     }
   }
+}
+
+void commit_slice(Kernel& k, Block& at, const BlockGemm& g, const SliceLayout& layout, const Var& thread, int tile,
+                  SliceWalk walk, int ahead) {
+  const SliceShare share = share_of(k, at, g, layout, thread, walk);
+  const Buffer& held = k.buffer(ahead);
+  for (int64_t c = 0; c < layout.per_thread; ++c)
+    at.push_back(store(k.buffer(tile), share.staged(layout, c), load(held, thread_slot_index(thread, held, int_imm(c)))));
 }
 
 }  // namespace relay::loops

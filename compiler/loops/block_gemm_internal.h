@@ -30,8 +30,15 @@ struct SliceLayout {
 // all, read by `read`) into the shared buffer `tile`, walked as `walk`. Rows past the
 // extent (a last partial tile), k past the product's depth (a last partial slice) and
 // elements not `inside` are zeros, which add nothing to a sum that is never -0.
+// With `ahead` (a thread-local buffer of layout.per_thread elements a thread), the share
+// goes to the thread's slot of it instead, element c at c, for commit_slice to store into
+// `tile` later (BlockGemm::prefetch).
 void copy_slice(Kernel& k, Block& at, const BlockGemm& g, const SliceLayout& layout, const Var& thread, int tile,
-                SliceWalk walk, const TileOrigin& origin, const Var& first, int64_t extent, const Var& slice,
-                const GemmReader& read);
+                SliceWalk walk, const TileOrigin& origin, const Var& first, int64_t extent, const Expr& slice,
+                const GemmReader& read, int ahead = -1);
+// Stores the thread's share that copy_slice put in `ahead` into `tile`, where copy_slice
+// would have stored it.
+void commit_slice(Kernel& k, Block& at, const BlockGemm& g, const SliceLayout& layout, const Var& thread, int tile,
+                  SliceWalk walk, int ahead);
 
 }  // namespace relay::loops

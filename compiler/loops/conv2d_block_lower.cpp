@@ -23,6 +23,10 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const
     r.error = "a convolution that block tiles do not fit (one group, output channels a multiple of 64)";
     return r;
   }
+  if (tile.tensor_cores && tile.prefetch) {
+    r.error = "tensor-core blocks do not read ahead";
+    return r;
+  }
   if (tile.wide && (tile.tensor_cores || p.out_channels % kWideBlockTile != 0)) {
     r.error = "a convolution that wide block tiles do not fit (output channels a multiple of 128)";
     return r;
@@ -78,6 +82,7 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const
   };
   g.thread_tile = tile.fat || tile.wide ? 8 : 4;
   g.tile = tile.wide ? kWideBlockTile : kBlockTile;
+  g.prefetch = tile.prefetch;
   r.error = tile.tensor_cores ? append_mma_gemm(k, g, t) : append_block_gemm(k, g);
   return r;
 }

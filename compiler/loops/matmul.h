@@ -48,6 +48,7 @@ struct MatmulTile {
                               // (kBlockFatMinTiles), instead of 4 x 4 and 256
   bool wide = false;          // block tiles of 128 x 128 outputs, 8 x 8 a thread, 256
                               // threads (block too; kWideBlockTile divides m and n)
+  bool prefetch = false;      // block tiles that read the next slice ahead (BlockGemm::prefetch)
   bool operator==(const MatmulTile&) const = default;
 };
 
@@ -71,7 +72,7 @@ MatmulTile matmul_tile(const MatmulProgram& p, bool tensor_cores = true);
 // product, a warp per 1 x 1 or 1 x 4 tile below 2^20 outputs at least kWarpLanes deep,
 // and the block tiles (4 x 4 and 8 x 8 a thread, and for float16/bfloat16 the tensor
 // cores) where kBlockTile divides m and n, the wide ones where kWideBlockTile does
-// (conv2d_tiles' counterpart).
+// (conv2d_tiles' counterpart), and each block tile on the float32 units again reading ahead.
 std::vector<MatmulTile> matmul_tiles(const MatmulProgram& p, bool tensor_cores = true);
 // The tile in words, for reports: "tensor cores", "64 x 64 blocks, 8 x 8 a thread",
 // "a warp per output", "4 x 4 outputs a thread", ...; and as a label (gemm_tile_label).
@@ -89,9 +90,10 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, Matmu
 // shared memory (four consecutive k a thread: vector loads), then each folds its 4 x 4
 // outputs over the slice. Every output still folds k in order from 0, one fused
 // multiply-add a step, so the bits are a thread per output's (a last partial slice of k
-// adds zero products). An error unless the block's side divides m and n. `wide`: blocks of
-// kWideBlockTile x kWideBlockTile, 8 x 8 a thread (fat is then implied).
-LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name, bool fat = false, bool wide = false);
+// adds zero products). An error unless the block's side divides m and n. From `tile`:
+// `fat`, 8 x 8 outputs a thread; `wide`, blocks of kWideBlockTile x kWideBlockTile, 8 x 8
+// a thread (fat is then implied); `prefetch`, each slice read ahead.
+LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name, const MatmulTile& tile = {.block = true});
 
 // The tensor cores' product (tile.tensor_cores; float16/bfloat16, sm_80 and later):
 // append_mma_gemm (block_gemm.h) over the rows of a and of b, each output rounded once

@@ -30,7 +30,8 @@ BlockGemm product_gemm(const MatmulProgram& p, const MatmulBuffers& buffers) {
   return g;
 }
 
-LoweredKernel lower_blocks(const MatmulProgram& p, std::string name, bool tensor_cores, bool fat, bool wide) {
+LoweredKernel lower_blocks(const MatmulProgram& p, std::string name, const MatmulTile& tile) {
+  const bool tensor_cores = tile.tensor_cores, wide = tile.wide;
   LoweredKernel r;
   const int64_t side = wide ? kWideBlockTile : kBlockTile;
   if (p.m % side != 0 || p.n % side != 0 || p.k < 1 || (wide && tensor_cores)) {
@@ -45,20 +46,23 @@ LoweredKernel lower_blocks(const MatmulProgram& p, std::string name, bool tensor
   const std::optional<MatmulBuffers> buffers = begin_matmul_kernel(p, std::move(name), r);
   if (!buffers) return r;
   BlockGemm g = product_gemm(p, *buffers);
-  g.thread_tile = fat || wide ? 8 : 4;
+  g.thread_tile = tile.fat || wide ? 8 : 4;
   g.tile = side;
+  g.prefetch = tile.prefetch;
   r.error = tensor_cores ? append_mma_gemm(r.kernel, g, p.dtype) : append_block_gemm(r.kernel, g);
   return r;
 }
 
 }  // namespace
 
-LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name, bool fat, bool wide) {
-  return lower_blocks(p, std::move(name), false, fat, wide);
+LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name, const MatmulTile& tile) {
+  MatmulTile blocks = tile;
+  blocks.tensor_cores = false;
+  return lower_blocks(p, std::move(name), blocks);
 }
 
 LoweredKernel lower_mma_matmul(const MatmulProgram& p, std::string name) {
-  return lower_blocks(p, std::move(name), true, false, false);
+  return lower_blocks(p, std::move(name), {.tensor_cores = true});
 }
 
 }  // namespace relay::loops

@@ -46,8 +46,8 @@ class MmaBuilder {
     const SliceLayout layout{kMmaDepth, kCopy, storage_, kSliceStride, 1};
     per_slice.push_back(threads([&](const Var& thread) {
       Block copy;
-      copy_slice(k_, copy, g_, layout, thread, a_tile_, g_.a_walk, origin_, origin_.row0, g_.rows, slice_, g_.a);
-      copy_slice(k_, copy, g_, layout, thread, b_tile_, g_.b_walk, origin_, origin_.col0, g_.cols, slice_, g_.b);
+      copy_slice(k_, copy, g_, layout, thread, a_tile_, g_.a_walk, origin_, origin_.row0, g_.rows, var_ref(slice_), g_.a);
+      copy_slice(k_, copy, g_, layout, thread, b_tile_, g_.b_walk, origin_, origin_.col0, g_.cols, var_ref(slice_), g_.b);
       return copy;
     }));
     per_slice.push_back(warps([&](const Var& w) { return multiply(w); }));

@@ -122,15 +122,17 @@ loops::MatmulProgram product(int64_t batch, int64_t a_batch, int64_t b_batch, in
 template <class Lower>
 void check_block_tiles(Lower lower, std::vector<float>& a, std::vector<float>& b, const std::vector<float>& single,
                        bool wide = false) {
-  for (auto [fat, w] : {std::pair{false, false}, std::pair{true, false}, std::pair{true, true}}) {
-    if (w && !wide) continue;
-    INFO((fat ? "8 x 8" : "4 x 4") << " a thread" << (w ? ", 128 x 128 blocks" : ""));
-    const loops::LoweredKernel block = lower(fat, w);
-    REQUIRE(block.ok());
-    CHECK(block.kernel.team() == (w ? loops::kBlockThreads : fat ? loops::kBlockFatThreads : loops::kBlockThreads));
-    CHECK(block.kernel.has_shared_buffers());
-    CHECK(run(block, a, b, single.size()) == single);
-  }
+  for (auto [fat, w] : {std::pair{false, false}, std::pair{true, false}, std::pair{true, true}})
+    for (bool ahead : {false, true}) {
+      if (w && !wide) continue;
+      INFO((fat ? "8 x 8" : "4 x 4") << " a thread" << (w ? ", 128 x 128 blocks" : "")
+                                     << (ahead ? ", the next slice read ahead" : ""));
+      const loops::LoweredKernel block = lower(fat, w, ahead);
+      REQUIRE(block.ok());
+      CHECK(block.kernel.team() == (w ? loops::kBlockThreads : fat ? loops::kBlockFatThreads : loops::kBlockThreads));
+      CHECK(block.kernel.has_shared_buffers());
+      CHECK(run(block, a, b, single.size()) == single);
+    }
 }
 
 struct ConvCase {
@@ -253,8 +255,8 @@ TEST_CASE("the block-tiled convolution computes the direct convolution's bits", 
     std::vector<float> w = random_values(static_cast<size_t>(p.out_channels * p.channels * p.kernel_h * p.kernel_w), rng);
     const size_t outputs = static_cast<size_t>(p.batch * p.out_channels * p.out_h * p.out_w);
     check_block_tiles(
-        [&](bool fat, bool wide) {
-          return loops::lower_direct_conv2d(p, "conv_block", {1, 1, false, true, false, fat, wide});
+        [&](bool fat, bool wide, bool ahead) {
+          return loops::lower_direct_conv2d(p, "conv_block", {1, 1, false, true, false, fat, wide, ahead});
         },
         x, w, run(loops::lower_direct_conv2d(p, "conv_1x1", {1, 1}), x, w, outputs), p.out_channels % 128 == 0);
   }
@@ -344,7 +346,9 @@ TEST_CASE("the block-tiled matrix product computes a thread per output's bits", 
     std::vector<float> b = random_values(static_cast<size_t>(p.b_batch * p.n * p.k), rng);
     const size_t outputs = static_cast<size_t>(p.batch * p.m * p.n);
     check_block_tiles(
-        [&](bool fat, bool wide) { return loops::lower_tiled_matmul(p, "mm_block", {1, 1, false, true, false, fat, wide}); },
+        [&](bool fat, bool wide, bool ahead) {
+          return loops::lower_tiled_matmul(p, "mm_block", {1, 1, false, true, false, fat, wide, ahead});
+        },
         a, b, run(loops::lower_tiled_matmul(p, "mm_1x1", {1, 1}), a, b, outputs), p.m % 128 == 0 && p.n % 128 == 0);
   }
   // 8 x 8 a thread from kBlockFatMinTiles tiles on
@@ -354,9 +358,16 @@ TEST_CASE("the block-tiled matrix product computes a thread per output's bits", 
   // a block tile must divide m and n
   CHECK_FALSE(loops::lower_block_matmul(product(1, 1, 1, 32, 64, 16), "bad").ok());
   CHECK_FALSE(loops::lower_block_matmul(product(1, 1, 1, 64, 96, 16), "bad").ok());
-  CHECK_FALSE(loops::lower_block_matmul(product(1, 1, 1, 64, 128, 16), "bad", true, true).ok());  // wide: 128 | m
+  CHECK_FALSE(loops::lower_block_matmul(product(1, 1, 1, 64, 128, 16), "bad", {.block = true, .fat = true, .wide = true}).ok());  // wide: 128 | m
   CHECK(loops::tile_label(loops::MatmulTile{.block = true, .wide = true}) == "block128");
   CHECK(loops::tile_words(loops::MatmulTile{.block = true, .wide = true}) == "128 x 128 blocks, 8 x 8 outputs a thread");
+  CHECK(loops::tile_label(loops::MatmulTile{.block = true, .fat = true, .prefetch = true}) == "block8p");
+  CHECK(loops::tile_words(loops::MatmulTile{.block = true, .prefetch = true}) ==
+        "64 x 64 blocks, 4 x 4 outputs a thread, the next slice read ahead");
+  // the tensor cores' blocks do not read ahead
+  loops::MatmulProgram half = product(1, 1, 1, 64, 64, 32);
+  half.dtype = DataType::float_(16);
+  CHECK_FALSE(loops::lower_tiled_matmul(half, "bad", {.tensor_cores = true, .prefetch = true}).ok());
 }
 
 namespace {
@@ -527,6 +538,7 @@ TEST_CASE("every candidate tile lowers and computes the same product", "[gpu][ti
     CHECK(std::set<std::string>(labels.begin(), labels.end()).size() == labels.size());
     CHECK(std::find(labels.begin(), labels.end(), "t1x1") != labels.end());
     CHECK((std::find(labels.begin(), labels.end(), "block8") != labels.end()) == loops::block_conv2d_fits(p));
+    CHECK((std::find(labels.begin(), labels.end(), "block8p") != labels.end()) == loops::block_conv2d_fits(p));
     CHECK((std::find(labels.begin(), labels.end(), "block128") != labels.end()) == (p.out_channels % 128 == 0));
     CHECK(std::find(labels.begin(), labels.end(), "mma") == labels.end());  // float32
     std::vector<float> x = random_values(static_cast<size_t>(p.batch * p.channels * p.height * p.width), rng);
@@ -572,7 +584,7 @@ TEST_CASE("every candidate tile lowers and computes the same product", "[gpu][ti
         REQUIRE(std::fabs(got[i] - single[i]) <= 2.0 * static_cast<double>(p.k * p.k) * 0x1p-23);
     }
   }
-  CHECK(loops::matmul_tiles(product(1, 1, 1, 64, 128, 40)).size() == 7);  // 1x1 2x2 4x4, 2 warps, 2 blocks
+  CHECK(loops::matmul_tiles(product(1, 1, 1, 64, 128, 40)).size() == 9);  // 1x1 2x2 4x4, 2 warps, 2 blocks, 2 read ahead
   CHECK(loops::matmul_tiles(product(1, 1, 1, 128, 256, 40)).back().wide);   // and the wide block
   CHECK(loops::matmul_tiles(product(1, 1, 1, 3, 5, 7)).size() == 1);      // only a thread per output
 }

@@ -18,7 +18,9 @@ TEST_CASE("tile benchmark names split into family, tile and the rule's mark", "[
                         Case{"dense_4096_block_chosen", "dense_4096", "block", true},
                         Case{"conv_l4_f16_b1_mma_chosen_blk256", "conv_l4_f16_b1", "mma_blk256", true},
                         Case{"dense_4096_block8_chosen_blk64", "dense_4096", "block8_blk64", true},
-                        Case{"conv_l2_b32_block128_blk256", "conv_l2_b32", "block128_blk256", false}}) {
+                        Case{"conv_l2_b32_block128_blk256", "conv_l2_b32", "block128_blk256", false},
+                        Case{"conv_l1_b32_block8p_blk64", "conv_l1_b32", "block8p_blk64", false},
+                        Case{"dense_4096_block128p_blk256", "dense_4096", "block128p_blk256", false}}) {
     INFO(c.name);
     const auto n = parse_tile_name(c.name);
     CHECK(n.family == c.family);
@@ -28,6 +30,7 @@ TEST_CASE("tile benchmark names split into family, tile and the rule's mark", "[
   CHECK(parse_tile_name("chain_relu_add").family.empty());
   CHECK(parse_tile_name("dense_b1_f16").family.empty());
   CHECK(parse_tile_name("conv_t4x_b1").family.empty());
+  CHECK(parse_tile_name("conv_l1_b32_block8q").family.empty());  // only `p` follows a block
   CHECK(parse_tile_name("t4x4").family.empty());              // a tile with no family
   CHECK(parse_tile_name("conv_a_t4x4_fast").family.empty());  // an unknown part after the tile
 }
