@@ -81,8 +81,11 @@ KERNEL_CASES = {
 def torch_module():
     import torch
     return torch
-DEFAULT_CASES = ("mlp,resnet18_b1,mobilenet_b1,dense_b1,batch_matmul_16x512,dense_4096,mse_16M,softmax_32x32000,dense_b1_f16,"
-                 "batch_matmul_16x512_f16,dense_4096_f16,resnet18_f16_b1,resnet18_b32,mobilenet_b32,resnet18_f16_b32")
+# the issue's targets first (the models at batch 1 and 32), so that a run cut short by the
+# device's time limit still measures them
+DEFAULT_CASES = ("mlp,resnet18_b1,mobilenet_b1,resnet18_b32,mobilenet_b32,dense_b1,batch_matmul_16x512,dense_4096,"
+                 "mse_16M,softmax_32x32000,dense_b1_f16,batch_matmul_16x512_f16,dense_4096_f16,resnet18_f16_b1,"
+                 "resnet18_f16_b32")
 # A model case's name: MODEL[_f16]_bBATCH (the model of tests/models at that batch; `_f16`:
 # every float32 of its text float16, so its convolutions run on the tensor cores)
 
@@ -227,6 +230,31 @@ def rel_diff(got, want):
     return float(np.max(np.abs(got.astype(np.float64) - want) / (np.abs(want).max() + 1e-30)))
 
 
+def render_table(rows, gpu, torch_version, runs):
+    """The summary table of the cases measured so far."""
+    def t(x):
+        return "%.3f / %.3f" % (x["min"], x["median"]) if isinstance(x, dict) else x
+
+    lines = ["GPU: %s; PyTorch %s (TF32 off); times in ms, min / median of %d calls, each to its result on the host"
+             % (gpu, torch_version, runs),
+             "relay: the tile rules; tuned: relay --tune-tiles (tiles timed on this GPU); vs: median over median",
+             "%-22s %-20s %-20s %-20s %-20s %-9s %-9s %-9s %s" % (
+                 "case", "relay --device=cuda", "relay tuned", "torch eager", "torch.compile", "vs eager",
+                 "tuned/eag", "tuned/comp", "rel. diff")]
+
+    def ratio(a, b):
+        return "%.2fx" % (a["median"] / b["median"]) if isinstance(a, dict) and isinstance(b, dict) else "-"
+
+    for name, r, tuned, eager, compiled, diff in rows:
+        if isinstance(r, str) and not isinstance(tuned, dict):
+            lines.append("%-22s %s" % (name, r[:120]))
+            continue
+        lines.append("%-22s %-20s %-20s %-20s %-20s %-9s %-9s %-9s %s" % (
+            name, t(r)[:20], t(tuned)[:20], t(eager), t(compiled)[:20], ratio(r, eager), ratio(tuned, eager),
+            ratio(tuned, compiled), diff))
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("relay", help="the command that runs relay (quoted when it is several words)")
@@ -272,10 +300,14 @@ def main():
                 ok = agrees(name, diff, run["result"].dtype)
                 failures += not ok
                 diffs.append("%.1e%s" % (diff, "" if ok else " MISMATCH (%s)" % label))
-                print("%s %s (%.0f s): relay %.3f ms, eager %.3f ms; %s" % (
-                    name, label, time.perf_counter() - t0, run["median"], eager["median"], "; ".join(run["report"])),
-                    flush=True)
+                print("%s %s (%.0f s): relay %.3f ms, eager %.3f ms, torch.compile %s; %s" % (
+                    name, label, time.perf_counter() - t0, run["median"], eager["median"],
+                    "%.3f ms" % compiled["median"] if isinstance(compiled, dict) else compiled,
+                    "; ".join(run["report"])), flush=True)
             rows.append((name, r, tuned, eager, compiled, " ".join(diffs)))
+            if args.out:  # the table so far: a run cut short still leaves the cases it measured
+                with open(os.path.join(args.out, "bench-gpu.txt"), "w") as f:
+                    f.write(render_table(rows, gpu, torch.__version__, args.runs) + "\n")
             if name in args.profile.split(","):
                 report = ["profile of %s: relay --gpu-profile%s" % (name, " (tuned tiles)" if tile_cache else "")]
                 report += relay_profile(args.relay, path, arrays, d, tile_cache)
@@ -290,27 +322,7 @@ def main():
                     with open(os.path.join(args.out, "profile-%s.txt" % name), "w") as f:
                         f.write("\n".join(report) + "\n")
 
-    def t(x):
-        return "%.3f / %.3f" % (x["min"], x["median"]) if isinstance(x, dict) else x
-
-    lines = ["GPU: %s; PyTorch %s (TF32 off); times in ms, min / median of %d calls, each to its result on the host"
-             % (gpu, torch.__version__, args.runs),
-             "relay: the tile rules; tuned: relay --tune-tiles (tiles timed on this GPU); vs: median over median",
-             "%-22s %-20s %-20s %-20s %-20s %-9s %-9s %-9s %s" % (
-                 "case", "relay --device=cuda", "relay tuned", "torch eager", "torch.compile", "vs eager",
-                 "tuned/eag", "tuned/comp", "rel. diff")]
-
-    def ratio(a, b):
-        return "%.2fx" % (a["median"] / b["median"]) if isinstance(a, dict) and isinstance(b, dict) else "-"
-
-    for name, r, tuned, eager, compiled, diff in rows:
-        if isinstance(r, str) and not isinstance(tuned, dict):
-            lines.append("%-22s %s" % (name, r[:120]))
-            continue
-        lines.append("%-22s %-20s %-20s %-20s %-20s %-9s %-9s %-9s %s" % (
-            name, t(r)[:20], t(tuned)[:20], t(eager), t(compiled)[:20], ratio(r, eager), ratio(tuned, eager),
-            ratio(tuned, compiled), diff))
-    table = "\n".join(lines)
+    table = render_table(rows, gpu, torch.__version__, args.runs)
     print(table)
     if args.out:
         with open(os.path.join(args.out, "bench-gpu.txt"), "w") as f:
