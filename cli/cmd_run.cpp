@@ -29,7 +29,7 @@ void run_usage(FILE* out) {
                "usage: relay run FILE [--entry NAME] [--arg NAME=PATH.npy]... [--random-inputs SEED]\n"
                "                      [--out PATH.npy|PATH.npz] [--check-numerics] [--max-depth N]\n"
                "                      [--jit=off|auto|eager] [--jit-threshold N] [--threads N] [--jit-report] [--bench N]\n"
-               "                      [--device=cpu|cuda|cuda:N] [--tune-tiles] [--gpu-profile]\n"
+               "                      [--device=cpu|cuda|cuda:N] [--tune-tiles] [--profile]\n"
                "                      [--error-format=human|json] [--error-limit=N] [--color=auto|always|never]\n"
                "\n"
                "Runs @main (or NAME) of FILE with the reference interpreter and prints the result.\n"
@@ -51,9 +51,10 @@ void run_usage(FILE* out) {
                "  --tune-tiles          with --device=cuda: time every tile of each matrix product and\n"
                "                        convolution on the GPU and take the fastest; choices are kept in\n"
                "                        $RELAY_TILE_CACHE (default ~/.cache/relay/gpu-tiles.tsv) for later runs\n"
-               "  --gpu-profile         with --device=cuda: time each kernel launch on its own (calls run kernel\n"
-               "                        by kernel, not as a CUDA graph) and print the heaviest kernels with\n"
-               "                        their FLOP/s or bytes a second in the --jit-report, which it turns on\n"
+               "  --profile             time each compiled group of each call (with --device=cuda each kernel\n"
+               "                        launch, the calls run kernel by kernel, not as a CUDA graph) and print\n"
+               "                        the heaviest with their FLOP/s or bytes a second in the --jit-report,\n"
+               "                        which it turns on\n"
                "Exit status: 0 ok, 1 errors, 2 usage error, 130 interrupted.\n",
                rt::Machine::kDefaultMaxDepth);
 }
@@ -169,11 +170,14 @@ int cmd_run(const Args& args) {
     std::fprintf(stderr, "error: `--out` must name a .npy or .npz file\n");
     return kExitUsage;
   }
-  for (const auto& [set, option] : {std::pair{jit.tune_tiles, "--tune-tiles"}, std::pair{jit.gpu_profile, "--gpu-profile"}})
-    if (set && jit.device != "cuda") {
-      std::fprintf(stderr, "error: `%s` times the GPU's kernels; it needs `--device=cuda`\n", option);
-      return kExitUsage;
-    }
+  if (jit.tune_tiles && jit.device != "cuda") {
+    std::fprintf(stderr, "error: `--tune-tiles` times the GPU's kernels; it needs `--device=cuda`\n");
+    return kExitUsage;
+  }
+  if (jit.profile && jit.mode == "off") {
+    std::fprintf(stderr, "error: `--profile` times compiled code; it cannot be combined with `--jit=off`\n");
+    return kExitUsage;
+  }
   if (jit.device == "cuda" && jit.mode == "off") {
     std::fprintf(stderr, "error: `--device=cuda` runs compiled code; it cannot be combined with `--jit=off`\n");
     return kExitUsage;

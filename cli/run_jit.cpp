@@ -36,7 +36,7 @@ bool parse_jit_option(const std::vector<std::string>& args, size_t& i, JitOption
   }
   if (a == "--jit-report") return jit.report = true, true;
   if (a == "--tune-tiles") return jit.tune_tiles = true, true;
-  if (a == "--gpu-profile") return jit.gpu_profile = jit.report = true, true;
+  if (a == "--profile") return jit.profile = jit.report = true, true;
   if (a.starts_with("--device=")) {
     const std::string d = a.substr(9);
     jit.device = d.starts_with("cuda") ? "cuda" : d;
@@ -72,7 +72,7 @@ rt::RunOutcome run_with_jit(rt::LoadedProgram& loaded, const JitOptions& jit, rt
   std::unique_ptr<compiler::TileTuner> tiles;
   if (gpu && jit.tune_tiles) tiles = std::make_unique<compiler::TileTuner>(*gpu, compiler::TileTuner::default_cache_file());
   compiler::JitRuntime runtime(std::move(program), tier_options, jit.threads,
-                               compiler::GpuRun{gpu, tiles.get(), jit.gpu_profile});
+                               compiler::ExecutionOptions{gpu, tiles.get(), jit.profile});
   jit::TieredCompiler& tier = runtime.tier();
   compiler::ThreadPool& pool = runtime.pool();
   if (tier_options.mode != jit::JitMode::Off) options.tier = &tier;

@@ -1,5 +1,5 @@
 // `relay run`'s compile-path options: --jit=off|auto|eager, --jit-threshold N, --threads N,
-// --jit-report, --bench N, --device=cuda[:N], --tune-tiles and --gpu-profile, and running
+// --jit-report, --bench N, --device=cuda[:N], --tune-tiles and --profile, and running
 // the entry with them (tiering through compiler/tier and the pipeline of compiler/pipeline).
 #pragma once
 
@@ -24,7 +24,7 @@ struct JitOptions {
   std::string device = "cpu"; // cpu, or cuda: compiled graphs run on GPU device_ordinal
   int device_ordinal = 0;
   bool tune_tiles = false;    // cuda: time the products' and convolutions' tiles (tile_tuner.h)
-  bool gpu_profile = false;   // cuda: time each kernel launch; the report lists the heaviest
+  bool profile = false;       // time each compiled group (cuda: each launch); the report lists the heaviest
 };
 
 // Parses one option at args[i] (consuming its value); false when it is not a JIT option.

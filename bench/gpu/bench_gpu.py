@@ -32,7 +32,7 @@ within 1.5x of it at batch 32. The table is printed last; `--out DIR` also gets 
 bench-gpu.txt.
 
 The --profile cases (ResNet-18 at batch 1 and 32 by default) are also profiled kernel by
-kernel: relay's `--gpu-profile` (each launch timed, the heaviest with their TFLOP/s or
+kernel: relay's `--profile` (each launch timed, the heaviest with their TFLOP/s or
 GB/s) beside torch.profiler's heaviest CUDA kernels of PyTorch eager, printed after the
 case and written to DIR/profile-CASE.txt: where relay's time goes, and which algorithms
 cuDNN took for the same layers.
@@ -146,15 +146,15 @@ def relay_gpu(relay, path, arrays, directory, runs, tile_cache=None):
     return {"min": float(m.group(2)), "median": float(m.group(3)), "result": np.load(out), "report": report}
 
 
-PROFILE_ROW = re.compile(r"^\s*GPU profile:|^\s+\d+\.\d{3} ms ")
+PROFILE_ROW = re.compile(r"^\s*[CG]PU profile:|^\s+\d+\.\d{3} ms ")
 
 
 def relay_profile(relay, path, arrays, directory, tile_cache):
-    """relay's --gpu-profile of the case (its kernels timed one by one over 3 calls, the
+    """relay's --profile of the case (its kernels timed one by one over 3 calls, the
     heaviest listed with their rates), with the tuned tiles when tile_cache has them."""
-    p = relay_run(relay, path, arrays, directory, 3, tile_cache, ["--gpu-profile"])
+    p = relay_run(relay, path, arrays, directory, 3, tile_cache, ["--profile"])
     if p.returncode != 0:
-        return ["relay --gpu-profile failed (%d): %s" % (p.returncode, p.stderr.strip()[-600:])]
+        return ["relay --profile failed (%d): %s" % (p.returncode, p.stderr.strip()[-600:])]
     return [line.rstrip() for line in p.stderr.splitlines() if PROFILE_ROW.search(line)]
 
 
@@ -263,7 +263,7 @@ def main():
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--no-tune", action="store_true", help="skip relay's --tune-tiles runs")
     ap.add_argument("--profile", default="resnet18_b1,resnet18_b32",
-                    help="cases also profiled kernel by kernel, relay (--gpu-profile) beside PyTorch eager "
+                    help="cases also profiled kernel by kernel, relay (--profile) beside PyTorch eager "
                          "(torch.profiler); empty: none")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
@@ -309,7 +309,7 @@ def main():
                 with open(os.path.join(args.out, "bench-gpu.txt"), "w") as f:
                     f.write(render_table(rows, gpu, torch.__version__, args.runs) + "\n")
             if name in args.profile.split(","):
-                report = ["profile of %s: relay --gpu-profile%s" % (name, " (tuned tiles)" if tile_cache else "")]
+                report = ["profile of %s: relay --profile%s" % (name, " (tuned tiles)" if tile_cache else "")]
                 report += relay_profile(args.relay, path, arrays, d, tile_cache)
                 report.append("profile of %s: PyTorch eager (torch.profiler)" % name)
                 try:

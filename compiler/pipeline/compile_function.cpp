@@ -43,14 +43,15 @@ std::vector<ArgSpec> specs_of(const jit::Signature& sig) {
 }
 
 // A built graph through the passes, fusion and code generation.
-void compile_graph(Graph built, ThreadPool* pool, const GpuRun& gpu, jit::CompileOutcome& out) {
+void compile_graph(Graph built, ThreadPool* pool, const ExecutionOptions& run, jit::CompileOutcome& out) {
   Graph g = optimize(built);
   FusionPlan plan = fuse(g);
-  if (gpu.device) {
-    out.code = std::make_unique<GpuExecutable>(std::move(g), std::move(plan), gpu, &out.notes);
+  if (run.gpu) {
+    out.code = std::make_unique<GpuExecutable>(std::move(g), std::move(plan), run, &out.notes);
     return;
   }
   auto exe = std::make_unique<Executable>(std::move(g), std::move(plan), Jit::instance(), pool, &out.notes);
+  if (run.profile) exe->profile_calls();
   out.notes.insert(out.notes.begin(),
                    std::to_string(exe->native_groups() + exe->epilogue_groups() + exe->fused_library_groups() +
                                   exe->library_alone_groups() + exe->reference_groups()) +
@@ -77,13 +78,13 @@ class OneOutput final : public rt::CompiledCall {
 }  // namespace
 
 jit::CompileOutcome compile_function(const ProgramTypes& program, const FuncDef& def, const jit::Signature& sig,
-                                     ThreadPool* pool, const GpuRun& gpu) {
+                                     ThreadPool* pool, const ExecutionOptions& run) {
   jit::CompileOutcome out;
   try {
     BuildResult built =
         build_graph(def, program.types ? program.types(&def) : nullptr, program.metadata, specs_of(sig));
     if (!built.ok()) return compile_scalar(program, def, sig, built.reason);
-    compile_graph(std::move(*built.graph), pool, gpu, out);
+    compile_graph(std::move(*built.graph), pool, run, out);
   } catch (const GraphError& e) {
     out.reason = e.what();
   } catch (const std::exception& e) {
@@ -93,7 +94,7 @@ jit::CompileOutcome compile_function(const ProgramTypes& program, const FuncDef&
 }
 
 jit::CompileOutcome compile_region(const ProgramTypes& program, const rt::RegionInfo& region,
-                                   const jit::Signature& sig, ThreadPool* pool, const GpuRun& gpu) {
+                                   const jit::Signature& sig, ThreadPool* pool, const ExecutionOptions& run) {
   jit::CompileOutcome out;
   try {
     const InferredTypes* types = program.types && region.enclosing ? program.types(region.enclosing) : nullptr;
@@ -105,7 +106,7 @@ jit::CompileOutcome compile_region(const ProgramTypes& program, const rt::Region
     Graph& g = *built.graph;
     const bool one = region.outputs.size() == 1;
     if (one) g.output = g.nodes[g.output].inputs[0];  // the tuple is left dead: the passes drop it
-    compile_graph(std::move(g), pool, gpu, out);
+    compile_graph(std::move(g), pool, run, out);
     if (one && out.code) out.code = std::make_unique<OneOutput>(std::move(out.code));
   } catch (const GraphError& e) {
     out.reason = e.what();
@@ -123,15 +124,15 @@ std::string region_place(const ProgramTypes& program, const rt::RegionInfo& regi
   return first == last ? "line " + std::to_string(first) : "lines " + std::to_string(first) + "-" + std::to_string(last);
 }
 
-JitRuntime::JitRuntime(ProgramTypes program, jit::TierOptions options, unsigned threads, GpuRun gpu)
+JitRuntime::JitRuntime(ProgramTypes program, jit::TierOptions options, unsigned threads, ExecutionOptions run)
     : program_(std::move(program)),
       pool_(threads ? threads : default_threads()),
-      gpu_(gpu),
+      run_(run),
       tier_(
           options,
-          [this](const FuncDef& def, const jit::Signature& sig) { return compile_function(program_, def, sig, &pool_, gpu_); },
+          [this](const FuncDef& def, const jit::Signature& sig) { return compile_function(program_, def, sig, &pool_, run_); },
           [this](const rt::RegionInfo& region, const jit::Signature& sig) {
-            return compile_region(program_, region, sig, &pool_, gpu_);
+            return compile_region(program_, region, sig, &pool_, run_);
           },
           [this](const rt::RegionInfo& region) { return region_place(program_, region); }) {}
 

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "compiler/pipeline/executable.h"
-#include "compiler/pipeline/gpu_run.h"
+#include "compiler/pipeline/execution_options.h"
 #include "compiler/tier/tiered_compiler.h"
 #include "interpreter/eval/run.h"
 
@@ -22,10 +22,10 @@ struct ProgramTypes {
 };
 ProgramTypes program_types(const rt::LoadedProgram& program);
 
-// Compiles `def` for `sig`; what stays interpreted says why. With `gpu.device`, a graph's
+// Compiles `def` for `sig`; what stays interpreted says why. With `run.gpu`, a graph's
 // groups run on that GPU (gpu_executable.h) instead of the CPU's native code.
 jit::CompileOutcome compile_function(const ProgramTypes& program, const FuncDef& def, const jit::Signature& sig,
-                                     ThreadPool* pool, const GpuRun& gpu = {});
+                                     ThreadPool* pool, const ExecutionOptions& run = {});
 inline jit::CompileOutcome compile_function(const rt::LoadedProgram& program, const FuncDef& def,
                                             const jit::Signature& sig, ThreadPool* pool) {
   return compile_function(program_types(program), def, sig, pool);
@@ -35,7 +35,7 @@ inline jit::CompileOutcome compile_function(const rt::LoadedProgram& program, co
 // and dtypes of its inputs: its graph (build_region_graph) through the same passes,
 // fusion and code generation as a function's; the result is a tuple of its outputs.
 jit::CompileOutcome compile_region(const ProgramTypes& program, const rt::RegionInfo& region,
-                                   const jit::Signature& sig, ThreadPool* pool, const GpuRun& gpu = {});
+                                   const jit::Signature& sig, ThreadPool* pool, const ExecutionOptions& run = {});
 
 // `lines 5-9` for a region when `program` has the sources, else empty.
 std::string region_place(const ProgramTypes& program, const rt::RegionInfo& region);
@@ -43,9 +43,9 @@ std::string region_place(const ProgramTypes& program, const rt::RegionInfo& regi
 // The JIT of one front end: the thread pool and the tiering over the pipeline.
 class JitRuntime {
  public:
-  // `gpu`: compiled graphs run on its device when it names one (relay run --device=cuda);
-  // its device and tuner must outlive the runtime.
-  JitRuntime(ProgramTypes program, jit::TierOptions options, unsigned threads = 0, GpuRun gpu = {});
+  // `run`: how compiled graphs run (on its GPU when it names one: relay run --device=cuda);
+  // its GPU and tuner must outlive the runtime.
+  JitRuntime(ProgramTypes program, jit::TierOptions options, unsigned threads = 0, ExecutionOptions run = {});
   // The JIT of an interactive session (the REPL, the notebook kernel): functions compile at
   // their second call with the same shapes, on the calling thread — the session's module
   // changes between inputs, so nothing compiles behind its back.
@@ -56,7 +56,7 @@ class JitRuntime {
  private:
   ProgramTypes program_;
   ThreadPool pool_;
-  GpuRun gpu_;
+  ExecutionOptions run_;
   jit::TieredCompiler tier_;
 };
 

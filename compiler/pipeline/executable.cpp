@@ -208,13 +208,43 @@ std::vector<std::string> Executable::run_notes() const {
   for (const Step& s : steps_)
     if (s.library) ++kernels, flops += s.library->flops();
   const uint64_t calls = calls_.load();
-  if (kernels == 0 || calls == 0) return {};
-  const double ms = static_cast<double>(library_ns_.load()) / 1e6 / static_cast<double>(calls);
-  char line[200];
-  std::snprintf(line, sizeof line,
-                "library kernels: %zu per call, %.3f GFLOP; %.2f ms per call on average over %llu calls (%.1f GFLOP/s)",
-                kernels, flops / 1e9, ms, static_cast<unsigned long long>(calls), ms > 0 ? flops / 1e6 / ms : 0.0);
-  return {line};
+  if (calls == 0) return {};
+  std::vector<std::string> notes;
+  if (kernels > 0) {
+    const double ms = static_cast<double>(library_ns_.load()) / 1e6 / static_cast<double>(calls);
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "library kernels: %zu per call, %.3f GFLOP; %.2f ms per call on average over %llu calls (%.1f GFLOP/s)",
+                  kernels, flops / 1e9, ms, static_cast<unsigned long long>(calls), ms > 0 ? flops / 1e6 / ms : 0.0);
+    notes.push_back(line);
+  }
+  if (profile_) {
+    const std::vector<std::string> lines =
+        profile_times_.lines(profiled_, "CPU profile", "groups", "each timed on the calling thread");
+    notes.insert(notes.end(), lines.begin(), lines.end());
+  }
+  return notes;
+}
+
+void Executable::profile_calls() {
+  profiled_.clear();
+  for (const Step& s : steps_) {
+    ProfiledKernel k;
+    k.what = "group " + std::to_string(s.group->id) + " (" + op_names(graph_, s.group->nodes) + ")";
+    if (s.library) {
+      const std::string library = s.library->describe();
+      k.where = library.substr(0, library.find(';'));
+      k.flops = s.library->flops();
+    } else {
+      k.where = s.reference_nodes == 0 ? "native"
+                : s.native           ? "reference kernels, then a native epilogue"
+                                     : "reference kernels";
+    }
+    for (NodeId in : s.group->inputs) k.bytes += value_bytes(graph_[in]);
+    for (NodeId out : s.group->outputs) k.bytes += value_bytes(graph_[out]);
+    profiled_.push_back(std::move(k));
+  }
+  profile_ = true;
 }
 
 rt::NDArray Executable::planned(NodeId id, const CallArena& arena) const {
@@ -295,7 +325,7 @@ rt::Value Executable::call(std::span<const rt::Value> args) {
       arena.storage = rt::NDArray::empty({static_cast<int64_t>(memory_.arena_bytes)}, DataType::uint_(8));
     }
   }
-  ++calls_;
+  const uint64_t calls_before = calls_.fetch_add(1);
   std::vector<rt::Value> own;
   std::vector<rt::Value>& values = holds_arena ? kept_values_ : own;
   values.assign(graph_.size(), rt::Value());
@@ -308,12 +338,16 @@ rt::Value Executable::call(std::span<const rt::Value> args) {
       for (rt::Value& v : values) v = rt::Value();
     }
   } clear{values};
+  std::vector<double> step_ms(profile_ ? steps_.size() : 0, 0.0);
   for (size_t s = 0; s < steps_.size(); ++s) {
+    const auto began = profile_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     run_reference(steps_[s], values, arena);  // all of the group, or what precedes its native part
     if (steps_[s].native) run_native(steps_[s], values, arena);
+    if (profile_) step_ms[s] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
     for (NodeId in : steps_[s].group->inputs)
       if (last_use_[in] == static_cast<int32_t>(s) && in != graph_.output) values[in] = rt::Value();
   }
+  if (profile_) profile_times_.add_call(calls_before, step_ms);
   return values[graph_.output];
 }
 

@@ -17,6 +17,7 @@
 #include "compiler/dnnl/library_kernel.h"
 #include "compiler/graph/graph.h"
 #include "compiler/llvm/jit.h"
+#include "compiler/pipeline/kernel_profile.h"
 #include "compiler/pipeline/memory_plan.h"
 #include "compiler/pipeline/native_plan.h"
 #include "compiler/runtime/thread_pool.h"
@@ -49,8 +50,12 @@ class Executable final : public rt::CompiledCall {
   // and a graph with constants (which every call copies into its values) must not be
   // called from two threads at once.
   rt::Value call(std::span<const rt::Value> args) override;
-  // The kernel library's share: its kernels per call, their GFLOP, time and rate so far.
+  // The kernel library's share: its kernels per call, their GFLOP, time and rate so far;
+  // when profiled, the profile.
   std::vector<std::string> run_notes() const override;
+  // From now on each call times each group's step (relay run --profile), for run_notes'
+  // profile: the heaviest groups with their rates (kernel_profile.h).
+  void profile_calls();
 
   size_t native_groups() const;
   size_t reference_groups() const;
@@ -135,6 +140,10 @@ class Executable final : public rt::CompiledCall {
   // Time in library kernels over all calls, and the calls, for run_notes().
   mutable std::atomic<uint64_t> library_ns_{0};
   std::atomic<uint64_t> calls_{0};
+  // profile_calls(): what each step is, and their times
+  bool profile_ = false;
+  std::vector<ProfiledKernel> profiled_;
+  KernelProfile profile_times_;
 };
 
 // What runs each part of one group, as the Executable runs it: a native plan (the whole

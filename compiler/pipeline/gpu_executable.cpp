@@ -8,6 +8,7 @@
 
 #include "compiler/graph/run_graph.h"
 #include "compiler/pipeline/gpu_groups.h"
+#include "compiler/pipeline/kernel_profile.h"
 #include "compiler/pipeline/tile_tuner.h"
 #include "interpreter/runtime/ndarray.h"
 
@@ -45,12 +46,7 @@ struct GpuExecutable::Kernel {
   std::optional<LaunchShape> finish;
   LaunchShape shape() const { return {fn, grid, block}; }
   size_t workspace_bytes = 0;
-  // For the profile (--gpu-profile): what it computes, a product's or convolution's
-  // floating-point operations, and the bytes of its inputs and output (what it reads and
-  // writes at least).
-  std::string what;
-  double flops = 0;
-  uint64_t bytes = 0;
+  size_t profiled = 0;  // its index in profiled_ (--profile)
 };
 
 
@@ -93,21 +89,10 @@ size_t tensor_bytes(const Node& n) {
   return static_cast<size_t>(rt::shape_size(*shape)) * rt::dtype_bytes(tensor_type(n).dtype);
 }
 
-// "add, nn.relu": the operators of `nodes` in order, each named once, at most four.
-std::string op_names(const Graph& g, const std::vector<NodeId>& nodes) {
-  std::vector<std::string_view> names;
-  for (NodeId id : nodes)
-    if (g[id].op && std::find(names.begin(), names.end(), g[id].op->name) == names.end()) names.push_back(g[id].op->name);
-  std::string out;
-  for (size_t i = 0; i < names.size() && i < 4; ++i) out += (i ? ", " : "") + std::string(names[i]);
-  if (names.size() > 4) out += " and " + std::to_string(names.size() - 4) + " more";
-  return out.empty() ? "no operator" : out;
-}
-
 }  // namespace
 
-GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, const GpuRun& run, std::vector<std::string>* notes)
-    : graph_(std::move(graph)), plan_(std::move(plan)), gpu_(*run.device), profile_(run.profile) {
+GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, const ExecutionOptions& run, std::vector<std::string>* notes)
+    : graph_(std::move(graph)), plan_(std::move(plan)), gpu_(*run.gpu), profile_(run.profile) {
   TileTuner* tiles = run.tiles;
   const gpu::PtxTarget target{gpu_.info().sm >= 90 ? 90 : gpu_.info().sm >= 80 ? 80 : std::max(gpu_.info().sm, 70)};
   std::vector<std::string> shapes;  // the products and convolutions the tuner chose for
@@ -136,9 +121,15 @@ GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, const GpuRun& run, st
     k.output = p.part.outputs[0];
     k.status_buffer = p.status_buffer;
     k.status_message = p.status_message;
-    k.flops = p.flops;
-    for (NodeId in : k.inputs) k.bytes += tensor_bytes(graph_[in]);
-    k.bytes += tensor_bytes(graph_[k.output]);
+    // what the profile says of it: a product's or convolution's operations, the bytes of
+    // its inputs and output
+    ProfiledKernel said;
+    said.where = std::to_string(k.grid) + " x " + std::to_string(k.block) + " threads";
+    said.flops = p.flops;
+    for (NodeId in : k.inputs) said.bytes += value_bytes(graph_[in]);
+    said.bytes += value_bytes(graph_[k.output]);
+    k.profiled = profiled_.size();
+    profiled_.push_back(std::move(said));
     return k;
   };
   auto finish_of = [&](int entry) {
@@ -166,11 +157,12 @@ GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, const GpuRun& run, st
       const auto at = std::find(group.nodes.begin(), group.nodes.end(), group.master);
       step.host_nodes = static_cast<size_t>(at - group.nodes.begin());
       step.master = kernel_of(*m, planned.master_entry[i]);
-      step.master->what = "group " + std::to_string(group.id) + " " + m->master_key + ", " + m->tile;
+      profiled_[step.master->profiled].what = "group " + std::to_string(group.id) + " " + m->master_key + ", " + m->tile;
     }
     if (step.kernel)
-      step.kernel->what = "group " + std::to_string(group.id) + (step.master ? " epilogue" : "") + " (" +
-                          op_names(graph_, p->part.nodes) + ")" + (p->finish ? ", split over blocks" : "");
+      profiled_[step.kernel->profiled].what = "group " + std::to_string(group.id) + (step.master ? " epilogue" : "") +
+                                              " (" + op_names(graph_, p->part.nodes) + ")" +
+                                              (p->finish ? ", split over blocks" : "");
     if (notes) {
       const std::string id = "group " + std::to_string(group.id);
       if (!p && !step.master)
@@ -364,7 +356,7 @@ void GpuExecutable::raise_failures(const Statuses& statuses) const {
 }
 
 rt::Value GpuExecutable::call(std::span<const rt::Value> args) {
-  if (replayable_ && calls_ > 0 && !profile_) {
+  if (replayable_ && calls_ > 0 && !profile_) {  // profiled calls run kernel by kernel
     if (!replay_) {
       try {
         replay_ = build_replay();
@@ -383,16 +375,11 @@ rt::Value GpuExecutable::call(std::span<const rt::Value> args) {
   for (NodeId id = 0; id < graph_.size(); ++id)
     if (graph_[id].kind == NodeKind::Constant) st.host[id] = rt::Value(graph_[id].constant);
   cuda::Device::Timer timer(gpu_);
-  std::optional<cuda::Device::Timer> launch_timer;  // --gpu-profile: each launch on its own
+  std::optional<cuda::Device::Timer> launch_timer;  // --profile: each launch on its own
+  std::vector<double> launch_ms;
   if (profile_) {
     launch_timer.emplace(gpu_);
-    // the first call's launches load their kernels (the driver loads lazily) into cold
-    // caches: once a second call comes, the profile is of the calls after the first
-    if (calls_ <= 1) {
-      profile_ms_.assign(2 * steps_.size(), 0.0);
-      profile_calls_ = 0;
-    }
-    ++profile_calls_;
+    launch_ms.assign(profiled_.size(), 0.0);
   }
   timer.start();
   for (size_t s = 0; s < steps_.size(); ++s) {
@@ -422,7 +409,7 @@ rt::Value GpuExecutable::call(std::span<const rt::Value> args) {
       if (launch_timer) launch_timer->start();
       gpu_.launch(kernel.fn, kernel.grid, kernel.block, params);
       if (kernel.finish) gpu_.launch(kernel.finish->fn, kernel.finish->grid, kernel.finish->block, {workspace->ptr, out->ptr});
-      if (launch_timer) profile_ms_[2 * s + (k == &step.kernel ? 1 : 0)] += launch_timer->stop();
+      if (launch_timer) launch_ms[kernel.profiled] += launch_timer->stop();
       st.device[kernel.output] = std::move(out);
     }
     for (NodeId in : step.group->inputs)
@@ -434,6 +421,7 @@ rt::Value GpuExecutable::call(std::span<const rt::Value> args) {
   // A tuple result's fields are host values already (a Tuple node runs on the host).
   rt::Value result = on_host(st, graph_.output);
   gpu_ms_ += timer.stop();  // synchronises: every copy and kernel is done
+  if (profile_) profile_times_.add_call(calls_, launch_ms);
   ++calls_;
   raise_failures(st.statuses);
   return result;
@@ -450,53 +438,9 @@ std::vector<std::string> GpuExecutable::run_notes() const {
                     std::to_string(graph_launches_) + " kernel launches");
   if (!replay_failure_.empty()) notes.push_back("GPU: calls run kernel by kernel: capturing a CUDA graph failed: " + replay_failure_);
   if (profile_) {
-    const std::vector<std::string> lines = profile_notes();
+    const std::vector<std::string> lines =
+        profile_times_.lines(profiled_, "GPU profile", "kernels", "each launch timed on its own, so no graph replay");
     notes.insert(notes.end(), lines.begin(), lines.end());
-  }
-  return notes;
-}
-
-std::vector<std::string> GpuExecutable::profile_notes() const {
-  struct Row {
-    const Kernel* kernel;
-    double ms;  // a call's
-  };
-  std::vector<Row> rows;
-  double total = 0;
-  const double calls = static_cast<double>(std::max<uint64_t>(profile_calls_, 1));
-  for (size_t s = 0; s < steps_.size() && 2 * s + 1 < profile_ms_.size(); ++s)
-    for (int slot = 0; slot < 2; ++slot) {
-      const auto& k = slot == 0 ? steps_[s].master : steps_[s].kernel;
-      if (!k) continue;
-      rows.push_back({&*k, profile_ms_[2 * s + slot] / calls});
-      total += rows.back().ms;
-    }
-  // the heaviest first; a tie keeps the order they run in
-  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.ms > b.ms; });
-  char line[256];
-  std::snprintf(line, sizeof line,
-                "GPU profile: %.3f ms of kernels a call over %llu call(s)%s (%zu kernels, each launch timed on its own, "
-                "no graph replay); the heaviest:",
-                total, static_cast<unsigned long long>(profile_calls_), calls_ > 1 ? " after the first" : "", rows.size());
-  std::vector<std::string> notes{line};
-  const size_t shown = std::min<size_t>(rows.size(), kProfileRows);
-  for (size_t i = 0; i < shown; ++i) {
-    const Row& r = rows[i];
-    // a product's or convolution's rate in FLOP/s, any other kernel's in bytes a second
-    const double per_s = r.ms > 0 ? 1e3 / r.ms : 0;
-    char rate[32];
-    if (r.kernel->flops > 0) std::snprintf(rate, sizeof rate, "%.2f TFLOP/s", r.kernel->flops * per_s / 1e12);
-    else std::snprintf(rate, sizeof rate, "%.0f GB/s", static_cast<double>(r.kernel->bytes) * per_s / 1e9);
-    std::snprintf(line, sizeof line, "  %8.3f ms %5.1f%% %14s  ", r.ms, total > 0 ? 100 * r.ms / total : 0.0, rate);
-    notes.push_back(line + r.kernel->what + " [" + std::to_string(r.kernel->grid) + " x " + std::to_string(r.kernel->block) +
-                    " threads]");
-  }
-  if (rows.size() > shown) {
-    double rest = 0;
-    for (size_t i = shown; i < rows.size(); ++i) rest += rows[i].ms;
-    std::snprintf(line, sizeof line, "  %8.3f ms %5.1f%%  the other %zu kernels", rest, total > 0 ? 100 * rest / total : 0.0,
-                  rows.size() - shown);
-    notes.push_back(line);
   }
   return notes;
 }

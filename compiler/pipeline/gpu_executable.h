@@ -27,19 +27,20 @@
 #include "compiler/cuda/device.h"
 #include "compiler/graph/fuse.h"
 #include "compiler/graph/graph.h"
-#include "compiler/pipeline/gpu_run.h"
+#include "compiler/pipeline/execution_options.h"
+#include "compiler/pipeline/kernel_profile.h"
 #include "interpreter/eval/tier.h"
 
 namespace relay::compiler {
 
 class GpuExecutable final : public rt::CompiledCall {
  public:
-  // Plans and generates PTX for the architecture of `run.device` (not null), and loads it.
+  // Plans and generates PTX for the architecture of `run.gpu` (not null), and loads it.
   // `notes` gets the report's lines (what runs where). `run.tiles`: the products' and
   // convolutions' tiles are its measured choices (tile_tuner.h), else the rules'.
   // `run.profile`: every call runs kernel by kernel, each launch timed (run_notes). Throws
   // what gpu::emit_ptx and the driver throw.
-  GpuExecutable(Graph graph, FusionPlan plan, const GpuRun& run, std::vector<std::string>* notes);
+  GpuExecutable(Graph graph, FusionPlan plan, const ExecutionOptions& run, std::vector<std::string>* notes);
   ~GpuExecutable() override;
 
   rt::Value call(std::span<const rt::Value> args) override;
@@ -70,10 +71,6 @@ class GpuExecutable final : public rt::CompiledCall {
   // The captured graph with its buffers (built by the first replayed call).
   std::unique_ptr<Replay> build_replay();
   rt::Value call_replay(std::span<const rt::Value> args);
-  // --gpu-profile's lines: the kernels' time a call, the heaviest kProfileRows with their
-  // rates, then the rest together.
-  static constexpr size_t kProfileRows = 15;
-  std::vector<std::string> profile_notes() const;
 
   Graph graph_;
   FusionPlan plan_;
@@ -98,8 +95,8 @@ class GpuExecutable final : public rt::CompiledCall {
   uint64_t replays_ = 0;
   size_t graph_launches_ = 0;  // kernels in the graph
   bool profile_ = false;
-  std::vector<double> profile_ms_;  // per step, its master's then its kernel's time over the profiled calls
-  uint64_t profile_calls_ = 0;      // the calls after the first (the first alone until a second comes)
+  std::vector<ProfiledKernel> profiled_;  // every kernel, for the profile (by Kernel::profiled)
+  KernelProfile profile_times_;
 };
 
 }  // namespace relay::compiler

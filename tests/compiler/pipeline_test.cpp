@@ -5,6 +5,8 @@
 #ifdef RELAY_HAVE_PIPELINE
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdio>
 #include <random>
 
 #include "compiler/graph/passes.h"
@@ -217,5 +219,60 @@ TEST_CASE("relay compile --emit=loops prints a reduction group's kernel", "[comp
   CHECK(loops.find("exp(") != std::string::npos);
   const std::string as = compiler::emit_groups(g, plan, "asm", compiler::Jit::instance());
   CHECK(as.find("main_g0") != std::string::npos);
+}
+
+TEST_CASE("the CPU profile (--profile) times each group and lists the heaviest with their rates", "[compiler][pipeline]") {
+  auto m = t::load_model_file(std::string(RELAY_SOURCE_DIR) + "/tests/models/mlp.relay");
+  REQUIRE(m->error.empty());
+  const std::vector<rt::NDArray> args = t::random_args(*m, 3);
+  std::vector<rt::Value> vals(args.begin(), args.end());
+  auto sig = jit::signature_of(vals);
+  REQUIRE(sig);
+  compiler::ThreadPool pool(2);
+  jit::CompileOutcome plain = compiler::compile_function(*m->program, *m->program->entry, *sig, &pool);
+  jit::CompileOutcome profiled =
+      compiler::compile_function(compiler::program_types(*m->program), *m->program->entry, *sig, &pool, {nullptr, nullptr, true});
+  REQUIRE(plain.code);
+  REQUIRE(profiled.code);
+  CHECK(plain.code->run_notes().empty() == profiled.code->run_notes().empty());  // nothing before a call
+  const rt::Value want = plain.code->call(vals);
+  for (int call = 0; call < 3; ++call) CHECK(t::max_rel_diff(profiled.code->call(vals).tensor(), want.tensor()) == 0);
+  for (const std::string& n : plain.code->run_notes()) CHECK(n.find("profile") == std::string::npos);
+
+  const std::vector<std::string> notes = profiled.code->run_notes();
+  std::string said;
+  for (const std::string& n : notes) said += n + "\n";
+  INFO(said);
+  const auto first =
+      std::find_if(notes.begin(), notes.end(), [](const std::string& n) { return n.starts_with("CPU profile: "); });
+  REQUIRE(first != notes.end());
+  CHECK(first->find(" a call over 2 call(s) after the first (") != std::string::npos);
+  // a row a group: its time, share and rate, the heaviest first; the shares add up to 100%
+  double total = 0, shares = 0, previous = 1e300;
+  size_t rows = 0, rated_by_flops = 0;
+  for (auto row = first + 1; row != notes.end(); ++row) {
+    double ms = 0, share = 0;
+    char unit[16] = {};
+    REQUIRE(std::sscanf(row->c_str(), " %lf ms %lf%% %*f %15s", &ms, &share, unit) == 3);
+    CHECK(ms <= previous);
+    previous = ms;
+    total += ms, shares += share, ++rows;
+    CHECK(row->find("group ") != std::string::npos);
+    if (row->find("oneDNN") != std::string::npos) {  // a dense layer through the library: its FLOP/s
+      CHECK(std::string(unit).ends_with("FLOP/s"));
+      ++rated_by_flops;
+    } else {
+      CHECK(std::string(unit).ends_with("B/s"));
+    }
+  }
+  CHECK(rows >= 4);  // the flatten, three dense layers (with their epilogues), the softmax
+  CHECK(shares == Approx(100).margin(0.1 * static_cast<double>(rows)));
+  double headline = 0;
+  REQUIRE(std::sscanf(first->c_str(), "CPU profile: %lf ms", &headline) == 1);
+  CHECK(headline == Approx(total).margin(0.001 * static_cast<double>(rows)));
+  // the three dense layers when oneDNN runs them (the compile report says so)
+  const bool library = std::any_of(profiled.notes.begin(), profiled.notes.end(),
+                                   [](const std::string& n) { return n.find("through oneDNN") != std::string::npos; });
+  CHECK(rated_by_flops == (library ? 3u : 0u));
 }
 #endif
