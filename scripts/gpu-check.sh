@@ -22,7 +22,9 @@
 #                                      bench-gpu.txt) when $OUT is set. RELAY_GPU_CASES
 #                                      picks bench_gpu.py's cases, RELAY_GPU_COMPILE=0 leaves
 #                                      torch.compile out, RELAY_GPU_TUNE=0 relay's second
-#                                      run of each case with --tune-tiles
+#                                      run of each case with --tune-tiles; the cases not
+#                                      begun RELAY_GPU_DEADLINE_S (420) seconds after the
+#                                      start are listed as skipped
 #
 # With the device tool: run `prepare` here, then run `scripts/gpu-check.sh run` there with
 # carry ["build/gpu-check"] (tests/gpu/README.md). Exit status: 0 all passed, 1 a case
@@ -126,8 +128,12 @@ case "${1:-}" in
       compile=()
       [ "${RELAY_GPU_COMPILE:-1}" = 0 ] && compile=(--no-compile)
       [ "${RELAY_GPU_TUNE:-1}" = 0 ] && compile+=(--no-tune)
+      # the benchmarks begin cases until RELAY_GPU_DEADLINE_S (default 420 s) after the
+      # check's start, and list the rest as skipped, so that the case under way still ends
+      # within a device call's 600 s
+      deadline=$(( ${RELAY_GPU_DEADLINE_S:-420} - SECONDS ))
       python3 bench/gpu/bench_gpu.py "$relay" ${RELAY_GPU_CASES:+--cases "$RELAY_GPU_CASES"} "${compile[@]}" \
-        ${OUT:+--out "$OUT"} || status=1
+        --deadline "$(( deadline > 0 ? deadline : 0 ))" ${OUT:+--out "$OUT"} || status=1
     fi
     exit "$status"
     ;;

@@ -3,7 +3,7 @@
 `relay run --device=cuda` against PyTorch on the same GPU, in the same run.
 
   bench_gpu.py RELAY [--cases mlp,resnet18_b1,...] [--runs N] [--no-compile] [--no-tune]
-               [--profile CASES] [--out DIR]
+               [--profile CASES] [--deadline SECONDS] [--out DIR]
 
 RELAY is the command that runs the relay binary (several words where the binary comes with
 its own loader and libraries: scripts/gpu-check.sh packs it so). For every case:
@@ -265,6 +265,9 @@ def main():
     ap.add_argument("--profile", default="resnet18_b1,resnet18_b32",
                     help="cases also profiled kernel by kernel, relay (--profile) beside PyTorch eager "
                          "(torch.profiler); empty: none")
+    ap.add_argument("--deadline", type=float, default=None,
+                    help="seconds this run may take: cases not begun by then are listed as skipped (a device "
+                         "lent for a few minutes still gets the table)")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     import torch
@@ -276,7 +279,12 @@ def main():
     gpu = torch.cuda.get_device_name(0)
     rows, failures = [], 0
     tile_cache = None if args.no_tune else os.path.join(args.out or tempfile.mkdtemp(), "gpu-tiles.tsv")
+    started = time.perf_counter()
     for name in args.cases.split(","):
+        if args.deadline is not None and time.perf_counter() - started > args.deadline:
+            print("%s: skipped, the run's %.0f s ran out" % (name, args.deadline), flush=True)
+            rows.append((name, "skipped: the run's %.0f s ran out" % args.deadline, "-", "-", "-", ""))
+            continue
         with tempfile.TemporaryDirectory() as d:
             text = case_text(name)
             path = os.path.join(d, name + ".relay")
