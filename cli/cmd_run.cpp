@@ -54,7 +54,8 @@ void run_usage(FILE* out) {
                "  --profile             time each compiled group of each call (with --device=cuda each kernel\n"
                "                        launch, the calls run kernel by kernel, not as a CUDA graph) and print\n"
                "                        the heaviest with their FLOP/s or bytes a second in the --jit-report,\n"
-               "                        which it turns on\n"
+               "                        which it turns on; the entry is compiled before it runs unless --jit\n"
+               "                        says otherwise\n"
                "Exit status: 0 ok, 1 errors, 2 usage error, 130 interrupted.\n",
                rt::Machine::kDefaultMaxDepth);
 }
@@ -178,6 +179,8 @@ int cmd_run(const Args& args) {
     std::fprintf(stderr, "error: `--profile` times compiled code; it cannot be combined with `--jit=off`\n");
     return kExitUsage;
   }
+  // a profile of one run needs the entry compiled before it runs
+  if (jit.profile && !jit.mode_given) jit.mode = "eager";
   if (jit.device == "cuda" && jit.mode == "off") {
     std::fprintf(stderr, "error: `--device=cuda` runs compiled code; it cannot be combined with `--jit=off`\n");
     return kExitUsage;

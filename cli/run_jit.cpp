@@ -22,6 +22,7 @@ bool parse_jit_option(const std::vector<std::string>& args, size_t& i, JitOption
   };
   if (a.starts_with("--jit=")) {
     jit.mode = a.substr(6);
+    jit.mode_given = true;
     if (jit.mode != "off" && jit.mode != "auto" && jit.mode != "eager")
       error = "`--jit` is off, auto or eager, not `" + jit.mode + "`";
     return true;

@@ -17,6 +17,7 @@ namespace relay::cli {
 
 struct JitOptions {
   std::string mode = "auto";  // off, auto, eager
+  bool mode_given = false;    // --jit= was given (else --profile makes it eager)
   uint64_t threshold = 2;
   unsigned threads = 0;       // 0: the number of cores
   bool report = false;
