@@ -178,8 +178,9 @@ class Builder {
 
 std::string append_block_gemm(Kernel& k, const BlockGemm& g) {
   if (g.rows < 1 || g.cols < 1 || g.depth < 1 || g.batches < 1) return "an empty block-tiled product";
-  if (g.tile != kBlockTile && !(g.tile == kWideBlockTile && g.thread_tile == 8))
-    return "a block of 64 x 64 outputs, or of 128 x 128 with 8 x 8 a thread";
+  if (g.tile != kBlockTile && !(g.tile == kWideBlockTile && g.thread_tile == 8) &&
+      !(g.tile == kSmallBlockTile && g.thread_tile == 4))
+    return "a block of 64 x 64 outputs, of 128 x 128 with 8 x 8 a thread, or of 32 x 32 with 4 x 4";
   if (g.rows % g.tile != 0) return "a block tile that does not divide the product's rows";
   if (g.thread_tile != 4 && g.thread_tile != 8) return "a block tile of 4 x 4 or 8 x 8 outputs a thread";
   Builder(k, g).build();

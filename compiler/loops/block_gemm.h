@@ -49,22 +49,25 @@ inline constexpr int64_t kBlockFatMinTiles = 1024;
 // and MatmulTile each say theirs: m x n is output channels x columns, or rows x columns).
 struct GemmTileKind {
   int64_t m = 1, n = 1;
-  bool lanes = false, block = false, tensor_cores = false, fat = false, wide = false, prefetch = false;
+  bool lanes = false, block = false, tensor_cores = false, fat = false, wide = false, prefetch = false,
+       small = false;
 };
-// The words for a tile, for reports: tensor cores, block tiles (4 x 4 or 8 x 8 a thread,
-// the next slice read ahead or not), a warp per tile, or a register tile of `m` x `n`
-// outputs a thread.
+// The words for a tile, for reports: tensor cores, block tiles (64 x 64, 128 x 128 or
+// 32 x 32; 4 x 4 or 8 x 8 a thread; the next slice read ahead or not), a warp per tile,
+// or a register tile of `m` x `n` outputs a thread.
 std::string gemm_tile_words(const GemmTileKind& t);
 // The same tile as a short label for files and benchmark names: "mma", "block", "block8",
-// "block128" (wide), each with a "p" when it reads ahead ("block8p"), "t4x7" (a register
-// tile), "t1x1_warp" (a warp per tile).
+// "block128" (wide), "block32" (small), each with a "p" when it reads ahead ("block8p"),
+// "t4x7" (a register tile), "t1x1_warp" (a warp per tile).
 std::string gemm_tile_label(const GemmTileKind& t);
 
 // A list of candidate tiles (Conv2dTile or MatmulTile: conv2d_tiles, matmul_tiles), each
 // once: add() keeps the first of equal tiles; add_blocks() adds the block tiles where 64 x 64
 // blocks fit: 4 x 4 and 8 x 8 a thread, the tensor cores for `storage_only` dtypes, and
-// the wide tile where 128 x 128 blocks fit too; then each block tile on the float32 units again reading
-// ahead (BlockGemm::prefetch).
+// the wide tile where 128 x 128 blocks fit too; then each block tile on the float32 units
+// again reading ahead (BlockGemm::prefetch). add_small_blocks() adds the small tile (32 x
+// 32 blocks) plain and reading ahead, for products too small to fill a GPU with 64 x 64
+// blocks (small_blocks_help).
 template <class Tile>
 struct TileCandidates {
   std::vector<Tile> tiles;
@@ -82,6 +85,10 @@ struct TileCandidates {
     add(Tile{.block = true, .fat = true, .prefetch = true});
     if (wide_fits) add(Tile{.block = true, .wide = true, .prefetch = true});
   }
+  void add_small_blocks() {
+    add(Tile{.block = true, .small = true});
+    add(Tile{.block = true, .prefetch = true, .small = true});
+  }
 };
 
 // The element types the GPU's products and convolutions take: float32, and float16 or
@@ -93,6 +100,16 @@ inline constexpr int64_t kBlockDepth = 16;
 inline constexpr int64_t kBlockThreads = 256;     // with 4 x 4 outputs a thread (and the tensor cores')
 inline constexpr int64_t kBlockFatThreads = 64;   // with 8 x 8 outputs a thread
 inline constexpr int64_t kWideBlockTile = 128;    // a wide tile's side (8 x 8 a thread, kBlockThreads)
+inline constexpr int64_t kSmallBlockTile = 32;    // a small tile's side (4 x 4 a thread, kBlockFatThreads)
+// Whether a product of `rows` x `cols` outputs (batches included in `cols` or `batches`)
+// is worth 32 x 32 blocks: fewer than kBlockFatMinTiles 64 x 64 blocks, where a large GPU
+// gets few blocks (ResNet-18's stages at batch 1: 16 to 49), and rows a multiple of 32.
+// Four times the blocks for half the reuse of each staged element; candidates only (not
+// yet timed on a GPU).
+inline bool small_blocks_help(int64_t batches, int64_t rows, int64_t cols) {
+  const int64_t tiles64 = batches * ((rows + kBlockTile - 1) / kBlockTile) * ((cols + kBlockTile - 1) / kBlockTile);
+  return rows % kSmallBlockTile == 0 && cols > 0 && tiles64 < kBlockFatMinTiles;
+}
 
 // How the copy phase walks an operand's slice (a tile's rows by kBlockDepth k, four
 // elements a thread, eight in a wide tile):
@@ -119,8 +136,9 @@ using GemmReader =
 struct BlockGemm {
   int64_t rows = 0, cols = 0, depth = 0;  // rows % tile == 0; a last partial tile of
                                           // columns and a last partial slice of k are allowed
-  int64_t tile = kBlockTile;              // the block's side: kBlockTile, or kWideBlockTile
-                                          // with thread_tile 8 (not for append_mma_gemm)
+  int64_t tile = kBlockTile;              // the block's side: kBlockTile, kWideBlockTile with
+                                          // thread_tile 8, or kSmallBlockTile with thread_tile
+                                          // 4 (not for append_mma_gemm)
   int64_t batches = 1;                    // independent products, the outermost index
   int64_t thread_tile = 4;                // outputs a thread along each side: 4 or 8 (not
                                           // for append_mma_gemm)

@@ -5,7 +5,7 @@
 namespace relay::loops {
 
 std::string gemm_tile_words(const GemmTileKind& t) {
-  const int64_t edge = t.wide ? kWideBlockTile : kBlockTile;
+  const int64_t edge = t.wide ? kWideBlockTile : t.small ? kSmallBlockTile : kBlockTile;
   const std::string side = std::to_string(edge) + " x " + std::to_string(edge);
   if (t.tensor_cores) return "tensor cores, " + side + " blocks";
   if (t.block)
@@ -17,7 +17,8 @@ std::string gemm_tile_words(const GemmTileKind& t) {
 
 std::string gemm_tile_label(const GemmTileKind& t) {
   if (t.tensor_cores) return "mma";
-  if (t.block) return std::string(t.wide ? "block128" : t.fat ? "block8" : "block") + (t.prefetch ? "p" : "");
+  if (t.block)
+    return std::string(t.wide ? "block128" : t.small ? "block32" : t.fat ? "block8" : "block") + (t.prefetch ? "p" : "");
   return "t" + std::to_string(t.m) + "x" + std::to_string(t.n) + (t.lanes ? "_warp" : "");
 }
 

@@ -70,6 +70,7 @@ struct Conv2dTile {
   bool fat = false;           // block tiles of 8 x 8 outputs a thread (kBlockFatMinTiles)
   bool wide = false;          // block tiles of 128 x 128 outputs, 8 x 8 a thread (block too)
   bool prefetch = false;      // block tiles that read the next slice ahead (BlockGemm::prefetch)
+  bool small = false;         // block tiles of 32 x 32 outputs, 4 x 4 a thread (block too)
   bool operator==(const Conv2dTile&) const = default;
 };
 // `tensor_cores`: whether the target's tensor cores take p.dtype (gpu::tensor_cores_take);
@@ -81,7 +82,8 @@ Conv2dTile conv2d_tile(const Conv2dProgram& p, bool tensor_cores = true);
 // a group's channels to spread over the lanes), and the block tiles (4 x 4 and 8 x 8 a
 // thread, and for float16/bfloat16 the tensor cores) where block_conv2d_fits, the wide
 // ones (128 x 128) where output channels are a multiple of 128 too, and each block tile
-// on the float32 units again reading ahead (BlockGemm::prefetch). What a
+// on the float32 units again reading ahead (BlockGemm::prefetch), and the small ones (32 x
+// 32, plain and reading ahead) where small_blocks_help and 32 divides output channels. What a
 // measured choice picks from (compiler/pipeline/tile_tuner.h) and the tile benchmarks time.
 std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p, bool tensor_cores = true);
 // The tile in words, for reports (as matmul.h's; a register tile is output channels x
@@ -105,7 +107,8 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
 // only) the same product runs on them (append_mma_gemm: sums in the hardware's order);
 // with fat, 8 x 8 outputs a thread; with wide, blocks of 128 x 128 outputs (output
 // channels a multiple of 128), 8 x 8 a thread; with prefetch, each slice read ahead.
-bool block_conv2d_fits(const Conv2dProgram& p);
+// `side`: the block's (kBlockTile, or kSmallBlockTile for the small tiles).
+bool block_conv2d_fits(const Conv2dProgram& p, int64_t side = kBlockTile);
 LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const Conv2dTile& tile);
 
 }  // namespace relay::loops

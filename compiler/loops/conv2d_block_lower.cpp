@@ -8,8 +8,8 @@
 
 namespace relay::loops {
 
-bool block_conv2d_fits(const Conv2dProgram& p) {
-  return p.groups == 1 && p.out_channels % kBlockTile == 0 && p.batch * p.out_h * p.out_w > 0 &&
+bool block_conv2d_fits(const Conv2dProgram& p, int64_t side) {
+  return p.groups == 1 && p.out_channels % side == 0 && p.batch * p.out_h * p.out_w > 0 &&
          p.channels * p.kernel_h * p.kernel_w > 0;
 }
 
@@ -19,8 +19,14 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const
     r.error = "a convolution of " + dtype_name(p.dtype);
     return r;
   }
-  if (!block_conv2d_fits(p) || p.strides[0] < 1 || p.strides[1] < 1 || p.dilation[0] < 1 || p.dilation[1] < 1) {
-    r.error = "a convolution that block tiles do not fit (one group, output channels a multiple of 64)";
+  const int64_t side = tile.small ? kSmallBlockTile : kBlockTile;
+  if (!block_conv2d_fits(p, side) || p.strides[0] < 1 || p.strides[1] < 1 || p.dilation[0] < 1 || p.dilation[1] < 1) {
+    r.error = "a convolution that block tiles do not fit (one group, output channels a multiple of " +
+              std::to_string(side) + ")";
+    return r;
+  }
+  if (tile.small && (tile.tensor_cores || tile.wide || tile.fat)) {
+    r.error = "small block tiles are 4 x 4 outputs a thread on the float32 units";
     return r;
   }
   if (tile.tensor_cores && tile.prefetch) {
@@ -81,7 +87,7 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const
                        cast(t, value)));
   };
   g.thread_tile = tile.fat || tile.wide ? 8 : 4;
-  g.tile = tile.wide ? kWideBlockTile : kBlockTile;
+  g.tile = tile.wide ? kWideBlockTile : tile.small ? kSmallBlockTile : kBlockTile;
   g.prefetch = tile.prefetch;
   r.error = tile.tensor_cores ? append_mma_gemm(k, g, t) : append_block_gemm(k, g);
   return r;

@@ -51,11 +51,11 @@ Conv2dTile conv2d_tile(const Conv2dProgram& p, bool tensor_cores) {
 }
 
 std::string tile_words(const Conv2dTile& t) {
-  return gemm_tile_words({t.channels, t.width, t.lanes, t.block, t.tensor_cores, t.fat, t.wide, t.prefetch});
+  return gemm_tile_words({t.channels, t.width, t.lanes, t.block, t.tensor_cores, t.fat, t.wide, t.prefetch, t.small});
 }
 
 std::string tile_label(const Conv2dTile& t) {
-  return gemm_tile_label({t.channels, t.width, t.lanes, t.block, t.tensor_cores, t.fat, t.wide, t.prefetch});
+  return gemm_tile_label({t.channels, t.width, t.lanes, t.block, t.tensor_cores, t.fat, t.wide, t.prefetch, t.small});
 }
 
 std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p, bool tensor_cores) {
@@ -70,6 +70,8 @@ std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p, bool tensor_cores) 
     for (int64_t s : {1, 2})
       if (divides(s, s)) c.add({.channels = s, .width = s, .lanes = true});
   if (block_conv2d_fits(p)) c.add_blocks(tensor_cores && is_storage_only(p.dtype), p.out_channels % kWideBlockTile == 0);
+  if (block_conv2d_fits(p, kSmallBlockTile) && small_blocks_help(1, p.out_channels, p.batch * p.out_h * p.out_w))
+    c.add_small_blocks();
   return c.tiles;
 }
 

@@ -49,6 +49,7 @@ struct MatmulTile {
   bool wide = false;          // block tiles of 128 x 128 outputs, 8 x 8 a thread, 256
                               // threads (block too; kWideBlockTile divides m and n)
   bool prefetch = false;      // block tiles that read the next slice ahead (BlockGemm::prefetch)
+  bool small = false;         // block tiles of 32 x 32 outputs, 4 x 4 a thread (block too)
   bool operator==(const MatmulTile&) const = default;
 };
 
@@ -72,7 +73,8 @@ MatmulTile matmul_tile(const MatmulProgram& p, bool tensor_cores = true);
 // product, a warp per 1 x 1 or 1 x 4 tile below 2^20 outputs at least kWarpLanes deep,
 // and the block tiles (4 x 4 and 8 x 8 a thread, and for float16/bfloat16 the tensor
 // cores) where kBlockTile divides m and n, the wide ones where kWideBlockTile does
-// (conv2d_tiles' counterpart), and each block tile on the float32 units again reading ahead.
+// (conv2d_tiles' counterpart), and each block tile on the float32 units again reading ahead;
+// the small ones where small_blocks_help and 32 divides m and n.
 std::vector<MatmulTile> matmul_tiles(const MatmulProgram& p, bool tensor_cores = true);
 // The tile in words, for reports: "tensor cores", "64 x 64 blocks, 8 x 8 a thread",
 // "a warp per output", "4 x 4 outputs a thread", ...; and as a label (gemm_tile_label).

@@ -33,8 +33,8 @@ BlockGemm product_gemm(const MatmulProgram& p, const MatmulBuffers& buffers) {
 LoweredKernel lower_blocks(const MatmulProgram& p, std::string name, const MatmulTile& tile) {
   const bool tensor_cores = tile.tensor_cores, wide = tile.wide;
   LoweredKernel r;
-  const int64_t side = wide ? kWideBlockTile : kBlockTile;
-  if (p.m % side != 0 || p.n % side != 0 || p.k < 1 || (wide && tensor_cores)) {
+  const int64_t side = wide ? kWideBlockTile : tile.small ? kSmallBlockTile : kBlockTile;
+  if (p.m % side != 0 || p.n % side != 0 || p.k < 1 || (tensor_cores && (wide || tile.small))) {
     r.error = tensor_cores ? "a tensor-core block that does not divide the matrix product"
                            : "a block tile that does not divide the matrix product";
     return r;

@@ -64,10 +64,10 @@ MatmulTile matmul_tile(const MatmulProgram& p, bool tensor_cores) {
 }
 
 std::string tile_words(const MatmulTile& t) {
-  return gemm_tile_words({t.m, t.n, t.lanes, t.block, t.tensor_cores, t.fat, t.wide, t.prefetch});
+  return gemm_tile_words({t.m, t.n, t.lanes, t.block, t.tensor_cores, t.fat, t.wide, t.prefetch, t.small});
 }
 std::string tile_label(const MatmulTile& t) {
-  return gemm_tile_label({t.m, t.n, t.lanes, t.block, t.tensor_cores, t.fat, t.wide, t.prefetch});
+  return gemm_tile_label({t.m, t.n, t.lanes, t.block, t.tensor_cores, t.fat, t.wide, t.prefetch, t.small});
 }
 
 std::vector<MatmulTile> matmul_tiles(const MatmulProgram& p, bool tensor_cores) {
@@ -80,6 +80,8 @@ std::vector<MatmulTile> matmul_tiles(const MatmulProgram& p, bool tensor_cores) 
       if (divides(1, n)) c.add({.m = 1, .n = n, .lanes = true});
   if (divides(kBlockTile, kBlockTile) && p.k > 0)
     c.add_blocks(tensor_cores && is_storage_only(p.dtype), divides(kWideBlockTile, kWideBlockTile));
+  if (divides(kSmallBlockTile, kSmallBlockTile) && p.k > 0 && small_blocks_help(p.batch, p.m, p.n))
+    c.add_small_blocks();
   return c.tiles;
 }
 

@@ -366,13 +366,16 @@ TEST_CASE("block-tiled products stage slices in shared memory, with vector loads
   c.kernel_h = c.kernel_w = 3, c.pad_begin = {1, 1};
   REQUIRE(loops::block_conv2d_fits(c));
   REQUIRE(loops::conv2d_tile(c).fat);  // 1568 tiles
+  loops::Conv2dProgram last = c;  // ResNet-18's last stage at batch 1: 16 small blocks x 2
+  last.batch = 1, last.channels = last.out_channels = 512, last.height = last.width = last.out_h = last.out_w = 7;
   const loops::LoweredKernel lowered[] = {loops::lower_tiled_matmul(product, "dense_block"),
                                           loops::lower_block_conv2d(c, "conv_block", {1, 1, false, true}),
                                           loops::lower_block_conv2d(c, "conv_block8", {1, 1, false, true, false, true}),
                                           loops::lower_tiled_matmul(product, "dense_block8p", {.block = true, .fat = true, .prefetch = true}),
                                           loops::lower_block_conv2d(c, "conv_blockp", {.block = true, .prefetch = true}),
                                           loops::lower_block_conv2d(c, "conv_block8p", {.block = true, .fat = true, .prefetch = true}),
-                                          loops::lower_tiled_matmul(product, "dense_block128p", {.block = true, .wide = true, .prefetch = true})};
+                                          loops::lower_tiled_matmul(product, "dense_block128p", {.block = true, .wide = true, .prefetch = true}),
+                                          loops::lower_block_conv2d(last, "conv_block32p", {.block = true, .prefetch = true, .small = true})};
   std::vector<const loops::Kernel*> kernels;
   for (const loops::LoweredKernel& l : lowered) {
     REQUIRE(l.ok());
@@ -383,10 +386,11 @@ TEST_CASE("block-tiled products stage slices in shared memory, with vector loads
   const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
   INFO(m.ptx);
   // an iteration per block of 64 (8 x 8 a thread) or 256 threads, whose size launch_for keeps
-  REQUIRE(m.kernels.size() == 7);
-  const int64_t teams[] = {loops::kBlockFatThreads, loops::kBlockThreads, loops::kBlockFatThreads,
-                           loops::kBlockFatThreads, loops::kBlockThreads, loops::kBlockFatThreads, loops::kBlockThreads};
-  for (size_t i = 0; i < 7; ++i) {
+  REQUIRE(m.kernels.size() == 8);
+  const int64_t teams[] = {loops::kBlockFatThreads, loops::kBlockThreads,    loops::kBlockFatThreads,
+                           loops::kBlockFatThreads, loops::kBlockThreads,    loops::kBlockFatThreads,
+                           loops::kBlockThreads,    loops::kBlockFatThreads};
+  for (size_t i = 0; i < 8; ++i) {
     const compiler::gpu::PtxKernelInfo& k = m.kernels[i];
     CHECK(k.whole_block);
     CHECK(k.team == static_cast<uint64_t>(teams[i]));
@@ -398,6 +402,7 @@ TEST_CASE("block-tiled products stage slices in shared memory, with vector loads
   CHECK(m.kernels[2].grid == 32 * 56 * 56 / 64);
   CHECK(m.kernels[3].grid == 64 * 64);
   CHECK(m.kernels[6].grid == 32 * 32);
+  CHECK(m.kernels[7].grid == 16 * 2);
   // shared memory between barriers; the rows of a and of the weights read four floats at
   // a time; the accumulators in registers
   CHECK(m.ptx.find(".shared .align 32 .b8") != std::string::npos);
@@ -417,7 +422,7 @@ TEST_CASE("block-tiled products stage slices in shared memory, with vector loads
     for (size_t at = report.find("0 bytes spill stores"); at != std::string::npos;
          at = report.find("0 bytes spill stores", at + 1))
       if (at == 0 || report[at - 1] == ' ') ++functions;  // "0 bytes", not "40 bytes"
-    CHECK(functions == 7);
+    CHECK(functions == 8);
   }
 }
 

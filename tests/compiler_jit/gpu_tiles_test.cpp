@@ -122,14 +122,21 @@ loops::MatmulProgram product(int64_t batch, int64_t a_batch, int64_t b_batch, in
 template <class Lower>
 void check_block_tiles(Lower lower, std::vector<float>& a, std::vector<float>& b, const std::vector<float>& single,
                        bool wide = false) {
-  for (auto [fat, w] : {std::pair{false, false}, std::pair{true, false}, std::pair{true, true}})
+  struct Shape {
+    bool fat, wide, small;
+  };
+  for (const Shape shape : {Shape{false, false, false}, Shape{true, false, false}, Shape{true, true, false},
+                            Shape{false, false, true}})
     for (bool ahead : {false, true}) {
-      if (w && !wide) continue;
-      INFO((fat ? "8 x 8" : "4 x 4") << " a thread" << (w ? ", 128 x 128 blocks" : "")
-                                     << (ahead ? ", the next slice read ahead" : ""));
-      const loops::LoweredKernel block = lower(fat, w, ahead);
+      if (shape.wide && !wide) continue;
+      INFO((shape.fat ? "8 x 8" : "4 x 4") << " a thread" << (shape.wide ? ", 128 x 128 blocks" : "")
+                                           << (shape.small ? ", 32 x 32 blocks" : "")
+                                           << (ahead ? ", the next slice read ahead" : ""));
+      const loops::LoweredKernel block = lower(shape.fat, shape.wide, shape.small, ahead);
       REQUIRE(block.ok());
-      CHECK(block.kernel.team() == (w ? loops::kBlockThreads : fat ? loops::kBlockFatThreads : loops::kBlockThreads));
+      CHECK(block.kernel.team() == (shape.wide ? loops::kBlockThreads
+                                    : shape.fat || shape.small ? loops::kBlockFatThreads
+                                                               : loops::kBlockThreads));
       CHECK(block.kernel.has_shared_buffers());
       CHECK(run(block, a, b, single.size()) == single);
     }
@@ -255,8 +262,8 @@ TEST_CASE("the block-tiled convolution computes the direct convolution's bits", 
     std::vector<float> w = random_values(static_cast<size_t>(p.out_channels * p.channels * p.kernel_h * p.kernel_w), rng);
     const size_t outputs = static_cast<size_t>(p.batch * p.out_channels * p.out_h * p.out_w);
     check_block_tiles(
-        [&](bool fat, bool wide, bool ahead) {
-          return loops::lower_direct_conv2d(p, "conv_block", {1, 1, false, true, false, fat, wide, ahead});
+        [&](bool fat, bool wide, bool small, bool ahead) {
+          return loops::lower_direct_conv2d(p, "conv_block", {1, 1, false, true, false, fat, wide, ahead, small});
         },
         x, w, run(loops::lower_direct_conv2d(p, "conv_1x1", {1, 1}), x, w, outputs), p.out_channels % 128 == 0);
   }
@@ -346,8 +353,8 @@ TEST_CASE("the block-tiled matrix product computes a thread per output's bits", 
     std::vector<float> b = random_values(static_cast<size_t>(p.b_batch * p.n * p.k), rng);
     const size_t outputs = static_cast<size_t>(p.batch * p.m * p.n);
     check_block_tiles(
-        [&](bool fat, bool wide, bool ahead) {
-          return loops::lower_tiled_matmul(p, "mm_block", {1, 1, false, true, false, fat, wide, ahead});
+        [&](bool fat, bool wide, bool small, bool ahead) {
+          return loops::lower_tiled_matmul(p, "mm_block", {1, 1, false, true, false, fat, wide, ahead, small});
         },
         a, b, run(loops::lower_tiled_matmul(p, "mm_1x1", {1, 1}), a, b, outputs), p.m % 128 == 0 && p.n % 128 == 0);
   }
@@ -362,6 +369,19 @@ TEST_CASE("the block-tiled matrix product computes a thread per output's bits", 
   CHECK(loops::tile_label(loops::MatmulTile{.block = true, .wide = true}) == "block128");
   CHECK(loops::tile_words(loops::MatmulTile{.block = true, .wide = true}) == "128 x 128 blocks, 8 x 8 outputs a thread");
   CHECK(loops::tile_label(loops::MatmulTile{.block = true, .fat = true, .prefetch = true}) == "block8p");
+  CHECK(loops::tile_label(loops::MatmulTile{.block = true, .prefetch = true, .small = true}) == "block32p");
+  CHECK(loops::tile_words(loops::MatmulTile{.block = true, .small = true}) == "32 x 32 blocks, 4 x 4 outputs a thread");
+  // small blocks: 32 divides m and n; only where 64 x 64 blocks would be few
+  CHECK(loops::lower_block_matmul(product(1, 1, 1, 32, 96, 16), "small", {.block = true, .small = true}).ok());
+  CHECK_FALSE(loops::lower_block_matmul(product(1, 1, 1, 48, 96, 16), "bad", {.block = true, .small = true}).ok());
+  CHECK_FALSE(loops::lower_block_matmul(product(1, 1, 1, 32, 96, 16), "bad", {.block = true, .fat = true, .small = true}).ok());
+  auto has_small = [](const loops::MatmulProgram& p) {
+    const auto tiles = loops::matmul_tiles(p);
+    return std::any_of(tiles.begin(), tiles.end(), [](const loops::MatmulTile& t) { return t.small; });
+  };
+  CHECK(has_small(product(1, 1, 1, 512, 512, 64)));     // 64 blocks of 64 x 64
+  CHECK_FALSE(has_small(product(1, 1, 1, 2048, 2048, 64)));  // 1024: enough
+  CHECK_FALSE(has_small(product(1, 1, 1, 48, 64, 64)));     // 32 does not divide m
   CHECK(loops::tile_words(loops::MatmulTile{.block = true, .prefetch = true}) ==
         "64 x 64 blocks, 4 x 4 outputs a thread, the next slice read ahead");
   // the tensor cores' blocks do not read ahead
@@ -539,6 +559,8 @@ TEST_CASE("every candidate tile lowers and computes the same product", "[gpu][ti
     CHECK(std::find(labels.begin(), labels.end(), "t1x1") != labels.end());
     CHECK((std::find(labels.begin(), labels.end(), "block8") != labels.end()) == loops::block_conv2d_fits(p));
     CHECK((std::find(labels.begin(), labels.end(), "block8p") != labels.end()) == loops::block_conv2d_fits(p));
+    CHECK((std::find(labels.begin(), labels.end(), "block32p") != labels.end()) ==
+          loops::block_conv2d_fits(p, loops::kSmallBlockTile));  // every shape here is small enough
     CHECK((std::find(labels.begin(), labels.end(), "block128") != labels.end()) == (p.out_channels % 128 == 0));
     CHECK(std::find(labels.begin(), labels.end(), "mma") == labels.end());  // float32
     std::vector<float> x = random_values(static_cast<size_t>(p.batch * p.channels * p.height * p.width), rng);
@@ -584,7 +606,10 @@ TEST_CASE("every candidate tile lowers and computes the same product", "[gpu][ti
         REQUIRE(std::fabs(got[i] - single[i]) <= 2.0 * static_cast<double>(p.k * p.k) * 0x1p-23);
     }
   }
-  CHECK(loops::matmul_tiles(product(1, 1, 1, 64, 128, 40)).size() == 9);  // 1x1 2x2 4x4, 2 warps, 2 blocks, 2 read ahead
-  CHECK(loops::matmul_tiles(product(1, 1, 1, 128, 256, 40)).back().wide);   // and the wide block
+  CHECK(loops::matmul_tiles(product(1, 1, 1, 64, 128, 40)).size() == 11);  // 1x1 2x2 4x4, 2 warps, 2 blocks, 2 read ahead, 2 small
+  {
+    const auto tiles = loops::matmul_tiles(product(1, 1, 1, 128, 256, 40));  // and the wide block
+    CHECK(std::any_of(tiles.begin(), tiles.end(), [](const loops::MatmulTile& t) { return t.wide && !t.prefetch; }));
+  }
   CHECK(loops::matmul_tiles(product(1, 1, 1, 3, 5, 7)).size() == 1);      // only a thread per output
 }

@@ -54,7 +54,7 @@ inline TileName parse_tile_name(const std::string& name) {
     return true;
   };
   auto is_tile = [&](const std::string& p) {
-    for (const char* block : {"block", "block8", "block128"})
+    for (const char* block : {"block", "block8", "block128", "block32"})
       if (p == block || p == std::string(block) + "p") return true;
     if (p == "mma") return true;
     const size_t x = p.find('x');

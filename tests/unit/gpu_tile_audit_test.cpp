@@ -20,7 +20,8 @@ TEST_CASE("tile benchmark names split into family, tile and the rule's mark", "[
                         Case{"dense_4096_block8_chosen_blk64", "dense_4096", "block8_blk64", true},
                         Case{"conv_l2_b32_block128_blk256", "conv_l2_b32", "block128_blk256", false},
                         Case{"conv_l1_b32_block8p_blk64", "conv_l1_b32", "block8p_blk64", false},
-                        Case{"dense_4096_block128p_blk256", "dense_4096", "block128p_blk256", false}}) {
+                        Case{"dense_4096_block128p_blk256", "dense_4096", "block128p_blk256", false},
+                        Case{"conv_l4_b1_block32_blk64", "conv_l4_b1", "block32_blk64", false}}) {
     INFO(c.name);
     const auto n = parse_tile_name(c.name);
     CHECK(n.family == c.family);
