@@ -51,6 +51,8 @@ struct GemmTileKind {
   int64_t m = 1, n = 1;
   bool lanes = false, block = false, tensor_cores = false, fat = false, wide = false, prefetch = false,
        small = false;
+  // A block or tensor-core tile's side: kWideBlockTile, kSmallBlockTile or kBlockTile.
+  int64_t block_side() const;
 };
 // The words for a tile, for reports: tensor cores, block tiles (64 x 64, 128 x 128 or
 // 32 x 32; 4 x 4 or 8 x 8 a thread; the next slice read ahead or not), a warp per tile,
@@ -154,6 +156,11 @@ struct BlockGemm {
   // (col < cols holds).
   std::function<void(Kernel&, Block& at, const Expr& batch, const Expr& row, const Expr& col, const Expr& value)> out;
 };
+
+// Sets g's block shape from a block or tensor-core tile (its side, outputs a thread,
+// reading ahead), or says why no lowering builds that combination (tensor cores only in
+// plain 64 x 64 blocks; small blocks only 4 x 4 a thread). Empty: done.
+std::string shape_blocks(BlockGemm& g, const GemmTileKind& t);
 
 // Appends the product's parallel loop (an iteration per tile of each batch, a team of
 // kBlockThreads or kBlockFatThreads threads each: (tile / thread_tile)^2) to `k`'s body. An error message when the shape does not fit

@@ -4,8 +4,20 @@
 
 namespace relay::loops {
 
+int64_t GemmTileKind::block_side() const { return wide ? kWideBlockTile : small ? kSmallBlockTile : kBlockTile; }
+
+std::string shape_blocks(BlockGemm& g, const GemmTileKind& t) {
+  if (t.tensor_cores && (t.wide || t.small || t.prefetch))
+    return "tensor-core blocks are 64 x 64 outputs and do not read ahead";
+  if (t.small && (t.fat || t.wide)) return "small block tiles are 4 x 4 outputs a thread";
+  g.tile = t.block_side();
+  g.thread_tile = t.fat || t.wide ? 8 : 4;
+  g.prefetch = t.prefetch;
+  return {};
+}
+
 std::string gemm_tile_words(const GemmTileKind& t) {
-  const int64_t edge = t.wide ? kWideBlockTile : t.small ? kSmallBlockTile : kBlockTile;
+  const int64_t edge = t.block_side();
   const std::string side = std::to_string(edge) + " x " + std::to_string(edge);
   if (t.tensor_cores) return "tensor cores, " + side + " blocks";
   if (t.block)

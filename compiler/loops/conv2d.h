@@ -72,6 +72,8 @@ struct Conv2dTile {
   bool prefetch = false;      // block tiles that read the next slice ahead (BlockGemm::prefetch)
   bool small = false;         // block tiles of 32 x 32 outputs, 4 x 4 a thread (block too)
   bool operator==(const Conv2dTile&) const = default;
+  // in the block product's terms: m x n is output channels x columns
+  GemmTileKind kind() const { return {channels, width, lanes, block, tensor_cores, fat, wide, prefetch, small}; }
 };
 // `tensor_cores`: whether the target's tensor cores take p.dtype (gpu::tensor_cores_take);
 // without them no tile of this rule or list uses them.

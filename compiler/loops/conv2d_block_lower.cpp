@@ -19,24 +19,14 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const
     r.error = "a convolution of " + dtype_name(p.dtype);
     return r;
   }
-  const int64_t side = tile.small ? kSmallBlockTile : kBlockTile;
+  const int64_t side = tile.kind().block_side();
   if (!block_conv2d_fits(p, side) || p.strides[0] < 1 || p.strides[1] < 1 || p.dilation[0] < 1 || p.dilation[1] < 1) {
     r.error = "a convolution that block tiles do not fit (one group, output channels a multiple of " +
               std::to_string(side) + ")";
     return r;
   }
-  if (tile.small && (tile.tensor_cores || tile.wide || tile.fat)) {
-    r.error = "small block tiles are 4 x 4 outputs a thread on the float32 units";
-    return r;
-  }
-  if (tile.tensor_cores && tile.prefetch) {
-    r.error = "tensor-core blocks do not read ahead";
-    return r;
-  }
-  if (tile.wide && (tile.tensor_cores || p.out_channels % kWideBlockTile != 0)) {
-    r.error = "a convolution that wide block tiles do not fit (output channels a multiple of 128)";
-    return r;
-  }
+  BlockGemm g;
+  if (r.error = shape_blocks(g, tile.kind()); !r.error.empty()) return r;
   const int64_t N = p.batch, C = p.channels, H = p.height, W = p.width, O = p.out_channels;
   const int64_t KH = p.kernel_h, KW = p.kernel_w, OH = p.out_h, OW = p.out_w, window = C * KH * KW;
   Kernel& k = r.kernel;
@@ -56,7 +46,6 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const
     return std::tuple{n, oh, ow};
   };
 
-  BlockGemm g;
   g.rows = O, g.cols = N * OH * OW, g.depth = window;
   g.a_walk = SliceWalk::AlongK;     // a filter's terms are consecutive
   g.b_walk = SliceWalk::AlongRows;  // neighbouring positions read neighbouring inputs
@@ -86,9 +75,6 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const
                                   index_scale(var_ref(oh), OW), var_ref(ow)}),
                        cast(t, value)));
   };
-  g.thread_tile = tile.fat || tile.wide ? 8 : 4;
-  g.tile = tile.wide ? kWideBlockTile : tile.small ? kSmallBlockTile : kBlockTile;
-  g.prefetch = tile.prefetch;
   r.error = tile.tensor_cores ? append_mma_gemm(k, g, t) : append_block_gemm(k, g);
   return r;
 }

@@ -51,11 +51,11 @@ Conv2dTile conv2d_tile(const Conv2dProgram& p, bool tensor_cores) {
 }
 
 std::string tile_words(const Conv2dTile& t) {
-  return gemm_tile_words({t.channels, t.width, t.lanes, t.block, t.tensor_cores, t.fat, t.wide, t.prefetch, t.small});
+  return gemm_tile_words(t.kind());
 }
 
 std::string tile_label(const Conv2dTile& t) {
-  return gemm_tile_label({t.channels, t.width, t.lanes, t.block, t.tensor_cores, t.fat, t.wide, t.prefetch, t.small});
+  return gemm_tile_label(t.kind());
 }
 
 std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p, bool tensor_cores) {

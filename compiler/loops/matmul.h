@@ -51,6 +51,7 @@ struct MatmulTile {
   bool prefetch = false;      // block tiles that read the next slice ahead (BlockGemm::prefetch)
   bool small = false;         // block tiles of 32 x 32 outputs, 4 x 4 a thread (block too)
   bool operator==(const MatmulTile&) const = default;
+  GemmTileKind kind() const { return {m, n, lanes, block, tensor_cores, fat, wide, prefetch, small}; }
 };
 
 // Products of at least this many outputs whose m and n are multiples of kBlockTile take

@@ -30,11 +30,13 @@ BlockGemm product_gemm(const MatmulProgram& p, const MatmulBuffers& buffers) {
   return g;
 }
 
-LoweredKernel lower_blocks(const MatmulProgram& p, std::string name, const MatmulTile& tile) {
-  const bool tensor_cores = tile.tensor_cores, wide = tile.wide;
+}  // namespace
+
+LoweredKernel lower_block_tile(const MatmulProgram& p, std::string name, const MatmulTile& tile) {
+  const bool tensor_cores = tile.tensor_cores;
   LoweredKernel r;
-  const int64_t side = wide ? kWideBlockTile : tile.small ? kSmallBlockTile : kBlockTile;
-  if (p.m % side != 0 || p.n % side != 0 || p.k < 1 || (tensor_cores && (wide || tile.small))) {
+  const int64_t side = tile.kind().block_side();
+  if (p.m % side != 0 || p.n % side != 0 || p.k < 1) {
     r.error = tensor_cores ? "a tensor-core block that does not divide the matrix product"
                            : "a block tile that does not divide the matrix product";
     return r;
@@ -46,23 +48,19 @@ LoweredKernel lower_blocks(const MatmulProgram& p, std::string name, const Matmu
   const std::optional<MatmulBuffers> buffers = begin_matmul_kernel(p, std::move(name), r);
   if (!buffers) return r;
   BlockGemm g = product_gemm(p, *buffers);
-  g.thread_tile = tile.fat || wide ? 8 : 4;
-  g.tile = side;
-  g.prefetch = tile.prefetch;
-  r.error = tensor_cores ? append_mma_gemm(r.kernel, g, p.dtype) : append_block_gemm(r.kernel, g);
+  r.error = shape_blocks(g, tile.kind());
+  if (r.error.empty()) r.error = tensor_cores ? append_mma_gemm(r.kernel, g, p.dtype) : append_block_gemm(r.kernel, g);
   return r;
 }
-
-}  // namespace
 
 LoweredKernel lower_block_matmul(const MatmulProgram& p, std::string name, const MatmulTile& tile) {
   MatmulTile blocks = tile;
   blocks.tensor_cores = false;
-  return lower_blocks(p, std::move(name), blocks);
+  return lower_block_tile(p, std::move(name), blocks);
 }
 
 LoweredKernel lower_mma_matmul(const MatmulProgram& p, std::string name) {
-  return lower_blocks(p, std::move(name), {.tensor_cores = true});
+  return lower_block_tile(p, std::move(name), {.tensor_cores = true});
 }
 
 }  // namespace relay::loops

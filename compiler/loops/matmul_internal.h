@@ -18,4 +18,7 @@ struct MatmulBuffers {
 // (r.output_buffer is out).
 std::optional<MatmulBuffers> begin_matmul_kernel(const MatmulProgram& p, std::string name, LoweredKernel& r);
 
+// A block tile (on the float32 units) or the tensor cores' (matmul_block_lower.cpp).
+LoweredKernel lower_block_tile(const MatmulProgram& p, std::string name, const MatmulTile& tile);
+
 }  // namespace relay::loops

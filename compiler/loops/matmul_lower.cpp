@@ -64,10 +64,10 @@ MatmulTile matmul_tile(const MatmulProgram& p, bool tensor_cores) {
 }
 
 std::string tile_words(const MatmulTile& t) {
-  return gemm_tile_words({t.m, t.n, t.lanes, t.block, t.tensor_cores, t.fat, t.wide, t.prefetch, t.small});
+  return gemm_tile_words(t.kind());
 }
 std::string tile_label(const MatmulTile& t) {
-  return gemm_tile_label({t.m, t.n, t.lanes, t.block, t.tensor_cores, t.fat, t.wide, t.prefetch, t.small});
+  return gemm_tile_label(t.kind());
 }
 
 std::vector<MatmulTile> matmul_tiles(const MatmulProgram& p, bool tensor_cores) {
@@ -90,13 +90,7 @@ LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name) {
 }
 
 LoweredKernel lower_tiled_matmul(const MatmulProgram& p, std::string name, MatmulTile tile) {
-  if (tile.tensor_cores && tile.prefetch) {
-    LoweredKernel r;
-    r.error = "tensor-core blocks do not read ahead";
-    return r;
-  }
-  if (tile.tensor_cores) return lower_mma_matmul(p, std::move(name));
-  if (tile.block) return lower_block_matmul(p, std::move(name), tile);
+  if (tile.tensor_cores || tile.block) return lower_block_tile(p, std::move(name), tile);
   LoweredKernel r;
   const int64_t B = p.batch, M = p.m, N = p.n, K = p.k, TM = tile.m, TN = tile.n;
   if (TM < 1 || TN < 1 || M % TM != 0 || N % TN != 0) {
