@@ -38,6 +38,13 @@
 
 namespace relay::loops {
 
+inline constexpr int64_t kBlockTile = 64;
+inline constexpr int64_t kBlockDepth = 16;
+inline constexpr int64_t kBlockThreads = 256;     // with 4 x 4 outputs a thread (and the tensor cores')
+inline constexpr int64_t kBlockFatThreads = 64;   // with 8 x 8 outputs a thread
+inline constexpr int64_t kWideBlockTile = 128;    // a wide tile's side (8 x 8 a thread, kBlockThreads)
+inline constexpr int64_t kSmallBlockTile = 32;    // a small tile's side (4 x 4 a thread, kBlockFatThreads)
+
 // Products of at least this many kBlockTile x kBlockTile tiles (batches included) take 8 x 8
 // outputs a thread: with 64 threads a tile, fewer tiles would leave a large GPU's
 // multiprocessors (132 on an H100, 8 such blocks each) too few warps to hide latency.
@@ -51,17 +58,37 @@ struct GemmTileKind {
   int64_t m = 1, n = 1;
   bool lanes = false, block = false, tensor_cores = false, fat = false, wide = false, prefetch = false,
        small = false;
+  int64_t splits = 1;  // block tiles: parts of k folded by blocks of their own (BlockGemm::splits)
   // A block or tensor-core tile's side: kWideBlockTile, kSmallBlockTile or kBlockTile.
   int64_t block_side() const;
 };
 // The words for a tile, for reports: tensor cores, block tiles (64 x 64, 128 x 128 or
-// 32 x 32; 4 x 4 or 8 x 8 a thread; the next slice read ahead or not), a warp per tile,
-// or a register tile of `m` x `n` outputs a thread.
+// 32 x 32; 4 x 4 or 8 x 8 a thread; the next slice read ahead or not; k split or not), a
+// warp per tile, or a register tile of `m` x `n` outputs a thread.
 std::string gemm_tile_words(const GemmTileKind& t);
 // The same tile as a short label for files and benchmark names: "mma", "block", "block8",
-// "block128" (wide), "block32" (small), each with a "p" when it reads ahead ("block8p"),
-// "t4x7" (a register tile), "t1x1_warp" (a warp per tile).
+// "block128" (wide), "block32" (small), each with a "p" when it reads ahead ("block8p")
+// and "s<N>" when k is split in N ("block32ps8"), "t4x7" (a register tile), "t1x1_warp" (a
+// warp per tile).
 std::string gemm_tile_label(const GemmTileKind& t);
+
+// Split k (BlockGemm::splits): a product with too few blocks to fill a large GPU
+// (ResNet-18's convolutions at batch 1: 8 to 49 blocks of 64 x 64 for 132
+// multiprocessors, each block folding 576 to 4608 terms) splits its k into parts, each
+// folded by blocks of its own into float32 partial sums, and a second kernel adds each
+// output's parts. Aiming at kSplitTargetBlocks blocks, each part at least kSplitMinSlices
+// slices deep, at most kSplitMaxParts parts. Candidates only (not yet timed on a GPU).
+inline constexpr int64_t kSplitTargetBlocks = 264;  // two a multiprocessor of an H100 or H200
+inline constexpr int64_t kSplitMinSlices = 4;
+inline constexpr int64_t kSplitMaxParts = 16;
+// The parts to split a product of `blocks` blocks (of any side) over `depth` terms into,
+// 1 when it has blocks enough or too few terms. Every part folds the same number of
+// slices (split_k_span) but the last, which has at least one.
+int64_t split_k_parts(int64_t blocks, int64_t depth);
+// Blocks of `side` x `side` outputs in `batches` products of rows x cols.
+inline int64_t blocks_of(int64_t batches, int64_t rows, int64_t cols, int64_t side) {
+  return batches * ((rows + side - 1) / side) * ((cols + side - 1) / side);
+}
 
 // A list of candidate tiles (Conv2dTile or MatmulTile: conv2d_tiles, matmul_tiles), each
 // once: add() keeps the first of equal tiles; add_blocks() adds the block tiles where 64 x 64
@@ -69,7 +96,9 @@ std::string gemm_tile_label(const GemmTileKind& t);
 // the wide tile where 128 x 128 blocks fit too; then each block tile on the float32 units
 // again reading ahead (BlockGemm::prefetch). add_small_blocks() adds the small tile (32 x
 // 32 blocks) plain and reading ahead, for products too small to fill a GPU with 64 x 64
-// blocks (small_blocks_help).
+// blocks (small_blocks_help). add_split_blocks() adds the block tiles of `side` (64 or 32)
+// whose k is split (split_k_parts), plain and reading ahead, where the product has few
+// blocks of that side and terms enough.
 template <class Tile>
 struct TileCandidates {
   std::vector<Tile> tiles;
@@ -91,18 +120,19 @@ struct TileCandidates {
     add(Tile{.block = true, .small = true});
     add(Tile{.block = true, .prefetch = true, .small = true});
   }
+  void add_split_blocks(int64_t side, int64_t batches, int64_t rows, int64_t cols, int64_t depth) {
+    const int64_t parts = split_k_parts(blocks_of(batches, rows, cols, side), depth);
+    if (parts < 2) return;
+    const bool small = side == kSmallBlockTile;
+    add(Tile{.block = true, .small = small, .splits = parts});
+    add(Tile{.block = true, .prefetch = true, .small = small, .splits = parts});
+  }
 };
 
 // The element types the GPU's products and convolutions take: float32, and float16 or
 // bfloat16 as storage (their products and sums in float32, each output rounded once).
 inline bool folds_in_float32(DataType t) { return t == f32() || is_storage_only(t); }
 
-inline constexpr int64_t kBlockTile = 64;
-inline constexpr int64_t kBlockDepth = 16;
-inline constexpr int64_t kBlockThreads = 256;     // with 4 x 4 outputs a thread (and the tensor cores')
-inline constexpr int64_t kBlockFatThreads = 64;   // with 8 x 8 outputs a thread
-inline constexpr int64_t kWideBlockTile = 128;    // a wide tile's side (8 x 8 a thread, kBlockThreads)
-inline constexpr int64_t kSmallBlockTile = 32;    // a small tile's side (4 x 4 a thread, kBlockFatThreads)
 // Whether a product of `rows` x `cols` outputs (batches included in `cols` or `batches`)
 // is worth 32 x 32 blocks: fewer than kBlockFatMinTiles 64 x 64 blocks, where a large GPU
 // gets few blocks (ResNet-18's stages at batch 1: 16 to 49), and rows a multiple of 32.
@@ -151,14 +181,32 @@ struct BlockGemm {
   // The loads' latency then overlaps the multiply-adds instead of stalling every slice's
   // copy; the price is those registers. The same folds in the same order: the same bits.
   bool prefetch = false;
+  // Parts of k (split_k_parts; 1: not split), each folded by blocks of their own: the
+  // parallel loop's iterations are parts x tiles (the part outermost), and each block
+  // stores its float32 partial sums into buffer `partials` (split_partials(g) elements:
+  // part, batch, row, column) instead of calling `out`; lower_split_finish's kernel adds
+  // each output's parts. (append_block_gemm only.)
+  int64_t splits = 1;
+  int partials = -1;
   GemmReader a, b;
   // Output (row, col) of product `batch`, its float32 sum: append its store to `at`
   // (col < cols holds).
   std::function<void(Kernel&, Block& at, const Expr& batch, const Expr& row, const Expr& col, const Expr& value)> out;
 };
 
+// A split product's partial sums: splits x batches x rows x cols.
+inline int64_t split_partials(const BlockGemm& g) { return g.splits * g.batches * g.rows * g.cols; }
+// The slices of k each part of a split product folds (the last part may fold fewer).
+int64_t split_k_span(const BlockGemm& g);
+// The second kernel of a split product: buffers [partials, out] (out of `out_type`,
+// `out_shape` and `out_strides`, as the unsplit kernel's output), a thread per output that
+// adds its parts' partial sums in order, ((p0 + p1) + p2) + ..., and stores the total
+// through g.out, which must store to buffer 1.
+LoweredKernel lower_split_finish(const BlockGemm& g, std::string name, DataType out_type,
+                                 std::vector<int64_t> out_shape, std::vector<int64_t> out_strides);
+
 // Sets g's block shape from a block or tensor-core tile (its side, outputs a thread,
-// reading ahead), or says why no lowering builds that combination (tensor cores only in
+// reading ahead, parts of k), or says why no lowering builds that combination (tensor cores only in
 // plain 64 x 64 blocks; small blocks only 4 x 4 a thread). Empty: done.
 std::string shape_blocks(BlockGemm& g, const GemmTileKind& t);
 

@@ -2,6 +2,8 @@
 #include "compiler/loops/block_gemm_internal.h"
 #include "compiler/loops/index_math.h"
 
+#include <algorithm>
+
 namespace relay::loops {
 
 int64_t GemmTileKind::block_side() const { return wide ? kWideBlockTile : small ? kSmallBlockTile : kBlockTile; }
@@ -10,10 +12,29 @@ std::string shape_blocks(BlockGemm& g, const GemmTileKind& t) {
   if (t.tensor_cores && (t.wide || t.small || t.prefetch))
     return "tensor-core blocks are 64 x 64 outputs and do not read ahead";
   if (t.small && (t.fat || t.wide)) return "small block tiles are 4 x 4 outputs a thread";
+  if (t.splits < 1 || (t.splits > 1 && t.tensor_cores)) return "k splits only on the float32 units' block tiles";
   g.tile = t.block_side();
   g.thread_tile = t.fat || t.wide ? 8 : 4;
   g.prefetch = t.prefetch;
+  g.splits = t.splits;
   return {};
+}
+
+int64_t split_k_parts(int64_t blocks, int64_t depth) {
+  const int64_t slices = (depth + kBlockDepth - 1) / kBlockDepth;
+  if (blocks < 1 || blocks >= kSplitTargetBlocks) return 1;
+  const int64_t wanted =
+      std::min({(kSplitTargetBlocks + blocks - 1) / blocks, slices / kSplitMinSlices, kSplitMaxParts});
+  if (wanted < 2) return 1;
+  // parts of equal span but the last, none empty: 36 slices in 8 wanted parts of 5 are 8
+  // parts (the last of 1); in 7 wanted parts of 6, 6 parts
+  const int64_t span = (slices + wanted - 1) / wanted;
+  return (slices + span - 1) / span;
+}
+
+int64_t split_k_span(const BlockGemm& g) {
+  const int64_t slices = (g.depth + kBlockDepth - 1) / kBlockDepth;
+  return (slices + g.splits - 1) / std::max<int64_t>(g.splits, 1);
 }
 
 std::string gemm_tile_words(const GemmTileKind& t) {
@@ -22,7 +43,8 @@ std::string gemm_tile_words(const GemmTileKind& t) {
   if (t.tensor_cores) return "tensor cores, " + side + " blocks";
   if (t.block)
     return side + " blocks, " + (t.fat || t.wide ? "8 x 8" : "4 x 4") + " outputs a thread" +
-           (t.prefetch ? ", the next slice read ahead" : "");
+           (t.prefetch ? ", the next slice read ahead" : "") +
+           (t.splits > 1 ? ", k split in " + std::to_string(t.splits) : "");
   const std::string outputs = t.m * t.n == 1 ? "output" : std::to_string(t.m) + " x " + std::to_string(t.n) + " outputs";
   return t.lanes ? "a warp per " + outputs : (t.m * t.n == 1 ? "a thread per output" : outputs + " a thread");
 }
@@ -30,7 +52,8 @@ std::string gemm_tile_words(const GemmTileKind& t) {
 std::string gemm_tile_label(const GemmTileKind& t) {
   if (t.tensor_cores) return "mma";
   if (t.block)
-    return std::string(t.wide ? "block128" : t.small ? "block32" : t.fat ? "block8" : "block") + (t.prefetch ? "p" : "");
+    return std::string(t.wide ? "block128" : t.small ? "block32" : t.fat ? "block8" : "block") + (t.prefetch ? "p" : "") +
+           (t.splits > 1 ? "s" + std::to_string(t.splits) : "");
   return "t" + std::to_string(t.m) + "x" + std::to_string(t.n) + (t.lanes ? "_warp" : "");
 }
 

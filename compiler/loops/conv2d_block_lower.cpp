@@ -32,10 +32,14 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const
   Kernel& k = r.kernel;
   k.name = std::move(name);
   const DataType t = p.dtype;
+  g.rows = O, g.cols = N * OH * OW, g.depth = window;
+  const std::vector<int64_t> out_shape{N, O, OH, OW}, out_strides{O * OH * OW, OH * OW, OW, 1};
   const int data = add_param(k, "data", t, {N, C, H, W}, {C * H * W, H * W, W, 1});
   const int weight = add_param(k, "weight", t, {O, C, KH, KW}, {window, KH * KW, KW, 1});
-  r.output_buffer = add_param(k, "out", t, {N, O, OH, OW}, {O * OH * OW, OH * OW, OW, 1});
-  const int out = r.output_buffer;
+  // split in parts of k: the first kernel's output is the parts' sums, the finish's the output
+  const bool split = g.splits > 1;
+  r.output_buffer = split ? add_param(k, "partials", f32(), {split_partials(g)}, {1}) : add_param(k, "out", t, out_shape, out_strides);
+  if (split) g.partials = r.output_buffer;
 
   // An output position's image, row and column, as lets.
   auto position = [OH, OW](Kernel& kn, Block& at, const Expr& col) {
@@ -46,7 +50,6 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const
     return std::tuple{n, oh, ow};
   };
 
-  g.rows = O, g.cols = N * OH * OW, g.depth = window;
   g.a_walk = SliceWalk::AlongK;     // a filter's terms are consecutive
   g.b_walk = SliceWalk::AlongRows;  // neighbouring positions read neighbouring inputs
   g.a = [=](Kernel& kn, Block&, const Expr&, const Expr& row, const Expr& term) {
@@ -68,14 +71,22 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const
                                      index_scale(var_ref(ih), W), var_ref(iw)});
     return GemmElement{load(kn.buffer(data), at_input), binary(BinaryOp::And, within(ih, H), within(iw, W))};
   };
-  g.out = [=](Kernel& kn, Block& at, const Expr&, const Expr& row, const Expr& col, const Expr& value) {
-    auto [n, oh, ow] = position(kn, at, col);
-    at.push_back(store(kn.buffer(out),
-                       index_sum({index_scale(var_ref(n), O * OH * OW), index_scale(row, OH * OW),
-                                  index_scale(var_ref(oh), OW), var_ref(ow)}),
-                       cast(t, value)));
+  // output (row, col) into buffer `out`
+  auto store_to = [=](int out) {
+    return [=](Kernel& kn, Block& at, const Expr&, const Expr& row, const Expr& col, const Expr& value) {
+      auto [n, oh, ow] = position(kn, at, col);
+      at.push_back(store(kn.buffer(out),
+                         index_sum({index_scale(var_ref(n), O * OH * OW), index_scale(row, OH * OW),
+                                    index_scale(var_ref(oh), OW), var_ref(ow)}),
+                         cast(t, value)));
+    };
   };
+  g.out = store_to(r.output_buffer);
   r.error = tile.tensor_cores ? append_mma_gemm(k, g, t) : append_block_gemm(k, g);
+  if (split && r.error.empty()) {
+    g.out = store_to(1);
+    r.finish = lower_split_finish(g, k.name + "_finish", t, out_shape, out_strides).kernel;
+  }
   return r;
 }
 

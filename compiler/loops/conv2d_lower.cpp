@@ -72,6 +72,9 @@ std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p, bool tensor_cores) 
   if (block_conv2d_fits(p)) c.add_blocks(tensor_cores && is_storage_only(p.dtype), p.out_channels % kWideBlockTile == 0);
   if (block_conv2d_fits(p, kSmallBlockTile) && small_blocks_help(1, p.out_channels, p.batch * p.out_h * p.out_w))
     c.add_small_blocks();
+  const int64_t window = p.channels * p.kernel_h * p.kernel_w;
+  for (int64_t side : {kBlockTile, kSmallBlockTile})
+    if (block_conv2d_fits(p, side)) c.add_split_blocks(side, 1, p.out_channels, p.batch * p.out_h * p.out_w, window);
   return c.tiles;
 }
 

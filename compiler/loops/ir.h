@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -220,6 +221,10 @@ struct LoweredKernel {
   int output_buffer = -1;
   int status_buffer = -1;  // -1: the kernel cannot fail
   std::string error;       // non-empty: not lowered (kernel is empty), and why
+  // A product split along k (block_gemm.h, BlockGemm::splits): `kernel` writes partial sums
+  // to its output_buffer instead of the output, and `finish` (buffers [partials, out],
+  // output_buffer 1, no status) adds them into the output.
+  std::optional<Kernel> finish;
   bool ok() const { return error.empty(); }
 };
 

@@ -50,8 +50,9 @@ struct MatmulTile {
                               // threads (block too; kWideBlockTile divides m and n)
   bool prefetch = false;      // block tiles that read the next slice ahead (BlockGemm::prefetch)
   bool small = false;         // block tiles of 32 x 32 outputs, 4 x 4 a thread (block too)
+  int64_t splits = 1;         // block tiles: k split in this many parts (BlockGemm::splits)
   bool operator==(const MatmulTile&) const = default;
-  GemmTileKind kind() const { return {m, n, lanes, block, tensor_cores, fat, wide, prefetch, small}; }
+  GemmTileKind kind() const { return {m, n, lanes, block, tensor_cores, fat, wide, prefetch, small, splits}; }
 };
 
 // Products of at least this many outputs whose m and n are multiples of kBlockTile take
@@ -75,7 +76,8 @@ MatmulTile matmul_tile(const MatmulProgram& p, bool tensor_cores = true);
 // and the block tiles (4 x 4 and 8 x 8 a thread, and for float16/bfloat16 the tensor
 // cores) where kBlockTile divides m and n, the wide ones where kWideBlockTile does
 // (conv2d_tiles' counterpart), and each block tile on the float32 units again reading ahead;
-// the small ones where small_blocks_help and 32 divides m and n.
+// the small ones where small_blocks_help and 32 divides m and n; the 64 x 64 and 32 x 32
+// ones with k split (plain and reading ahead) where split_k_parts splits.
 std::vector<MatmulTile> matmul_tiles(const MatmulProgram& p, bool tensor_cores = true);
 // The tile in words, for reports: "tensor cores", "64 x 64 blocks, 8 x 8 a thread",
 // "a warp per output", "4 x 4 outputs a thread", ...; and as a label (gemm_tile_label).

@@ -8,10 +8,18 @@ namespace relay::loops {
 
 namespace {
 
+// Stores output (batch, row, col) of `p` into buffer `out` (the product's layout).
+auto store_product_to(const MatmulProgram& p, int out) {
+  const int64_t M = p.m, N = p.n;
+  const DataType t = p.dtype;
+  return [=](Kernel& k, Block& at, const Expr& batch, const Expr& row, const Expr& col, const Expr& value) {
+    at.push_back(store(k.buffer(out), index_sum({index_scale(batch, M * N), index_scale(row, N), col}), cast(t, value)));
+  };
+}
+
 // The product as a BlockGemm over `p`'s buffers (begin_matmul_kernel's).
 BlockGemm product_gemm(const MatmulProgram& p, const MatmulBuffers& buffers) {
   const int64_t M = p.m, N = p.n, K = p.k;
-  const DataType t = p.dtype;
   BlockGemm g;
   g.rows = M, g.cols = N, g.depth = K, g.batches = p.batch;
   // a batch of 1 is broadcast: every batch reads it
@@ -23,10 +31,7 @@ BlockGemm product_gemm(const MatmulProgram& p, const MatmulBuffers& buffers) {
   };
   g.a = row_reader(buffers.a, p.a_batch > 1 ? M * K : 0);
   g.b = row_reader(buffers.b, p.b_batch > 1 ? N * K : 0);
-  const int out = buffers.out;
-  g.out = [=](Kernel& k, Block& at, const Expr& batch, const Expr& row, const Expr& col, const Expr& value) {
-    at.push_back(store(k.buffer(out), index_sum({index_scale(batch, M * N), index_scale(row, N), col}), cast(t, value)));
-  };
+  g.out = store_product_to(p, buffers.out);
   return g;
 }
 
@@ -45,11 +50,18 @@ LoweredKernel lower_block_tile(const MatmulProgram& p, std::string name, const M
     r.error = "tensor cores for a product of " + dtype_name(p.dtype) + " (float16 and bfloat16 are)";
     return r;
   }
-  const std::optional<MatmulBuffers> buffers = begin_matmul_kernel(p, std::move(name), r);
+  // split in parts of k: the first kernel's output is the parts' sums, the finish's the output
+  const int64_t partials = tile.splits > 1 ? tile.splits * p.batch * p.m * p.n : 0;
+  const std::optional<MatmulBuffers> buffers = begin_matmul_kernel(p, std::move(name), r, partials);
   if (!buffers) return r;
   BlockGemm g = product_gemm(p, *buffers);
   r.error = shape_blocks(g, tile.kind());
+  if (partials > 0) g.partials = buffers->out;
   if (r.error.empty()) r.error = tensor_cores ? append_mma_gemm(r.kernel, g, p.dtype) : append_block_gemm(r.kernel, g);
+  if (partials > 0 && r.error.empty()) {
+    g.out = store_product_to(p, 1);
+    r.finish = lower_split_finish(g, r.kernel.name + "_finish", p.dtype, {p.batch * p.m, p.n}, {p.n, 1}).kernel;
+  }
   return r;
 }
 

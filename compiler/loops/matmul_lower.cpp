@@ -10,7 +10,8 @@ namespace relay::loops {
 
 bool matmul_supports(DataType t) { return folds_in_float32(t); }
 
-std::optional<MatmulBuffers> begin_matmul_kernel(const MatmulProgram& p, std::string name, LoweredKernel& r) {
+std::optional<MatmulBuffers> begin_matmul_kernel(const MatmulProgram& p, std::string name, LoweredKernel& r,
+                                                 int64_t partials) {
   const int64_t B = p.batch;
   if (B < 1 || p.m < 1 || p.n < 1 || p.k < 0 || (p.a_batch != 1 && p.a_batch != B) || (p.b_batch != 1 && p.b_batch != B)) {
     r.error = "a matrix product whose extents disagree";
@@ -25,7 +26,8 @@ std::optional<MatmulBuffers> begin_matmul_kernel(const MatmulProgram& p, std::st
   MatmulBuffers buffers;
   buffers.a = add_param(k, "a", p.dtype, {p.a_batch * p.m, p.k}, {p.k, 1});
   buffers.b = add_param(k, "b", p.dtype, {p.b_batch * p.n, p.k}, {p.k, 1});
-  buffers.out = r.output_buffer = add_param(k, "out", p.dtype, {B * p.m, p.n}, {p.n, 1});
+  buffers.out = r.output_buffer = partials > 0 ? add_param(k, "partials", f32(), {partials}, {1})
+                                               : add_param(k, "out", p.dtype, {B * p.m, p.n}, {p.n, 1});
   return buffers;
 }
 
@@ -82,6 +84,8 @@ std::vector<MatmulTile> matmul_tiles(const MatmulProgram& p, bool tensor_cores) 
     c.add_blocks(tensor_cores && is_storage_only(p.dtype), divides(kWideBlockTile, kWideBlockTile));
   if (divides(kSmallBlockTile, kSmallBlockTile) && p.k > 0 && small_blocks_help(p.batch, p.m, p.n))
     c.add_small_blocks();
+  for (int64_t side : {kBlockTile, kSmallBlockTile})
+    if (divides(side, side) && p.k > 0) c.add_split_blocks(side, p.batch, p.m, p.n, p.k);
   return c.tiles;
 }
 

@@ -23,7 +23,7 @@ struct LaunchShape {
   unsigned block = 1;
 };
 
-// One launch: a kernel's (or a split reduction's finish's) function and shape, and its
+// One launch: a kernel's (or a split kernel's finish's) function and shape, and its
 // parameters.
 struct Launch {
   LaunchShape shape;
@@ -41,8 +41,9 @@ struct GpuExecutable::Kernel {
   NodeId output = 0;
   int status_buffer = -1;
   std::string status_message;
-  // A split reduction (NativePlan::finish): this kernel writes partial results to a
-  // workspace of workspace_bytes in place of the output, then `finish` reduces them into it.
+  // A split reduction or a product split along k (NativePlan::finish): this kernel writes
+  // partial results to a workspace of workspace_bytes in place of the output, then
+  // `finish` reduces them into it.
   std::optional<LaunchShape> finish;
   LaunchShape shape() const { return {fn, grid, block}; }
   size_t workspace_bytes = 0;
@@ -62,7 +63,7 @@ struct GpuExecutable::Step {
 // words the graph clears and the kernels set.
 struct GpuExecutable::Replay {
   std::vector<std::shared_ptr<cuda::Buffer>> values;  // by node
-  std::vector<cuda::Buffer> workspaces;               // the split reductions' partial results
+  std::vector<cuda::Buffer> workspaces;               // the split kernels' partial results
   std::vector<uint64_t> serials;                      // by parameter (0: nothing uploaded)
   Statuses statuses;
   cuda::Graph graph;
@@ -157,6 +158,10 @@ GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, const ExecutionOption
       const auto at = std::find(group.nodes.begin(), group.nodes.end(), group.master);
       step.host_nodes = static_cast<size_t>(at - group.nodes.begin());
       step.master = kernel_of(*m, planned.master_entry[i]);
+      if (m->finish) {  // k split in parts: the parts' sums, then their finish
+        step.master->finish = finish_of(planned.master_finish_entry[i]);
+        step.master->workspace_bytes = m->workspace_bytes;
+      }
       profiled_[step.master->profiled].what = "group " + std::to_string(group.id) + " " + m->master_key + ", " + m->tile;
     }
     if (step.kernel)
@@ -395,7 +400,7 @@ rt::Value GpuExecutable::call(std::span<const rt::Value> args) {
       std::vector<cuda::CUdeviceptr> params;
       for (NodeId in : kernel.inputs) params.push_back(on_device(st, in));
       auto out = std::make_shared<cuda::Buffer>(gpu_.alloc(tensor_bytes(graph_[kernel.output])));
-      // a split reduction's partial results (back to the cache after its finish: the
+      // a split kernel's partial results (back to the cache after its finish: the
       // stream orders their reuse after it)
       std::optional<cuda::Buffer> workspace;
       if (kernel.finish) workspace = gpu_.alloc(kernel.workspace_bytes);

@@ -43,14 +43,16 @@ GpuGroups plan_gpu_groups(const Graph& g, const FusionPlan& plan, const gpu::Ptx
     }
     r.masters.push_back(std::move(master));
   }
+  // a plan's kernel, then its finish when it has one
+  auto add = [&](const std::optional<NativePlan>& p, std::vector<int>& entry, std::vector<int>& finish_entry) {
+    entry.push_back(p ? static_cast<int>(kernels.size()) : -1);
+    if (p) kernels.push_back(&p->kernel);
+    finish_entry.push_back(p && p->finish ? static_cast<int>(kernels.size()) : -1);
+    if (p && p->finish) kernels.push_back(&*p->finish);
+  };
   for (size_t i = 0; i < r.plans.size(); ++i) {
-    r.master_entry.push_back(r.masters[i] ? static_cast<int>(kernels.size()) : -1);
-    if (r.masters[i]) kernels.push_back(&r.masters[i]->kernel);
-    r.plan_entry.push_back(r.plans[i] ? static_cast<int>(kernels.size()) : -1);
-    if (r.plans[i]) kernels.push_back(&r.plans[i]->kernel);
-    const bool finish = r.plans[i] && r.plans[i]->finish;
-    r.finish_entry.push_back(finish ? static_cast<int>(kernels.size()) : -1);
-    if (finish) kernels.push_back(&*r.plans[i]->finish);
+    add(r.masters[i], r.master_entry, r.master_finish_entry);
+    add(r.plans[i], r.plan_entry, r.finish_entry);
   }
   if (!kernels.empty()) r.module = gpu::emit_ptx(kernels, target);
   return r;
@@ -97,21 +99,24 @@ std::string emit_gpu_groups(const Graph& g, const FusionPlan& plan, std::string_
       out += ": on the host (" + ascii(gpu.why_not[i]) + ")\n";
       continue;
     }
-    if (master) out += ": the master " + launch(gpu.master_entry[i]) + " (" + master->tile + ")";
-    else if (p->kind == NativePlan::Kind::Epilogue) out += ": the master on the host";
+    if (master) {
+      out += ": the master " + launch(gpu.master_entry[i]) + " (" + master->tile + ")";
+      if (master->finish) out += ", then its finish " + launch(gpu.master_finish_entry[i]);
+    } else if (p->kind == NativePlan::Kind::Epilogue) {
+      out += ": the master on the host";
+    }
     if (p) out += std::string(p->kind == NativePlan::Kind::Epilogue ? "; its epilogue " : ": ") + launch(gpu.plan_entry[i]);
     if (p && p->finish)
       out += ", split in " + std::to_string(p->chunks) + " chunks an output; then " + launch(gpu.finish_entry[i]);
     out += "\n";
+    // in the module's order: the master, its finish, the plan, its finish
     for (const auto* part : {&master, &p})
-      if (*part) {
-        kernels.push_back(&(*part)->kernel);
-        if (stage == "loops") out += loops::print_kernel((*part)->kernel) + "\n";
-      }
-    if (p && p->finish) {
-      kernels.push_back(&*p->finish);
-      if (stage == "loops") out += loops::print_kernel(*p->finish) + "\n";
-    }
+      if (*part)
+        for (const loops::Kernel* k : {&(*part)->kernel, (*part)->finish ? &*(*part)->finish : nullptr})
+          if (k) {
+            kernels.push_back(k);
+            if (stage == "loops") out += loops::print_kernel(*k) + "\n";
+          }
   }
   if (stage == "ptx") out += "\n" + gpu.module.ptx;
   else if (stage == "llvm") out += "\n" + gpu::emit_gpu_llvm(kernels, target);

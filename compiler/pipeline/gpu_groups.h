@@ -30,9 +30,10 @@ struct GpuGroups {
   gpu::PtxModule module;
   size_t planned() const;  // groups with a plan
   size_t whole_on_gpu() const;  // groups whose every node runs on the GPU
-  // module.kernels' index of group i's master kernel, plan kernel and the plan's finish
-  // (a split reduction's second kernel) (-1: none).
-  std::vector<int> master_entry, plan_entry, finish_entry;
+  // module.kernels' index of group i's master kernel, the master's finish (a product split
+  // along k: its second kernel), the plan kernel and the plan's finish (a split
+  // reduction's second kernel) (-1: none).
+  std::vector<int> master_entry, master_finish_entry, plan_entry, finish_entry;
 };
 
 // Which of a master's tiles to take (an index into its candidates; 0 is the rule's).

@@ -172,12 +172,21 @@ std::optional<NativePlan> plan_gpu_master(const GpuMaster& master, size_t tile, 
   if (name.empty()) name = master.kernel_name;
   loops::LoweredKernel lowered =
       std::visit([&](const auto& t) { return lower(t.program, name, t.tiles.at(tile)); }, master.program);
+  // k split in parts (loops::BlockGemm::splits): the first kernel writes the parts' sums to
+  // a workspace, the finish adds them into the output
+  std::optional<loops::Kernel> finish = std::move(lowered.finish);
   auto plan = detail::lowered_plan(NativePlan::Kind::Reduction, master.part, std::move(lowered), master.dtype,
                                    master.out_shape, "", why);
   if (plan) {
     plan->master_key = master.key();
     plan->tile = master.tile_words(tile);
     plan->flops = master.flops();
+    if (finish) {
+      const loops::Buffer& partials = plan->kernel.buffer(plan->output_buffer);
+      plan->workspace_bytes = static_cast<size_t>(partials.extent()) * static_cast<size_t>(partials.dtype.bits / 8);
+      plan->chunks = std::visit([&](const auto& t) { return t.tiles.at(tile).splits; }, master.program);
+      plan->finish = std::move(finish);
+    }
   }
   return plan;
 }

@@ -151,8 +151,17 @@ size_t TileTuner::measure(const GpuMaster& master, const gpu::PtxTarget& target,
     }
   }
   if (plans.size() < 2) return 0;
+  // each candidate's kernel, then its finish when k is split (finish_entry: -1 when not)
   std::vector<const loops::Kernel*> kernels;
-  for (const NativePlan& p : plans) kernels.push_back(&p.kernel);
+  std::vector<int> entry, finish_entry;
+  size_t workspace_bytes = 0;
+  for (const NativePlan& p : plans) {
+    entry.push_back(static_cast<int>(kernels.size()));
+    kernels.push_back(&p.kernel);
+    finish_entry.push_back(p.finish ? static_cast<int>(kernels.size()) : -1);
+    if (p.finish) kernels.push_back(&*p.finish);
+    workspace_bytes = std::max(workspace_bytes, p.workspace_bytes);
+  }
   gpu::PtxModule ptx;
   cuda::Module module;
   try {
@@ -169,24 +178,43 @@ size_t TileTuner::measure(const GpuMaster& master, const gpu::PtxTarget& target,
   }
   std::vector<cuda::CUdeviceptr> args;
   for (const cuda::Buffer& b : buffers) args.push_back(b.ptr);
+  // a split candidate writes its parts' sums here, and its finish adds them into the output
+  const cuda::Buffer workspace = gpu_.alloc(std::max<size_t>(workspace_bytes, 1));
+  std::vector<cuda::CUdeviceptr> split_args = args;
+  split_args.back() = workspace.ptr;
+  const std::vector<cuda::CUdeviceptr> finish_args{workspace.ptr, args.back()};
   size_t best = 0;
   double best_ms = 0;
   for (size_t c = 0; c < plans.size(); ++c) {
-    const gpu::PtxKernelInfo& info = ptx.kernels[c];
-    const gpu::PtxLaunch launch = gpu::launch_for(info, gpu_.info().multiprocessors);
+    // the candidate's launches: its kernel, and its finish when it has one
+    struct Run {
+      cuda::CUfunction fn;
+      gpu::PtxLaunch launch;
+      const std::vector<cuda::CUdeviceptr>* args;
+    };
+    std::vector<Run> runs;
     double ms = 0;
     try {
-      const cuda::CUfunction fn = module.function(info.entry);
-      gpu_.launch(fn, launch.grid, launch.block, args);  // warm-up (a lazily loaded kernel loads here)
+      for (int e : {entry[c], finish_entry[c]}) {
+        if (e < 0) continue;
+        const gpu::PtxKernelInfo& info = ptx.kernels[static_cast<size_t>(e)];
+        const bool finish = e == finish_entry[c];
+        runs.push_back({module.function(info.entry), gpu::launch_for(info, gpu_.info().multiprocessors),
+                        finish ? &finish_args : finish_entry[c] >= 0 ? &split_args : &args});
+      }
+      auto launch = [&] {
+        for (const Run& r : runs) gpu_.launch(r.fn, r.launch.grid, r.launch.block, *r.args);
+      };
+      launch();  // warm-up (a lazily loaded kernel loads here)
       gpu_.synchronize();
       cuda::Device::Timer timer(gpu_);
       timer.start();
-      gpu_.launch(fn, launch.grid, launch.block, args);  // an estimate, for the rounds' length
+      launch();  // an estimate, for the rounds' length
       const double first = timer.stop();
       const int reps = std::clamp(static_cast<int>(kRoundMs / std::max(first, 1e-3)), 1, kMaxReps);
       for (int round = 0; round < 2; ++round) {
         timer.start();
-        for (int r = 0; r < reps; ++r) gpu_.launch(fn, launch.grid, launch.block, args);
+        for (int r = 0; r < reps; ++r) launch();
         const double each = timer.stop() / reps;
         ms = round == 0 ? each : std::min(ms, each);
       }

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <tuple>
 
 #include "compiler/cuda/device.h"
 #include "compiler/graph/passes.h"
@@ -36,17 +37,18 @@ namespace {
 void register_kernels(const compiler::Graph& g, const compiler::FusionPlan& plan,
                       const compiler::TileChooser& choose = {}) {
   const compiler::GpuGroups gpu = compiler::plan_gpu_groups(g, plan, compiler::gpu::PtxTarget{90}, choose);
-  for (size_t i = 0; i < gpu.plans.size(); ++i) {
-    if (gpu.masters[i])
-      t::simulated::state().kernels[gpu.module.kernels[static_cast<size_t>(gpu.master_entry[i])].entry] =
-          compiler::Jit::instance().compile(gpu.masters[i]->kernel);
-    if (gpu.plans[i])
-      t::simulated::state().kernels[gpu.module.kernels[static_cast<size_t>(gpu.plan_entry[i])].entry] =
-          compiler::Jit::instance().compile(gpu.plans[i]->kernel);
-    if (gpu.finish_entry[i] >= 0)
-      t::simulated::state().kernels[gpu.module.kernels[static_cast<size_t>(gpu.finish_entry[i])].entry] =
-          compiler::Jit::instance().compile(*gpu.plans[i]->finish);
-  }
+  auto add = [&](int entry, const loops::Kernel& k) {
+    if (entry >= 0)
+      t::simulated::state().kernels[gpu.module.kernels[static_cast<size_t>(entry)].entry] =
+          compiler::Jit::instance().compile(k);
+  };
+  for (size_t i = 0; i < gpu.plans.size(); ++i)
+    for (const auto& [p, entry, finish_entry] : {std::tuple{&gpu.masters[i], gpu.master_entry[i], gpu.master_finish_entry[i]},
+                                                 std::tuple{&gpu.plans[i], gpu.plan_entry[i], gpu.finish_entry[i]}})
+      if (*p) {
+        add(entry, (*p)->kernel);
+        if ((*p)->finish) add(finish_entry, *(*p)->finish);
+      }
 }
 
 // The fused @main of `m`, its GPU kernels registered with the simulated driver.
@@ -418,6 +420,7 @@ size_t register_trials(const compiler::Graph& g, const compiler::FusionPlan& pla
       auto p = compiler::plan_gpu_master(*master, i, &why, entry);
       REQUIRE(p);
       t::simulated::state().kernels[entry] = compiler::Jit::instance().compile(p->kernel);
+      if (p->finish) t::simulated::state().kernels[p->finish->name] = compiler::Jit::instance().compile(*p->finish);
       ++trials;
     }
   }
@@ -435,7 +438,7 @@ std::string read_file(const std::string& path) {
 
 TEST_CASE("tuned tiles: every tile is timed on the GPU, the fastest taken, the choice reused (simulated driver)",
           "[gpu][executable][tiles]") {
-  // a convolution whose block tiles fit and a dense layer: 6 and 7 candidates
+  // a convolution whose block tiles fit (and split k) and a dense layer: 14 and 11 candidates
   auto m = t::load_model_text(R"(#[version = "0.0.5"]
 def @main(%x: Tensor[(2, 16, 8, 8), float32], %w: Tensor[(64, 16, 3, 3), float32], %v: Tensor[(64, 40), float32], %u: Tensor[(128, 40), float32]) {
   (nn.relu(nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3])), nn.dense(%v, %u, units=128))
@@ -444,16 +447,22 @@ def @main(%x: Tensor[(2, 16, 8, 8), float32], %w: Tensor[(64, 16, 3, 3), float32
   const t::FusedGraph fused = t::fused_main(*m);
   const compiler::Graph& g = fused.graph;
   const compiler::FusionPlan& plan = fused.plan;
-  CHECK(register_trials(g, plan) == 21);
-  // The simulated GPU's clock: 8 x 8 block tiles are the convolution's fastest, a warp per
-  // 1 x 4 outputs the product's; neither is the rule's.
+  CHECK(register_trials(g, plan) == 25);
+  // The simulated GPU's clock: 32 x 32 block tiles reading ahead with k split in 2 are the
+  // convolution's fastest (0.125 ms and 0.0625 ms for the finish; 8 x 8 blocks take 0.25
+  // ms, and without k split 2 ms), a warp per 1 x 4 outputs the product's; neither is the
+  // rule's. The split tile whose first kernel is fastest loses by its finish.
   t::simulated::state().launch_ms = [](const std::string& entry) {
+    if (entry.ends_with("_conv2d_try_block32ps2")) return 0.125;
+    if (entry.ends_with("_conv2d_try_block32ps2_finish")) return 0.0625;
+    if (entry.ends_with("_conv2d_try_block32s2")) return 0.0625;
+    if (entry.ends_with("_conv2d_try_block32s2_finish")) return 0.375;
     if (entry.ends_with("_conv2d_try_block8")) return 0.25;
     if (entry.ends_with("_dense_try_t1x4_warp")) return 0.5;
     return 2.0;
   };
   auto expected = [](const compiler::GpuMaster& master) {
-    const std::string want = master.kernel_name.ends_with("_conv2d") ? "block8" : "t1x4_warp";
+    const std::string want = master.kernel_name.ends_with("_conv2d") ? "block32ps2" : "t1x4_warp";
     for (size_t i = 0; i < master.tiles(); ++i)
       if (master.tile_label(i) == want) return i;
     FAIL("no candidate " << want);
@@ -465,7 +474,14 @@ def @main(%x: Tensor[(2, 16, 8, 8), float32], %w: Tensor[(64, 16, 3, 3), float32
   std::vector<std::string> tiles;
   for (const auto& master : chosen.masters)
     if (master) tiles.push_back(master->tile);
-  CHECK(tiles == std::vector<std::string>{"64 x 64 blocks, 8 x 8 outputs a thread", "a warp per 1 x 4 outputs"});
+  CHECK(tiles == std::vector<std::string>{
+                     "32 x 32 blocks, 4 x 4 outputs a thread, the next slice read ahead, k split in 2",
+                     "a warp per 1 x 4 outputs"});
+  // the convolution's two kernels, in the module after each other
+  REQUIRE(chosen.masters[0]);
+  REQUIRE(chosen.masters[0]->finish);
+  CHECK(chosen.master_finish_entry[0] == chosen.master_entry[0] + 1);
+  CHECK(chosen.masters[0]->workspace_bytes == 2u * 2 * 64 * 64 * 4);  // 2 parts of 2 x 64 x 8 x 8 float32 sums
 
   const std::string cache = (std::filesystem::temp_directory_path() /
                              ("relay-tile-cache-" + std::to_string(::getpid()) + ".tsv")).string();
@@ -484,15 +500,17 @@ def @main(%x: Tensor[(2, 16, 8, 8), float32], %w: Tensor[(64, 16, 3, 3), float32
     const uint64_t launches = t::simulated::state().launches;
     compiler::GpuExecutable exe(g, plan, {gpu.get(), &tuner}, &notes);
     // every candidate: a warm-up launch, a timed estimate and two rounds, each of one
-    // launch at 2 ms (over the round's millisecond), two at 0.5 ms, four at 0.25 ms: the
-    // convolution's 9 x 4 + 10 launches, the product's 10 x 4 + 6
-    CHECK(t::simulated::state().launches - launches == 92);
+    // launch at 2 ms or more (over the round's millisecond), two at 0.5 ms (0.4375 ms),
+    // four at 0.25 ms, five at 0.1875 ms; a split candidate's launch is two kernels: the
+    // convolution's 9 x 4 + 10 (block8) + 2 x 8 + 12 (block32s2) + 24 (block32ps2)
+    // launches, the product's 10 x 4 + 6
+    CHECK(t::simulated::state().launches - launches == 144);
     REQUIRE(tuner.choices().size() == 2);
-    CHECK(tuner.choices()[0].tile == "block8");
+    CHECK(tuner.choices()[0].tile == "block32ps2");
     CHECK(tuner.choices()[0].rule_tile == "t1x1");
-    CHECK(tuner.choices()[0].ms == Approx(0.25));
+    CHECK(tuner.choices()[0].ms == Approx(0.1875));
     CHECK(tuner.choices()[0].rule_ms == Approx(2.0));
-    CHECK(tuner.choices()[0].tried == 10);
+    CHECK(tuner.choices()[0].tried == 14);
     CHECK(tuner.choices()[1].tile == "t1x4_warp");
     CHECK(tuner.choices()[1].tried == 11);
     const std::string report = [&] {
@@ -503,17 +521,18 @@ def @main(%x: Tensor[(2, 16, 8, 8), float32], %w: Tensor[(64, 16, 3, 3), float32
     INFO(report);
     CHECK(report.find("tiles measured on the GPU (--tune-tiles): 2 products and convolutions, 2 timed now, 0 from " +
                       cache + "; 2 differ from the rules'") != std::string::npos);
-    CHECK(report.find("tile conv2d float32 n2 c16 8x8 o64 8x8 k3x3 s1x1 d1x1 p1x1 g1: block8 0.2500 ms; the rule's "
-                      "t1x1 2.0000 ms (8.00x), of 10 timed") != std::string::npos);
+    CHECK(report.find("tile conv2d float32 n2 c16 8x8 o64 8x8 k3x3 s1x1 d1x1 p1x1 g1: block32ps2 0.1875 ms; the "
+                      "rule's t1x1 2.0000 ms (10.6x), of 14 timed") != std::string::npos);
     CHECK(report.find("tile matmul float32 b1/1/1 m64 n128 k40: t1x4_warp 0.5000 ms") != std::string::npos);
-    // the chosen kernels compute what the CPU's code does
+    // the chosen kernels compute what the CPU's code does (the split convolution adds its
+    // terms in another order)
     CHECK(max_diff(exe.call(vals), want) <= 40 * 0x1p-23 * 40);
   }
   // The cache file holds both choices; a new tuner (a later run) times nothing.
   const std::string file = read_file(cache);
   CHECK(file.starts_with("# relay: GPU tiles measured"));
   CHECK(file.find("simulated GPU (kernels on the CPU JIT)\tsm90\tconv2d float32 n2 c16 8x8 o64 8x8 k3x3 s1x1 d1x1 "
-                  "p1x1 g1\tblock8\t0.2500\tt1x1\t2.0000\n") != std::string::npos);
+                  "p1x1 g1\tblock32ps2\t0.1875\tt1x1\t2.0000\n") != std::string::npos);
   {
     compiler::TileTuner tuner(*gpu, cache);
     std::vector<std::string> notes;
@@ -521,7 +540,7 @@ def @main(%x: Tensor[(2, 16, 8, 8), float32], %w: Tensor[(64, 16, 3, 3), float32
     compiler::GpuExecutable exe(g, plan, {gpu.get(), &tuner}, &notes);
     CHECK(t::simulated::state().launches == launches);
     REQUIRE(tuner.choices().size() == 2);
-    CHECK(tuner.choices()[0].tile == "block8");
+    CHECK(tuner.choices()[0].tile == "block32ps2");
     CHECK(tuner.choices()[0].tried == 0);
     CHECK(std::find(notes.begin(), notes.end(),
                     "tiles measured on the GPU (--tune-tiles): 2 products and convolutions, 0 timed now, 2 from " + cache +
@@ -547,6 +566,59 @@ def @main(%x: Tensor[(2, 16, 8, 8), float32], %w: Tensor[(64, 16, 3, 3), float32
   }
   std::filesystem::remove(cache);
   t::simulated::state().launch_ms = nullptr;
+}
+
+TEST_CASE("a convolution with k split runs its two kernels through a workspace, then replayed (simulated driver)",
+          "[gpu][executable][tiles]") {
+  // 64 x 64 outputs over 576 terms (36 slices): one block of 64 x 64, so k splits in 9
+  auto m = t::load_model_text(R"(#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 64, 7, 7), float32], %w: Tensor[(64, 64, 3, 3), float32], %b: Tensor[(64, 1, 1), float32]) {
+  nn.relu(add(nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]), %b))
+})");
+  REQUIRE(m->error.empty());
+  const t::FusedGraph fused = t::fused_main(*m);
+  auto split = [](const compiler::GpuMaster& master) {
+    for (size_t i = 0; i < master.tiles(); ++i)
+      if (master.tile_label(i) == "block32ps9") return i;
+    FAIL("no candidate block32ps9");
+    return size_t{0};
+  };
+  register_kernels(fused.graph, fused.plan, split);
+  // the tuner takes the tile from its cache, as a run after the one that measured it would
+  const std::string cache = (std::filesystem::temp_directory_path() /
+                             ("relay-split-cache-" + std::to_string(::getpid()) + ".tsv")).string();
+  std::ofstream(cache) << "simulated GPU (kernels on the CPU JIT)\tsm90\tconv2d float32 n1 c64 7x7 o64 7x7 k3x3 s1x1 "
+                          "d1x1 p1x1 g1\tblock32ps9\t0.1\tt1x1\t1\n";
+  std::string why;
+  std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
+  REQUIRE(gpu);
+  compiler::TileTuner tuner(*gpu, cache);
+  std::vector<std::string> notes;
+  compiler::GpuExecutable exe(fused.graph, fused.plan, {gpu.get(), &tuner}, &notes);
+  std::filesystem::remove(cache);
+  REQUIRE(tuner.choices().size() == 1);
+  CHECK(tuner.choices()[0].tile == "block32ps9");
+  std::string report;
+  for (const std::string& n : notes) report += n + "\n";
+  INFO(report);
+  CHECK(report.find("32 x 32 blocks, 4 x 4 outputs a thread, the next slice read ahead, k split in 9") !=
+        std::string::npos);
+
+  compiler::ThreadPool pool(2);
+  compiler::Executable cpu(fused.graph, fused.plan, compiler::Jit::instance(), &pool, nullptr);
+  const std::vector<rt::NDArray> args = t::random_args(*m, 11);
+  const std::vector<rt::Value> vals(args.begin(), args.end());
+  const rt::Value want = cpu.call(vals);
+  // kernel by kernel: the parts' sums, their finish, the epilogue
+  const uint64_t launches = t::simulated::state().launches;
+  const rt::Value first = exe.call(vals);
+  CHECK(t::simulated::state().launches - launches == 3);
+  CHECK(max_diff(first, want) <= 576 * 0x1p-23 * 8);
+  // replayed: one graph of the same three launches, the same bits
+  const uint64_t graph_launches = t::simulated::state().graph_launches;
+  const rt::Value again = exe.call(vals);
+  CHECK(t::simulated::state().graph_launches == graph_launches + 1);
+  CHECK(max_diff(again, first) == 0);
 }
 
 TEST_CASE("tuned tiles: a shape none of whose candidates loads keeps the rule's tile, untimed (simulated driver)",

@@ -375,22 +375,27 @@ TEST_CASE("block-tiled products stage slices in shared memory, with vector loads
                                           loops::lower_block_conv2d(c, "conv_blockp", {.block = true, .prefetch = true}),
                                           loops::lower_block_conv2d(c, "conv_block8p", {.block = true, .fat = true, .prefetch = true}),
                                           loops::lower_tiled_matmul(product, "dense_block128p", {.block = true, .wide = true, .prefetch = true}),
-                                          loops::lower_block_conv2d(last, "conv_block32p", {.block = true, .prefetch = true, .small = true})};
+                                          loops::lower_block_conv2d(last, "conv_block32p", {.block = true, .prefetch = true, .small = true}),
+                                          // k split in 16 parts (split_k_parts), then the finish
+                                          loops::lower_block_conv2d(last, "conv_block32ps16", {.block = true, .prefetch = true, .small = true, .splits = 16})};
   std::vector<const loops::Kernel*> kernels;
   for (const loops::LoweredKernel& l : lowered) {
     REQUIRE(l.ok());
     CHECK(loops::verify(l.kernel).empty());
     kernels.push_back(&l.kernel);
   }
+  REQUIRE(lowered[8].finish);
+  CHECK(loops::verify(*lowered[8].finish).empty());
+  kernels.push_back(&*lowered[8].finish);
   check_module(kernels);
   const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
   INFO(m.ptx);
   // an iteration per block of 64 (8 x 8 a thread) or 256 threads, whose size launch_for keeps
-  REQUIRE(m.kernels.size() == 8);
+  REQUIRE(m.kernels.size() == 10);
   const int64_t teams[] = {loops::kBlockFatThreads, loops::kBlockThreads,    loops::kBlockFatThreads,
                            loops::kBlockFatThreads, loops::kBlockThreads,    loops::kBlockFatThreads,
-                           loops::kBlockThreads,    loops::kBlockFatThreads};
-  for (size_t i = 0; i < 8; ++i) {
+                           loops::kBlockThreads,    loops::kBlockFatThreads, loops::kBlockFatThreads};
+  for (size_t i = 0; i < 9; ++i) {
     const compiler::gpu::PtxKernelInfo& k = m.kernels[i];
     CHECK(k.whole_block);
     CHECK(k.team == static_cast<uint64_t>(teams[i]));
@@ -403,6 +408,9 @@ TEST_CASE("block-tiled products stage slices in shared memory, with vector loads
   CHECK(m.kernels[3].grid == 64 * 64);
   CHECK(m.kernels[6].grid == 32 * 32);
   CHECK(m.kernels[7].grid == 16 * 2);
+  CHECK(m.kernels[8].grid == 16 * 2 * 16);  // a block per tile and part
+  CHECK_FALSE(m.kernels[9].whole_block);    // the finish: a thread per output
+  CHECK(m.kernels[9].iterations == 512 * 49);
   // shared memory between barriers; the rows of a and of the weights read four floats at
   // a time; the accumulators in registers
   CHECK(m.ptx.find(".shared .align 32 .b8") != std::string::npos);
@@ -422,7 +430,7 @@ TEST_CASE("block-tiled products stage slices in shared memory, with vector loads
     for (size_t at = report.find("0 bytes spill stores"); at != std::string::npos;
          at = report.find("0 bytes spill stores", at + 1))
       if (at == 0 || report[at - 1] == ' ') ++functions;  // "0 bytes", not "40 bytes"
-    CHECK(functions == 8);
+    CHECK(functions == 10);
   }
 }
 
