@@ -404,22 +404,36 @@ void write_tile_benchmarks(Writer& w, const Options& o) {
       }
     }
   }
+  // each tile's kernel, then its finish when k is split
   std::vector<const loops::Kernel*> kernels;
-  for (const auto& l : lowered) kernels.push_back(&l.kernel);
+  std::vector<size_t> entry;
+  for (const auto& l : lowered) {
+    entry.push_back(kernels.size());
+    kernels.push_back(&l.kernel);
+    if (l.finish) kernels.push_back(&*l.finish);
+  }
   const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, o.target);
   const int module = w.module("bench_tiles", m.ptx);
-  for (size_t i = 0; i < kernels.size(); ++i) {
-    const compiler::gpu::PtxKernelInfo& info = m.kernels[i];
+  for (size_t i = 0; i < lowered.size(); ++i) {
+    const compiler::gpu::PtxKernelInfo& info = m.kernels[entry[i]];
     const compiler::gpu::PtxLaunch small = compiler::gpu::launch_for(info, 132);
+    std::string finish;  // a split kernel's second launch (as the GPU executable makes it)
+    if (lowered[i].finish) {
+      const compiler::gpu::PtxKernelInfo& f = m.kernels[entry[i] + 1];
+      const compiler::gpu::PtxLaunch launch = compiler::gpu::launch_for(f, 132);
+      const loops::Buffer& partials = lowered[i].kernel.buffer(lowered[i].output_buffer);
+      finish = " then " + f.entry + " " + std::to_string(launch.grid) + " " + std::to_string(launch.block) + " " +
+               std::to_string(partials.extent() * partials.dtype.bits / 8);
+    }
     for (const compiler::gpu::PtxLaunch launch : {compiler::gpu::PtxLaunch{info.grid, info.block}, small}) {
       w.line("bench " + names[i] + "_blk" + std::to_string(launch.block) + " " + std::to_string(module) + " " +
              info.entry + " " + std::to_string(launch.grid) + " " + std::to_string(launch.block) + " 2 " +
              std::to_string(sizes[i][0]) + " " + std::to_string(sizes[i][1]) + " " + std::to_string(sizes[i][2]) + " " +
-             std::to_string(static_cast<int64_t>(flops[i])) + " " + dtype_name(dtypes[i]));
+             std::to_string(static_cast<int64_t>(flops[i])) + " " + dtype_name(dtypes[i]) + finish);
       if (small.block == info.block) break;  // the same launch
     }
   }
-  std::fprintf(stderr, "tile benchmarks: %zu kernels\n", kernels.size());
+  std::fprintf(stderr, "tile benchmarks: %zu tiles, %zu kernels\n", lowered.size(), kernels.size());
 }
 
 }  // namespace

@@ -62,6 +62,13 @@ struct Bench {
   double flops = 0;  // > 0: a compute benchmark, reported in GFLOP/s
   std::string dtype;  // a tile benchmark's: its inputs are seeded random values of it, and
                       // its output must agree with its family's first (tile_agreement.h)
+  // A kernel split along k: it writes partial sums to a workspace of workspace_bytes in
+  // place of the output, and `finish_entry` (parameters [workspace, output]) adds them
+  // into the output; both are timed, one after the other.
+  std::string finish_entry;
+  uint64_t finish_grid = 1;
+  unsigned finish_block = 1;
+  size_t workspace_bytes = 0;
 };
 
 struct Bundle {
@@ -133,8 +140,13 @@ std::string load(const std::string& dir, Bundle& b, std::vector<std::string>& pt
       for (size_t& s : x.input_bytes) f >> s;
       f >> x.output_bytes;
       if (!f || x.module < 0 || x.module >= static_cast<int>(ptx.size())) return bad("a malformed bench");
-      if (!(f >> x.flops)) x.flops = 0;  // optional, and the dtype after it
+      if (!(f >> x.flops)) x.flops = 0;  // optional, and the dtype after it, and a finish after that
       else f >> x.dtype;
+      std::string then;
+      if (f >> then) {
+        if (then != "then" || !(f >> x.finish_entry >> x.finish_grid >> x.finish_block >> x.workspace_bytes))
+          return bad("a malformed finish of a bench (`then ENTRY GRID BLOCK WORKSPACE_BYTES`)");
+      }
       if (x.dtype.empty() && !relay::gpu_check::parse_tile_name(x.name).family.empty())
         return bad("a tile benchmark without its dtype, so its output could not be checked (a bundle from before "
                    "tile_agreement.h: run `scripts/gpu-check.sh prepare` again)");
@@ -294,13 +306,23 @@ int run(const Bundle& b, const std::vector<std::string>& ptx, Device& gpu, const
           args.push_back(buffers.back().ptr);
           moved += s;
         }
+        // a split kernel's partial sums, then its output (the last buffer)
+        std::vector<relay::cuda::CUdeviceptr> finish_args;
+        if (!x.finish_entry.empty()) {
+          buffers.push_back(gpu.alloc(x.workspace_bytes));
+          finish_args.push_back(buffers.back().ptr);
+        }
         buffers.push_back(gpu.alloc(x.output_bytes));
-        args.push_back(buffers.back().ptr);
+        args.push_back(x.finish_entry.empty() ? buffers.back().ptr : finish_args[0]);
+        finish_args.push_back(buffers.back().ptr);
         const auto f = modules[static_cast<size_t>(x.module)].function(x.entry);
+        const auto finish =
+            x.finish_entry.empty() ? f : modules[static_cast<size_t>(x.module)].function(x.finish_entry);
         double ms = 1e30;
         for (int r = 0; r < 10; ++r) {
           timer.start();
           gpu.launch(f, x.grid, x.block, args);
+          if (!x.finish_entry.empty()) gpu.launch(finish, x.finish_grid, x.finish_block, finish_args);
           ms = std::min(ms, timer.stop());
         }
         const double gbs = static_cast<double>(moved) / ms / 1e6;

@@ -1,7 +1,8 @@
 // The tile benchmarks' verdict on the tile rules: for each family of benchmarks (one
 // convolution or product at one batch size, timed with several tiles; bundle.cpp names
 // them `<family>_t<M>x<N>[_warp][_chosen]_blk<threads>`, `<family>_block...` (`block8`: 8 x 8
-// outputs a thread, `block128`: 128 x 128 blocks, `block8p`: reading ahead) or
+// outputs a thread, `block128`: 128 x 128 blocks, `block8p`: reading ahead, `block32ps8`:
+// 32 x 32 blocks reading ahead, k split in 8) or
 // `<family>_mma...`, the tensor cores), the tile the
 // lowering's rule picks (`_chosen`) against the fastest one timed, launch block sizes
 // included. relay_gpu_check prints
@@ -36,8 +37,8 @@ struct TileName {
 };
 
 // Splits a benchmark name, `<family>_<tile>[_warp][_chosen][_blk<threads>]` as bundle.cpp
-// writes it (the tile `t<M>x<N>`, `block`, `block8`, `block128`, each of those three with a
-// `p` (read ahead), or `mma`; `_blk` a launch's block size), at its tile:
+// writes it (the tile `t<M>x<N>`, `block`, `block8`, `block128`, `block32`, each with a
+// `p` (read ahead) and/or `s<N>` (k split in N), or `mma`; `_blk` a launch's block size), at its tile:
 // the last part that is one. The tile's label keeps `_warp` and `_blk<threads>`.
 inline TileName parse_tile_name(const std::string& name) {
   std::vector<std::string> parts;
@@ -55,7 +56,14 @@ inline TileName parse_tile_name(const std::string& name) {
   };
   auto is_tile = [&](const std::string& p) {
     for (const char* block : {"block", "block8", "block128", "block32"})
-      if (p == block || p == std::string(block) + "p") return true;
+      for (const char* ahead : {"", "p"}) {
+        const std::string label = std::string(block) + ahead;
+        if (p == label) return true;
+        // k split in N parts: `s<N>` after the block's label
+        if (p.size() > label.size() + 1 && p.compare(0, label.size(), label) == 0 && p[label.size()] == 's' &&
+            digits(p, label.size() + 1, p.size()))
+          return true;
+      }
     if (p == "mma") return true;
     const size_t x = p.find('x');
     return p.size() > 3 && p[0] == 't' && x != std::string::npos && digits(p, 1, x) && digits(p, x + 1, p.size());
