@@ -43,23 +43,11 @@ int cmd_check(const Args& args) {
       std::fprintf(stderr, "error: `--emit` takes `types` (as `--emit=types`)\n");
       return kExitUsage;
     }
-    int consumed = 0;
-    std::string error;
-    const std::string* next = i + 1 < args.size() ? &args[i + 1] : nullptr;
-    if (!parse_output_option(a, next, out, &consumed, &error)) {
-      std::fprintf(stderr, "error: %s\n", error.c_str());
-      return kExitUsage;
+    switch (take_common_argument(args, i, out, check_usage)) {
+      case ArgumentKind::UsageError: return kExitUsage;
+      case ArgumentKind::OutputOption: continue;
+      case ArgumentKind::Positional: files.push_back(a);
     }
-    if (consumed) {
-      i += consumed - 1;
-      continue;
-    }
-    if (a.size() > 1 && a[0] == '-') {
-      std::fprintf(stderr, "error: unknown option `%s`\n\n", a.c_str());
-      check_usage(stderr);
-      return kExitUsage;
-    }
-    files.push_back(a);
   }
   if (files.empty()) {
     check_usage(stderr);

@@ -109,24 +109,14 @@ int cmd_compile(const Args& args) {
       if (name[0] == '%') name.erase(0, 1);
       shapes.emplace_back(name, std::move(dims));
     } else {
-      int consumed = 0;
-      std::string error;
-      const std::string* next = i + 1 < args.size() ? &args[i + 1] : nullptr;
-      if (!parse_output_option(a, next, out_opts, &consumed, &error)) {
-        std::fprintf(stderr, "error: %s\n", error.c_str());
-        return kExitUsage;
-      }
-      if (consumed) {
-        i += consumed - 1;
-      } else if (a.size() > 1 && a[0] == '-') {
-        std::fprintf(stderr, "error: unknown option `%s`\n\n", a.c_str());
-        compile_usage(stderr);
-        return kExitUsage;
-      } else if (file.empty()) {
+      const ArgumentKind kind = take_common_argument(args, i, out_opts, compile_usage);
+      if (kind == ArgumentKind::UsageError) return kExitUsage;
+      if (kind == ArgumentKind::Positional) {
+        if (!file.empty()) {
+          std::fprintf(stderr, "error: `relay compile` takes one file\n");
+          return kExitUsage;
+        }
         file = a;
-      } else {
-        std::fprintf(stderr, "error: `relay compile` takes one file\n");
-        return kExitUsage;
       }
     }
   }

@@ -131,20 +131,9 @@ int cmd_fmt(const Args& args) {
         print_opts.max_width = static_cast<int>(n);
         continue;
       }
-      int consumed = 0;
-      std::string error;
-      const std::string* next = i + 1 < args.size() ? &args[i + 1] : nullptr;
-      if (!parse_output_option(a, next, out_opts, &consumed, &error)) {
-        std::fprintf(stderr, "error: %s\n", error.c_str());
-        return kExitUsage;
-      }
-      if (consumed) {
-        i += consumed - 1;
-        continue;
-      }
-      std::fprintf(stderr, "error: unknown option `%s`\n\n", a.c_str());
-      fmt_usage(stderr);
-      return kExitUsage;
+      // an output option, else (an option) an unknown one
+      if (take_common_argument(args, i, out_opts, fmt_usage) != ArgumentKind::OutputOption) return kExitUsage;
+      continue;
     }
     inputs.push_back(a);
   }

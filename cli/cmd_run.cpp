@@ -142,24 +142,14 @@ int cmd_run(const Args& args) {
         return kExitUsage;
       }
     } else {
-      int consumed = 0;
-      std::string error;
-      const std::string* next = i + 1 < args.size() ? &args[i + 1] : nullptr;
-      if (!parse_output_option(a, next, out_opts, &consumed, &error)) {
-        std::fprintf(stderr, "error: %s\n", error.c_str());
-        return kExitUsage;
-      }
-      if (consumed) {
-        i += consumed - 1;
-      } else if (a.size() > 1 && a[0] == '-') {
-        std::fprintf(stderr, "error: unknown option `%s`\n\n", a.c_str());
-        run_usage(stderr);
-        return kExitUsage;
-      } else if (file.empty()) {
+      const ArgumentKind kind = take_common_argument(args, i, out_opts, run_usage);
+      if (kind == ArgumentKind::UsageError) return kExitUsage;
+      if (kind == ArgumentKind::Positional) {
+        if (!file.empty()) {
+          std::fprintf(stderr, "error: `relay run` takes one file\n");
+          return kExitUsage;
+        }
         file = a;
-      } else {
-        std::fprintf(stderr, "error: `relay run` takes one file\n");
-        return kExitUsage;
       }
     }
   }

@@ -64,6 +64,28 @@ bool parse_output_option(const std::string& arg, const std::string* next, Output
   return true;
 }
 
+ArgumentKind take_common_argument(const std::vector<std::string>& args, size_t& i, OutputOptions& out,
+                                  void (*usage)(std::FILE*)) {
+  const std::string& a = args[i];
+  int consumed = 0;
+  std::string error;
+  const std::string* next = i + 1 < args.size() ? &args[i + 1] : nullptr;
+  if (!parse_output_option(a, next, out, &consumed, &error)) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    return ArgumentKind::UsageError;
+  }
+  if (consumed) {
+    i += static_cast<size_t>(consumed) - 1;
+    return ArgumentKind::OutputOption;
+  }
+  if (a.size() > 1 && a[0] == '-') {
+    std::fprintf(stderr, "error: unknown option `%s`\n\n", a.c_str());
+    usage(stderr);
+    return ArgumentKind::UsageError;
+  }
+  return ArgumentKind::Positional;
+}
+
 DiagnosticPrinter::DiagnosticPrinter(OutputOptions options) : options_(options) {
   switch (options_.color) {
     case ColorChoice::Always: color_ = true; break;

@@ -3,8 +3,10 @@
 // --error-format=json. Shared by every subcommand that reports diagnostics.
 #pragma once
 
+#include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "lang/base/diagnostic.h"
 #include "lang/base/render.h"
@@ -31,6 +33,14 @@ struct OutputOptions {
 // an output option.
 bool parse_output_option(const std::string& arg, const std::string* next, OutputOptions& out,
                          int* consumed, std::string* error);
+
+// What args[i] is, once a command has tried its own options on it: an output option
+// (taken into `out`; `i` moves past its value when that is the next argument), a
+// positional argument (a file, or `-`), or a usage error, already said on stderr (a bad
+// output option's value; an unknown option, then the command's `usage`).
+enum class ArgumentKind { OutputOption, Positional, UsageError };
+ArgumentKind take_common_argument(const std::vector<std::string>& args, size_t& i, OutputOptions& out,
+                                  void (*usage)(std::FILE*));
 
 class DiagnosticPrinter {
  public:
