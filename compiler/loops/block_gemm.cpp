@@ -1,7 +1,6 @@
 // The shared-memory block tiling of a matrix product (block_gemm.h).
 #include "compiler/loops/block_gemm.h"
 
-#include <functional>
 #include <vector>
 
 #include "compiler/loops/block_gemm_internal.h"
@@ -40,15 +39,8 @@ class Builder {
 
     const Var t = new_var(k_, "t", i64());
     Block per_tile;
-    const int64_t tiles = block_gemm_tiles(g_);
-    const bool split = g_.splits > 1;
-    Var tile = t;  // the iteration's tile, and with a split its part of k
-    if (split) {
-      part_ = new_var(k_, "part", i64()), tile = new_var(k_, "tile", i64());
-      per_tile.push_back(let(part_, index_div(var_ref(t), tiles)));
-      per_tile.push_back(let(tile, index_rem(var_ref(t), tiles)));
-    }
-    origin_ = tile_origin(k_, g_, tile, per_tile);
+    part_ = k_part(k_, g_, t, kBlockDepth, per_tile);  // the iteration's tile (and part of k)
+    origin_ = tile_origin(k_, g_, part_.tile, per_tile);
     for (int buffer : buffers) per_tile.push_back(alloc(k_.buffer(buffer)));
     per_tile.push_back(threads([&](const Var& thread) {
       Block zero;
@@ -59,16 +51,6 @@ class Builder {
 
     // for each slice of k (of the part's, with a split): copy A's and B's, then fold
     slice_ = new_var(k_, "slice", i64());
-    const int64_t slices = (g_.depth + kBlockDepth - 1) / kBlockDepth;
-    // the slices the loop visits, and the slice of k its iteration `local` is
-    Expr count = int_imm(slices);
-    std::function<Expr(Expr)> of_part = [](Expr local) { return local; };
-    if (split) {
-      const int64_t span = split_k_span(g_);
-      const Expr first = index_scale(var_ref(part_), span);
-      count = binary(BinaryOp::Min, int_imm(span), index_sum({int_imm(slices), index_scale(var_ref(part_), -span)}));
-      of_part = [first](Expr local) { return index_add(first, std::move(local)); };
-    }
     Block per_slice;
     // k-major (transposed): a step of k reads a row of each
     const SliceLayout layout{kBlockDepth, copy_, f, 1, stride_};
@@ -83,12 +65,12 @@ class Builder {
       return copy;
     };
     if (!g_.prefetch) {
-      per_slice.push_back(threads([&](const Var& thread) { return copy(thread, of_part(var_ref(slice_)), false); }));
+      per_slice.push_back(threads([&](const Var& thread) { return copy(thread, part_.slice(var_ref(slice_)), false); }));
       per_slice.push_back(threads([&](const Var& thread) { return fold(thread); }));
     } else {
       // slice 0 into registers; then for each slice: registers to shared memory, then the
       // next slice's loads issued before the fold, which their latency overlaps
-      per_tile.push_back(threads([&](const Var& thread) { return copy(thread, of_part(int_imm(0)), true); }));
+      per_tile.push_back(threads([&](const Var& thread) { return copy(thread, part_.slice(int_imm(0)), true); }));
       per_slice.push_back(threads([&](const Var& thread) {
         Block commit;
         commit_slice(k_, commit, g_, layout, thread, a_tile_, g_.a_walk, a_ahead_);
@@ -97,20 +79,16 @@ class Builder {
       }));
       per_slice.push_back(threads([&](const Var& thread) {
         Block step;
-        if (split)
-          step.push_back(if_then(compare(CmpOp::Lt, index_add(var_ref(slice_), 1), count),
-                                 copy(thread, of_part(index_add(var_ref(slice_), 1)), true)));
-        else if (slices > 1)
-          step.push_back(if_then(compare(CmpOp::Lt, var_ref(slice_), int_imm(slices - 1)),
-                                 copy(thread, index_add(var_ref(slice_), 1), true)));
+        if (part_.span > 0 || part_.all > 1)
+          step.push_back(if_then(part_.has_next(var_ref(slice_)), copy(thread, part_.slice(index_add(var_ref(slice_), 1)), true)));
         for (Stmt& s : fold(thread)) step.push_back(std::move(s));
         return step;
       }));
     }
-    per_tile.push_back(for_loop(slice_, count, LoopKind::Reduction, std::move(per_slice)));
+    per_tile.push_back(for_loop(slice_, part_.slices, LoopKind::Reduction, std::move(per_slice)));
 
     per_tile.push_back(threads([&](const Var& thread) { return write(thread); }));
-    k_.body.push_back(for_loop(t, int_imm(tiles * g_.splits), LoopKind::Parallel, std::move(per_tile)));
+    k_.body.push_back(for_loop(t, int_imm(k_part_iterations(g_)), LoopKind::Parallel, std::move(per_tile)));
   }
 
  private:
@@ -173,12 +151,8 @@ class Builder {
       for (int64_t i = 0; i < per_thread_; ++i) {
         const Expr row = index_add(var_ref(origin_.row0), place(ty, i));
         const Expr sum = load(acc(), acc_of(thread, i, j));
-        if (g_.splits > 1)  // the part's sum, at (part, batch, row, col)
-          outputs.push_back(store(k_.buffer(g_.partials),
-                                  index_sum({index_scale(var_ref(part_), g_.batches * g_.rows * g_.cols),
-                                             index_scale(var_ref(origin_.batch), g_.rows * g_.cols),
-                                             index_scale(row, g_.cols), var_ref(col)}),
-                                  sum));
+        if (part_.span > 0)
+          outputs.push_back(store_partial(k_, g_, part_, var_ref(origin_.batch), row, var_ref(col), sum));
         else
           g_.out(k_, outputs, var_ref(origin_.batch), row, var_ref(col), sum);
       }
@@ -201,7 +175,7 @@ class Builder {
   int a_ahead_ = -1, b_ahead_ = -1;  // BlockGemm::prefetch: the thread's share of the next slice
   TileOrigin origin_;
   Var slice_;
-  Var part_;  // with a split: the iteration's part of k
+  KPart part_;
 };
 
 }  // namespace
@@ -213,12 +187,7 @@ std::string append_block_gemm(Kernel& k, const BlockGemm& g) {
     return "a block of 64 x 64 outputs, of 128 x 128 with 8 x 8 a thread, or of 32 x 32 with 4 x 4";
   if (g.rows % g.tile != 0) return "a block tile that does not divide the product's rows";
   if (g.thread_tile != 4 && g.thread_tile != 8) return "a block tile of 4 x 4 or 8 x 8 outputs a thread";
-  if (g.splits > 1) {
-    const int64_t slices = (g.depth + kBlockDepth - 1) / kBlockDepth;
-    if ((g.splits - 1) * split_k_span(g) >= slices) return "a split of k whose last part is empty";
-    if (g.partials < 0 || k.buffer(g.partials).dtype != f32() || k.buffer(g.partials).extent() < split_partials(g))
-      return "a split of k without its float32 buffer of partial sums";
-  }
+  if (std::string e = check_split(k, g, kBlockDepth); !e.empty()) return e;
   Builder(k, g).build();
   return {};
 }

@@ -44,6 +44,7 @@ inline constexpr int64_t kBlockThreads = 256;     // with 4 x 4 outputs a thread
 inline constexpr int64_t kBlockFatThreads = 64;   // with 8 x 8 outputs a thread
 inline constexpr int64_t kWideBlockTile = 128;    // a wide tile's side (8 x 8 a thread, kBlockThreads)
 inline constexpr int64_t kSmallBlockTile = 32;    // a small tile's side (4 x 4 a thread, kBlockFatThreads)
+inline constexpr int64_t kMmaDepth = 32;          // the tensor cores' slices of k (append_mma_gemm)
 
 // Products of at least this many kBlockTile x kBlockTile tiles (batches included) take 8 x 8
 // outputs a thread: with 64 threads a tile, fewer tiles would leave a large GPU's
@@ -76,15 +77,16 @@ std::string gemm_tile_label(const GemmTileKind& t);
 // (ResNet-18's convolutions at batch 1: 8 to 49 blocks of 64 x 64 for 132
 // multiprocessors, each block folding 576 to 4608 terms) splits its k into parts, each
 // folded by blocks of its own into float32 partial sums, and a second kernel adds each
-// output's parts. Aiming at kSplitTargetBlocks blocks, each part at least kSplitMinSlices
-// slices deep, at most kSplitMaxParts parts. Candidates only (not yet timed on a GPU).
+// output's parts. Aiming at kSplitTargetBlocks blocks, each part at least kSplitMinTerms
+// terms deep, at most kSplitMaxParts parts. Candidates only (not yet timed on a GPU).
 inline constexpr int64_t kSplitTargetBlocks = 264;  // two a multiprocessor of an H100 or H200
-inline constexpr int64_t kSplitMinSlices = 4;
+inline constexpr int64_t kSplitMinTerms = 64;
 inline constexpr int64_t kSplitMaxParts = 16;
 // The parts to split a product of `blocks` blocks (of any side) over `depth` terms into,
-// 1 when it has blocks enough or too few terms. Every part folds the same number of
-// slices (split_k_span) but the last, which has at least one.
-int64_t split_k_parts(int64_t blocks, int64_t depth);
+// folded in slices of `slice_depth` (kBlockDepth; the tensor cores' kMmaDepth), 1 when it
+// has blocks enough or too few terms. Every part folds the same number of slices
+// (split_k_span) but the last, which has at least one.
+int64_t split_k_parts(int64_t blocks, int64_t depth, int64_t slice_depth = kBlockDepth);
 // Blocks of `side` x `side` outputs in `batches` products of rows x cols.
 inline int64_t blocks_of(int64_t batches, int64_t rows, int64_t cols, int64_t side) {
   return batches * ((rows + side - 1) / side) * ((cols + side - 1) / side);
@@ -126,6 +128,12 @@ struct TileCandidates {
     const bool small = side == kSmallBlockTile;
     add(Tile{.block = true, .small = small, .splits = parts});
     add(Tile{.block = true, .prefetch = true, .small = small, .splits = parts});
+  }
+  // The tensor cores' 64 x 64 blocks with k split, where split_k_parts splits (in their
+  // kMmaDepth-deep slices).
+  void add_split_mma(int64_t batches, int64_t rows, int64_t cols, int64_t depth) {
+    const int64_t parts = split_k_parts(blocks_of(batches, rows, cols, kBlockTile), depth, kMmaDepth);
+    if (parts > 1) add(Tile{.tensor_cores = true, .splits = parts});
   }
 };
 
@@ -185,7 +193,7 @@ struct BlockGemm {
   // parallel loop's iterations are parts x tiles (the part outermost), and each block
   // stores its float32 partial sums into buffer `partials` (split_partials(g) elements:
   // part, batch, row, column) instead of calling `out`; lower_split_finish's kernel adds
-  // each output's parts. (append_block_gemm only.)
+  // each output's parts. The tensor cores' parts are whole kMmaDepth-deep slices.
   int64_t splits = 1;
   int partials = -1;
   GemmReader a, b;
@@ -196,8 +204,9 @@ struct BlockGemm {
 
 // A split product's partial sums: splits x batches x rows x cols.
 inline int64_t split_partials(const BlockGemm& g) { return g.splits * g.batches * g.rows * g.cols; }
-// The slices of k each part of a split product folds (the last part may fold fewer).
-int64_t split_k_span(const BlockGemm& g);
+// The slices of `slice_depth` k each part of a split product folds (the last part may
+// fold fewer).
+int64_t split_k_span(const BlockGemm& g, int64_t slice_depth = kBlockDepth);
 // The second kernel of a split product: buffers [partials, out] (out of `out_type`,
 // `out_shape` and `out_strides`, as the unsplit kernel's output), a thread per output that
 // adds its parts' partial sums in order, ((p0 + p1) + p2) + ..., and stores the total
@@ -206,8 +215,9 @@ LoweredKernel lower_split_finish(const BlockGemm& g, std::string name, DataType 
                                  std::vector<int64_t> out_shape, std::vector<int64_t> out_strides);
 
 // Sets g's block shape from a block or tensor-core tile (its side, outputs a thread,
-// reading ahead, parts of k), or says why no lowering builds that combination (tensor cores only in
-// plain 64 x 64 blocks; small blocks only 4 x 4 a thread). Empty: done.
+// reading ahead, parts of k), or says why no lowering builds that combination (tensor
+// cores only in 64 x 64 blocks that do not read ahead; small blocks only 4 x 4 a thread).
+// Empty: done.
 std::string shape_blocks(BlockGemm& g, const GemmTileKind& t);
 
 // Appends the product's parallel loop (an iteration per tile of each batch, a team of
@@ -222,7 +232,6 @@ std::string append_block_gemm(Kernel& k, const BlockGemm& g);
 // a_walk/b_walk say), zeros past the product and outside `inside`; then each warp
 // multiplies its tiles (Mma). At the end the fragments go through shared memory to `out`,
 // 16 consecutive columns of a row a thread. Same shape rules as append_block_gemm.
-inline constexpr int64_t kMmaDepth = 32;
 std::string append_mma_gemm(Kernel& k, const BlockGemm& g, DataType storage);
 
 }  // namespace relay::loops

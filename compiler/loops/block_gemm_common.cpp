@@ -12,7 +12,7 @@ std::string shape_blocks(BlockGemm& g, const GemmTileKind& t) {
   if (t.tensor_cores && (t.wide || t.small || t.prefetch))
     return "tensor-core blocks are 64 x 64 outputs and do not read ahead";
   if (t.small && (t.fat || t.wide)) return "small block tiles are 4 x 4 outputs a thread";
-  if (t.splits < 1 || (t.splits > 1 && t.tensor_cores)) return "k splits only on the float32 units' block tiles";
+  if (t.splits < 1) return "k split in no parts";
   g.tile = t.block_side();
   g.thread_tile = t.fat || t.wide ? 8 : 4;
   g.prefetch = t.prefetch;
@@ -20,11 +20,11 @@ std::string shape_blocks(BlockGemm& g, const GemmTileKind& t) {
   return {};
 }
 
-int64_t split_k_parts(int64_t blocks, int64_t depth) {
-  const int64_t slices = (depth + kBlockDepth - 1) / kBlockDepth;
+int64_t split_k_parts(int64_t blocks, int64_t depth, int64_t slice_depth) {
+  const int64_t slices = (depth + slice_depth - 1) / slice_depth;
   if (blocks < 1 || blocks >= kSplitTargetBlocks) return 1;
-  const int64_t wanted =
-      std::min({(kSplitTargetBlocks + blocks - 1) / blocks, slices / kSplitMinSlices, kSplitMaxParts});
+  const int64_t wanted = std::min(
+      {(kSplitTargetBlocks + blocks - 1) / blocks, slices / (kSplitMinTerms / slice_depth), kSplitMaxParts});
   if (wanted < 2) return 1;
   // parts of equal span but the last, none empty: 36 slices in 8 wanted parts of 5 are 8
   // parts (the last of 1); in 7 wanted parts of 6, 6 parts
@@ -32,28 +32,73 @@ int64_t split_k_parts(int64_t blocks, int64_t depth) {
   return (slices + span - 1) / span;
 }
 
-int64_t split_k_span(const BlockGemm& g) {
-  const int64_t slices = (g.depth + kBlockDepth - 1) / kBlockDepth;
+int64_t split_k_span(const BlockGemm& g, int64_t slice_depth) {
+  const int64_t slices = (g.depth + slice_depth - 1) / slice_depth;
   return (slices + g.splits - 1) / std::max<int64_t>(g.splits, 1);
+}
+
+Expr KPart::slice(Expr local) const {
+  return span > 0 ? index_add(index_scale(var_ref(part), span), std::move(local)) : local;
+}
+
+Expr KPart::has_next(Expr local) const {
+  return span > 0 ? compare(CmpOp::Lt, index_add(std::move(local), 1), slices)
+                  : compare(CmpOp::Lt, std::move(local), int_imm(all - 1));
+}
+
+KPart k_part(Kernel& k, const BlockGemm& g, const Var& t, int64_t slice_depth, Block& at) {
+  KPart p;
+  p.all = (g.depth + slice_depth - 1) / slice_depth;
+  p.tile = t;
+  p.slices = int_imm(p.all);
+  if (g.splits <= 1) return p;
+  const int64_t tiles = block_gemm_tiles(g);
+  p.span = split_k_span(g, slice_depth);
+  p.part = new_var(k, "part", i64()), p.tile = new_var(k, "tile", i64());
+  at.push_back(let(p.part, index_div(var_ref(t), tiles)));
+  at.push_back(let(p.tile, index_rem(var_ref(t), tiles)));
+  // min(span, all - part * span): the last part's rest
+  p.slices = binary(BinaryOp::Min, int_imm(p.span), index_sum({int_imm(p.all), index_scale(var_ref(p.part), -p.span)}));
+  return p;
+}
+
+int64_t k_part_iterations(const BlockGemm& g) { return block_gemm_tiles(g) * std::max<int64_t>(g.splits, 1); }
+
+Stmt store_partial(const Kernel& k, const BlockGemm& g, const KPart& p, const Expr& batch, const Expr& row,
+                   const Expr& col, Expr sum) {
+  return store(k.buffer(g.partials),
+               index_sum({index_scale(var_ref(p.part), g.batches * g.rows * g.cols), index_scale(batch, g.rows * g.cols),
+                          index_scale(row, g.cols), col}),
+               std::move(sum));
+}
+
+std::string check_split(const Kernel& k, const BlockGemm& g, int64_t slice_depth) {
+  if (g.splits <= 1) return {};
+  const int64_t slices = (g.depth + slice_depth - 1) / slice_depth;
+  if ((g.splits - 1) * split_k_span(g, slice_depth) >= slices) return "a split of k whose last part is empty";
+  if (g.partials < 0 || k.buffer(g.partials).dtype != f32() || k.buffer(g.partials).extent() < split_partials(g))
+    return "a split of k without its float32 buffer of partial sums";
+  return {};
 }
 
 std::string gemm_tile_words(const GemmTileKind& t) {
   const int64_t edge = t.block_side();
   const std::string side = std::to_string(edge) + " x " + std::to_string(edge);
-  if (t.tensor_cores) return "tensor cores, " + side + " blocks";
+  const std::string parts = t.splits > 1 ? ", k split in " + std::to_string(t.splits) : "";
+  if (t.tensor_cores) return "tensor cores, " + side + " blocks" + parts;
   if (t.block)
     return side + " blocks, " + (t.fat || t.wide ? "8 x 8" : "4 x 4") + " outputs a thread" +
-           (t.prefetch ? ", the next slice read ahead" : "") +
-           (t.splits > 1 ? ", k split in " + std::to_string(t.splits) : "");
+           (t.prefetch ? ", the next slice read ahead" : "") + parts;
   const std::string outputs = t.m * t.n == 1 ? "output" : std::to_string(t.m) + " x " + std::to_string(t.n) + " outputs";
   return t.lanes ? "a warp per " + outputs : (t.m * t.n == 1 ? "a thread per output" : outputs + " a thread");
 }
 
 std::string gemm_tile_label(const GemmTileKind& t) {
-  if (t.tensor_cores) return "mma";
+  const std::string parts = t.splits > 1 ? "s" + std::to_string(t.splits) : "";
+  if (t.tensor_cores) return "mma" + parts;
   if (t.block)
     return std::string(t.wide ? "block128" : t.small ? "block32" : t.fat ? "block8" : "block") + (t.prefetch ? "p" : "") +
-           (t.splits > 1 ? "s" + std::to_string(t.splits) : "");
+           parts;
   return "t" + std::to_string(t.m) + "x" + std::to_string(t.n) + (t.lanes ? "_warp" : "");
 }
 

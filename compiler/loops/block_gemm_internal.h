@@ -17,6 +17,31 @@ struct TileOrigin {
 TileOrigin tile_origin(Kernel& k, const BlockGemm& g, const Var& t, Block& at);
 int64_t block_gemm_tiles(const BlockGemm& g);
 
+// Parallel iteration `t` of a product split along k (BlockGemm::splits) or not: its tile
+// (lets appended to `at`: the part outermost, t = part * tiles + tile), and the slices of
+// `slice_depth` k its loop visits, the part's. Unsplit: the tile is t, the loop visits
+// every slice, and no expression changes.
+struct KPart {
+  Var part, tile;    // part: unset (id -1) unsplit
+  Expr slices;       // the loop's extent: the part's slices (the last part's may be fewer)
+  int64_t span = 0;  // slices a part (0: unsplit)
+  int64_t all = 0;   // slices of the whole k
+  // The slice of k that iteration `local` of the loop folds.
+  Expr slice(Expr local) const;
+  // Whether iteration `local` has a next one.
+  Expr has_next(Expr local) const;
+};
+KPart k_part(Kernel& k, const BlockGemm& g, const Var& t, int64_t slice_depth, Block& at);
+// The parallel loop's extent: the tiles, times the parts of a split.
+int64_t k_part_iterations(const BlockGemm& g);
+// A split product's partial sum `sum` of output (batch, row, col) of part `p`, stored into
+// g.partials.
+Stmt store_partial(const Kernel& k, const BlockGemm& g, const KPart& p, const Expr& batch, const Expr& row,
+                   const Expr& col, Expr sum);
+// Why g's split cannot be built with slices of `slice_depth` (empty: it can, or it is not
+// split): a last part left empty, or no float32 buffer of partial sums of its size.
+std::string check_split(const Kernel& k, const BlockGemm& g, int64_t slice_depth);
+
 // How a slice is staged: `depth` k a slice, `per_thread` elements a thread copies, in
 // `type`, element (r, k) of the slice at index staged(r, k) of the tile.
 struct SliceLayout {

@@ -87,8 +87,8 @@ Conv2dTile conv2d_tile(const Conv2dProgram& p, bool tensor_cores = true);
 // ones (128 x 128) where output channels are a multiple of 128 too, and each block tile
 // on the float32 units again reading ahead (BlockGemm::prefetch), and the small ones (32 x
 // 32, plain and reading ahead) where small_blocks_help and 32 divides output channels,
-// and the 64 x 64 and 32 x 32 ones with k split (plain and reading ahead) where
-// split_k_parts splits. What a measured choice picks from (compiler/pipeline/tile_tuner.h)
+// and the 64 x 64 and 32 x 32 ones with k split (plain and reading ahead), and the
+// tensor cores' with k split, where split_k_parts splits. What a measured choice picks from (compiler/pipeline/tile_tuner.h)
 // and the tile benchmarks time.
 std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p, bool tensor_cores = true);
 // The tile in words, for reports (as matmul.h's; a register tile is output channels x

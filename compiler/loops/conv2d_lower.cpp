@@ -75,6 +75,8 @@ std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p, bool tensor_cores) 
   const int64_t window = p.channels * p.kernel_h * p.kernel_w;
   for (int64_t side : {kBlockTile, kSmallBlockTile})
     if (block_conv2d_fits(p, side)) c.add_split_blocks(side, 1, p.out_channels, p.batch * p.out_h * p.out_w, window);
+  if (block_conv2d_fits(p) && tensor_cores && is_storage_only(p.dtype))
+    c.add_split_mma(1, p.out_channels, p.batch * p.out_h * p.out_w, window);
   return c.tiles;
 }
 

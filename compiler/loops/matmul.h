@@ -77,7 +77,8 @@ MatmulTile matmul_tile(const MatmulProgram& p, bool tensor_cores = true);
 // cores) where kBlockTile divides m and n, the wide ones where kWideBlockTile does
 // (conv2d_tiles' counterpart), and each block tile on the float32 units again reading ahead;
 // the small ones where small_blocks_help and 32 divides m and n; the 64 x 64 and 32 x 32
-// ones with k split (plain and reading ahead) where split_k_parts splits.
+// ones with k split (plain and reading ahead), and the tensor cores' with k split, where
+// split_k_parts splits.
 std::vector<MatmulTile> matmul_tiles(const MatmulProgram& p, bool tensor_cores = true);
 // The tile in words, for reports: "tensor cores", "64 x 64 blocks, 8 x 8 a thread",
 // "a warp per output", "4 x 4 outputs a thread", ...; and as a label (gemm_tile_label).

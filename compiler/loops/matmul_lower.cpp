@@ -86,6 +86,8 @@ std::vector<MatmulTile> matmul_tiles(const MatmulProgram& p, bool tensor_cores) 
     c.add_small_blocks();
   for (int64_t side : {kBlockTile, kSmallBlockTile})
     if (divides(side, side) && p.k > 0) c.add_split_blocks(side, p.batch, p.m, p.n, p.k);
+  if (divides(kBlockTile, kBlockTile) && p.k > 0 && tensor_cores && is_storage_only(p.dtype))
+    c.add_split_mma(p.batch, p.m, p.n, p.k);
   return c.tiles;
 }
 

@@ -31,7 +31,8 @@ class MmaBuilder {
 
     const Var t = new_var(k_, "t", i64());
     Block per_tile;
-    origin_ = tile_origin(k_, g_, t, per_tile);
+    part_ = k_part(k_, g_, t, kMmaDepth, per_tile);  // the iteration's tile (and part of k)
+    origin_ = tile_origin(k_, g_, part_.tile, per_tile);
     for (int buffer : {a_tile_, b_tile_, c_tile_, acc_}) per_tile.push_back(alloc(k_.buffer(buffer)));
     per_tile.push_back(threads([&](const Var& thread) {
       Block zero;
@@ -46,17 +47,17 @@ class MmaBuilder {
     const SliceLayout layout{kMmaDepth, kCopy, storage_, kSliceStride, 1};
     per_slice.push_back(threads([&](const Var& thread) {
       Block copy;
-      copy_slice(k_, copy, g_, layout, thread, a_tile_, g_.a_walk, origin_, origin_.row0, g_.rows, var_ref(slice_), g_.a);
-      copy_slice(k_, copy, g_, layout, thread, b_tile_, g_.b_walk, origin_, origin_.col0, g_.cols, var_ref(slice_), g_.b);
+      const Expr slice = part_.slice(var_ref(slice_));
+      copy_slice(k_, copy, g_, layout, thread, a_tile_, g_.a_walk, origin_, origin_.row0, g_.rows, slice, g_.a);
+      copy_slice(k_, copy, g_, layout, thread, b_tile_, g_.b_walk, origin_, origin_.col0, g_.cols, slice, g_.b);
       return copy;
     }));
     per_slice.push_back(warps([&](const Var& w) { return multiply(w); }));
-    const int64_t slices = (g_.depth + kMmaDepth - 1) / kMmaDepth;
-    per_tile.push_back(for_loop(slice_, int_imm(slices), LoopKind::Reduction, std::move(per_slice)));
+    per_tile.push_back(for_loop(slice_, part_.slices, LoopKind::Reduction, std::move(per_slice)));
 
     per_tile.push_back(warps([&](const Var& w) { return stage_results(w); }));
     per_tile.push_back(threads([&](const Var& thread) { return write(thread); }));
-    k_.body.push_back(for_loop(t, int_imm(block_gemm_tiles(g_)), LoopKind::Parallel, std::move(per_tile)));
+    k_.body.push_back(for_loop(t, int_imm(k_part_iterations(g_)), LoopKind::Parallel, std::move(per_tile)));
   }
 
  private:
@@ -109,7 +110,11 @@ class MmaBuilder {
       const Var col = new_var(k_, "col", i64());
       write.push_back(let(col, index_sum({var_ref(origin_.col0), var_ref(cq), int_imm(c)})));
       Block output;
-      g_.out(k_, output, var_ref(origin_.batch), out_row, var_ref(col), load(k_.buffer(c_tile_), index_add(staged, c)));
+      const Expr sum = load(k_.buffer(c_tile_), index_add(staged, c));
+      if (part_.span > 0)  // the part's sum
+        output.push_back(store_partial(k_, g_, part_, var_ref(origin_.batch), out_row, var_ref(col), sum));
+      else
+        g_.out(k_, output, var_ref(origin_.batch), out_row, var_ref(col), sum);
       if (g_.cols % kBlockTile != 0) {
         write.push_back(if_then(compare(CmpOp::Lt, var_ref(col), int_imm(g_.cols)), std::move(output)));
       } else {
@@ -125,6 +130,7 @@ class MmaBuilder {
   int a_tile_ = -1, b_tile_ = -1, c_tile_ = -1, acc_ = -1;
   TileOrigin origin_;
   Var slice_;
+  KPart part_;
 };
 
 }  // namespace
@@ -134,6 +140,7 @@ std::string append_mma_gemm(Kernel& k, const BlockGemm& g, DataType storage) {
   if (g.rows < 1 || g.cols < 1 || g.depth < 1 || g.batches < 1) return "an empty block-tiled product";
   if (g.tile != kBlockTile) return "a tensor-core block of other than 64 x 64 outputs";
   if (g.rows % kBlockTile != 0) return "a tensor-core block that does not divide the product's rows";
+  if (std::string e = check_split(k, g, kMmaDepth); !e.empty()) return e;
   MmaBuilder(k, g, storage).build();
   return {};
 }

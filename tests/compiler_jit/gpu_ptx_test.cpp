@@ -479,6 +479,28 @@ TEST_CASE("float16 and bfloat16 products and convolutions run on the tensor core
     // a block per 64 x 64 outputs: products 4096 x 4096, the stem 64 x 12544, the stage 128 x 784
     CHECK(k.grid == std::array<uint64_t, 3>{64 * 64, 196, 2 * 13}[i % 3]);
   }
+  {
+    // k split on the tensor cores: ResNet-18's last stage at batch 1 (8 blocks of 64 x 64
+    // over 4608 terms) in 16 parts, a block per tile and part, then the finish
+    loops::Conv2dProgram last;
+    last.channels = last.out_channels = 512, last.height = last.width = last.out_h = last.out_w = 7;
+    last.kernel_h = last.kernel_w = 3, last.pad_begin = {1, 1}, last.dtype = DataType::float_(16);
+    const loops::Conv2dTile split{.tensor_cores = true, .splits = loops::split_k_parts(8, 4608, loops::kMmaDepth)};
+    CHECK(split.splits == 16);
+    const std::vector<loops::Conv2dTile> candidates = loops::conv2d_tiles(last);
+    CHECK(std::find(candidates.begin(), candidates.end(), split) != candidates.end());
+    const loops::LoweredKernel s = loops::lower_direct_conv2d(last, "f16_conv_mmas16", split);
+    REQUIRE(s.ok());
+    REQUIRE(s.finish);
+    CHECK(loops::verify(s.kernel).empty());
+    CHECK(loops::verify(*s.finish).empty());
+    const std::vector<const loops::Kernel*> pair{&s.kernel, &*s.finish};
+    check_module(pair);
+    const compiler::gpu::PtxModule sm = compiler::gpu::emit_ptx(pair, compiler::gpu::PtxTarget{80});
+    CHECK(sm.kernels[0].grid == 8 * 16);
+    CHECK(sm.ptx.find("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32") != std::string::npos);
+    CHECK(sm.ptx.find(".local") == std::string::npos);
+  }
   const std::string ptxas = testing::find_ptxas();
   if (ptxas.empty()) return;
   std::string report;

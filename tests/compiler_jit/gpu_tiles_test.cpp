@@ -710,7 +710,7 @@ TEST_CASE("block tiles with k split fold each part, then add the parts in order"
       CHECK(parts <= loops::kSplitMaxParts);
       CHECK((parts - 1) * span < slices);  // the last part is not empty
       CHECK(parts * span >= slices);       // and every slice is some part's
-      if (parts > 1) CHECK(span >= loops::kSplitMinSlices);
+      if (parts > 1) CHECK(span * loops::kBlockDepth >= loops::kSplitMinTerms);
     }
 
   std::mt19937_64 rng(47);
@@ -738,12 +738,23 @@ TEST_CASE("block tiles with k split fold each part, then add the parts in order"
         // another order of the same terms: within a few roundings of the single fold
         for (size_t i = 0; i < outputs; ++i) REQUIRE(std::fabs(got[i] - single[i]) <= 288 * 16 * 0x1p-23);
       }
-  // parts that leave the last one empty, the tensor cores, and 0 parts do not lower
+  // parts that leave the last one empty and 0 parts do not lower
   CHECK_FALSE(loops::lower_direct_conv2d(p, "conv", {.block = true, .splits = 17}).ok());  // spans of 2: 16 parts
   CHECK_FALSE(loops::lower_direct_conv2d(p, "conv", {.block = true, .splits = 0}).ok());
+  // the tensor cores split too, in their 32-deep slices (288 terms: 9 slices)
   loops::Conv2dProgram half = p;
   half.dtype = DataType::float_(16);
-  CHECK_FALSE(loops::lower_direct_conv2d(half, "conv", {.tensor_cores = true, .splits = 2}).ok());
+  for (int64_t parts : {2, 3, 5, 9}) {
+    INFO("tensor cores, k split in " << parts);
+    const loops::LoweredKernel k = loops::lower_direct_conv2d(half, "conv", {.tensor_cores = true, .splits = parts});
+    REQUIRE(k.finish);
+    CHECK(k.kernel.parallel_extent() == parts * 1 * 1);  // 64 output channels x 60 positions: one block
+    check_storage_conv<rt::float16>(half, k, 0x1p-11, rng);
+  }
+  CHECK_FALSE(loops::lower_direct_conv2d(half, "conv", {.tensor_cores = true, .splits = 6}).ok());  // spans of 2: 5 parts
+  CHECK(loops::tile_label(loops::Conv2dTile{.tensor_cores = true, .splits = 4}) == "mmas4");
+  CHECK(loops::tile_words(loops::Conv2dTile{.tensor_cores = true, .splits = 4}) ==
+        "tensor cores, 64 x 64 blocks, k split in 4");
   CHECK(loops::tile_label(loops::Conv2dTile{.block = true, .prefetch = true, .small = true, .splits = 8}) == "block32ps8");
   CHECK(loops::tile_words(loops::MatmulTile{.block = true, .splits = 8}) ==
         "64 x 64 blocks, 4 x 4 outputs a thread, k split in 8");

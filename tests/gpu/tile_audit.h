@@ -38,7 +38,8 @@ struct TileName {
 
 // Splits a benchmark name, `<family>_<tile>[_warp][_chosen][_blk<threads>]` as bundle.cpp
 // writes it (the tile `t<M>x<N>`, `block`, `block8`, `block128`, `block32`, each with a
-// `p` (read ahead) and/or `s<N>` (k split in N), or `mma`; `_blk` a launch's block size), at its tile:
+// `p` (read ahead) and/or `s<N>` (k split in N), or `mma`, with or without `s<N>`; `_blk`
+// a launch's block size), at its tile:
 // the last part that is one. The tile's label keeps `_warp` and `_blk<threads>`.
 inline TileName parse_tile_name(const std::string& name) {
   std::vector<std::string> parts;
@@ -55,16 +56,16 @@ inline TileName parse_tile_name(const std::string& name) {
     return true;
   };
   auto is_tile = [&](const std::string& p) {
-    for (const char* block : {"block", "block8", "block128", "block32"})
+    for (const char* block : {"block", "block8", "block128", "block32", "mma"})
       for (const char* ahead : {"", "p"}) {
         const std::string label = std::string(block) + ahead;
+        if (label == "mmap") continue;  // the tensor cores do not read ahead
         if (p == label) return true;
         // k split in N parts: `s<N>` after the block's label
         if (p.size() > label.size() + 1 && p.compare(0, label.size(), label) == 0 && p[label.size()] == 's' &&
             digits(p, label.size() + 1, p.size()))
           return true;
       }
-    if (p == "mma") return true;
     const size_t x = p.find('x');
     return p.size() > 3 && p[0] == 't' && x != std::string::npos && digits(p, 1, x) && digits(p, x + 1, p.size());
   };
