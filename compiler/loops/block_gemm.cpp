@@ -65,7 +65,8 @@ class Builder {
       return copy;
     };
     if (!g_.prefetch) {
-      per_slice.push_back(threads([&](const Var& thread) { return copy(thread, part_.slice(var_ref(slice_)), false); }));
+      per_slice.push_back(
+          threads([&](const Var& thread) { return copy(thread, part_.slice(var_ref(slice_)), false); }));
       per_slice.push_back(threads([&](const Var& thread) { return fold(thread); }));
     } else {
       // slice 0 into registers; then for each slice: registers to shared memory, then the
@@ -79,8 +80,9 @@ class Builder {
       }));
       per_slice.push_back(threads([&](const Var& thread) {
         Block step;
-        if (part_.span > 0 || part_.all > 1)
-          step.push_back(if_then(part_.has_next(var_ref(slice_)), copy(thread, part_.slice(index_add(var_ref(slice_), 1)), true)));
+        if (part_.span > 0 || part_.all > 1)  // a next slice (unsplit: more than one)
+          step.push_back(if_then(part_.has_next(var_ref(slice_)),
+                                 copy(thread, part_.slice(index_add(var_ref(slice_), 1)), true)));
         for (Stmt& s : fold(thread)) step.push_back(std::move(s));
         return step;
       }));

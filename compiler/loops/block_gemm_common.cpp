@@ -67,8 +67,8 @@ int64_t k_part_iterations(const BlockGemm& g) { return block_gemm_tiles(g) * std
 Stmt store_partial(const Kernel& k, const BlockGemm& g, const KPart& p, const Expr& batch, const Expr& row,
                    const Expr& col, Expr sum) {
   return store(k.buffer(g.partials),
-               index_sum({index_scale(var_ref(p.part), g.batches * g.rows * g.cols), index_scale(batch, g.rows * g.cols),
-                          index_scale(row, g.cols), col}),
+               index_sum({index_scale(var_ref(p.part), g.batches * g.rows * g.cols),
+                          index_scale(batch, g.rows * g.cols), index_scale(row, g.cols), col}),
                std::move(sum));
 }
 
@@ -97,8 +97,8 @@ std::string gemm_tile_label(const GemmTileKind& t) {
   const std::string parts = t.splits > 1 ? "s" + std::to_string(t.splits) : "";
   if (t.tensor_cores) return "mma" + parts;
   if (t.block)
-    return std::string(t.wide ? "block128" : t.small ? "block32" : t.fat ? "block8" : "block") + (t.prefetch ? "p" : "") +
-           parts;
+    return std::string(t.wide ? "block128" : t.small ? "block32" : t.fat ? "block8" : "block") +
+           (t.prefetch ? "p" : "") + parts;
   return "t" + std::to_string(t.m) + "x" + std::to_string(t.n) + (t.lanes ? "_warp" : "");
 }
 

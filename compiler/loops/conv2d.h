@@ -74,7 +74,9 @@ struct Conv2dTile {
   int64_t splits = 1;         // block tiles: k split in this many parts (BlockGemm::splits)
   bool operator==(const Conv2dTile&) const = default;
   // in the block product's terms: m x n is output channels x columns
-  GemmTileKind kind() const { return {channels, width, lanes, block, tensor_cores, fat, wide, prefetch, small, splits}; }
+  GemmTileKind kind() const {
+    return {channels, width, lanes, block, tensor_cores, fat, wide, prefetch, small, splits};
+  }
 };
 // `tensor_cores`: whether the target's tensor cores take p.dtype (gpu::tensor_cores_take);
 // without them no tile of this rule or list uses them.
@@ -88,8 +90,8 @@ Conv2dTile conv2d_tile(const Conv2dProgram& p, bool tensor_cores = true);
 // on the float32 units again reading ahead (BlockGemm::prefetch), and the small ones (32 x
 // 32, plain and reading ahead) where small_blocks_help and 32 divides output channels,
 // and the 64 x 64 and 32 x 32 ones with k split (plain and reading ahead), and the
-// tensor cores' with k split, where split_k_parts splits. What a measured choice picks from (compiler/pipeline/tile_tuner.h)
-// and the tile benchmarks time.
+// tensor cores' with k split, where split_k_parts splits. What a measured choice picks
+// from (compiler/pipeline/tile_tuner.h) and the tile benchmarks time.
 std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p, bool tensor_cores = true);
 // The tile in words, for reports (as matmul.h's; a register tile is output channels x
 // columns), and as a label (gemm_tile_label).

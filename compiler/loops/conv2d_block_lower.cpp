@@ -38,7 +38,8 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const
   const int weight = add_param(k, "weight", t, {O, C, KH, KW}, {window, KH * KW, KW, 1});
   // split in parts of k: the first kernel's output is the parts' sums, the finish's the output
   const bool split = g.splits > 1;
-  r.output_buffer = split ? add_param(k, "partials", f32(), {split_partials(g)}, {1}) : add_param(k, "out", t, out_shape, out_strides);
+  r.output_buffer = split ? add_param(k, "partials", f32(), {split_partials(g)}, {1})
+                          : add_param(k, "out", t, out_shape, out_strides);
   if (split) g.partials = r.output_buffer;
 
   // An output position's image, row and column, as lets.

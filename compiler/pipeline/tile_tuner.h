@@ -8,8 +8,10 @@
 //
 // A shape is timed once: its candidates go into one PTX module, each runs on scratch
 // buffers of the shape's sizes (inputs of a constant finite value) after a warm-up
-// launch (a candidate whose k is split: both its kernels, through a workspace), timed by the device's events (one launch for an estimate, then the best of two
-// rounds of enough launches for about a millisecond). A candidate the driver refuses to load or launch is passed over.
+// launch (a candidate whose k is split: both its kernels, through a workspace), timed by
+// the device's events (one launch for an estimate, then the best of two rounds of enough
+// launches for about a millisecond). A candidate the driver refuses to load or launch is
+// passed over.
 // Choices are remembered for the tuner's life (a session's functions share one) and in a
 // cache file, keyed by the GPU's name and compute capability and the shape (GpuMaster::
 // key), so a later run reuses them without timing; a line whose tile is no longer a

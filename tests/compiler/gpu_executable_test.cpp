@@ -43,8 +43,9 @@ void register_kernels(const compiler::Graph& g, const compiler::FusionPlan& plan
           compiler::Jit::instance().compile(k);
   };
   for (size_t i = 0; i < gpu.plans.size(); ++i)
-    for (const auto& [p, entry, finish_entry] : {std::tuple{&gpu.masters[i], gpu.master_entry[i], gpu.master_finish_entry[i]},
-                                                 std::tuple{&gpu.plans[i], gpu.plan_entry[i], gpu.finish_entry[i]}})
+    for (const auto& [p, entry, finish_entry] :
+         {std::tuple{&gpu.masters[i], gpu.master_entry[i], gpu.master_finish_entry[i]},
+          std::tuple{&gpu.plans[i], gpu.plan_entry[i], gpu.finish_entry[i]}})
       if (*p) {
         add(entry, (*p)->kernel);
         if ((*p)->finish) add(finish_entry, *(*p)->finish);

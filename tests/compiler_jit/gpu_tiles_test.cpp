@@ -20,101 +20,12 @@
 #include "compiler/loops/conv2d.h"
 #include "compiler/loops/matmul.h"
 #include "interpreter/runtime/float16.h"
+#include "tests/compiler_jit/gpu_tile_support.h"
 
 namespace {
 
 using namespace relay;
-
-std::vector<float> random_values(size_t n, std::mt19937_64& rng) {
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float& x : v) x = u(rng);
-  return v;
-}
-
-// Runs a lowered kernel over [a, b, out] on the CPU JIT; a kernel split along k over
-// [a, b, partials], then its finish over [partials, out].
-void run_on(const loops::LoweredKernel& lowered, void* a, void* b, void* out) {
-  REQUIRE(lowered.ok());
-  const compiler::CompiledKernel k = compiler::Jit::instance().compile(lowered.kernel);
-  std::vector<float> partials;
-  if (lowered.finish) {
-    const loops::Buffer& p = lowered.kernel.buffer(lowered.output_buffer);
-    REQUIRE(p.dtype == loops::f32());
-    partials.assign(static_cast<size_t>(p.extent()), std::nanf(""));  // every part's sum must be written
-  }
-  std::vector<void*> buffers{a, b, lowered.finish ? partials.data() : out};
-  compiler::run_kernel(k, buffers.data(), nullptr);
-  if (lowered.finish) {
-    const compiler::CompiledKernel finish = compiler::Jit::instance().compile(*lowered.finish);
-    std::vector<void*> finish_buffers{partials.data(), out};
-    compiler::run_kernel(finish, finish_buffers.data(), nullptr);
-  }
-}
-
-std::vector<float> run(const loops::LoweredKernel& lowered, std::vector<float>& a, std::vector<float>& b, size_t outputs) {
-  std::vector<float> out(outputs, std::nanf(""));  // every output must be written
-  run_on(lowered, a.data(), b.data(), out.data());
-  return out;
-}
-
-// What a product split along k computes (block_gemm.h, BlockGemm::splits): each part's
-// terms (k in [part * span, part * span + span) for a span of `span_slices` slices) folded
-// in order from 0 with fused multiply-adds, then the parts added in order. `terms(i, fold)`
-// calls fold(k, a, b) for output i's terms in k's order.
-template <class Terms>
-std::vector<float> by_parts(size_t outputs, int64_t parts, int64_t span_slices, Terms terms) {
-  std::vector<float> out(outputs);
-  for (size_t i = 0; i < outputs; ++i) {
-    std::vector<float> sum(static_cast<size_t>(parts), 0.0f);
-    terms(i, [&](int64_t k, float a, float b) {
-      float& s = sum[static_cast<size_t>(k / (span_slices * loops::kBlockDepth))];
-      s = std::fma(a, b, s);
-    });
-    float total = sum[0];
-    for (size_t q = 1; q < sum.size(); ++q) total = total + sum[q];
-    out[i] = total;
-  }
-  return out;
-}
-
-// A split convolution's bits (by_parts over the window's terms in the direct
-// convolution's order: channel, row, column; taps in the padding add nothing).
-std::vector<float> conv_by_parts(const loops::Conv2dProgram& p, const std::vector<float>& x, const std::vector<float>& w,
-                                 int64_t parts, int64_t span_slices) {
-  const int64_t C = p.channels, KH = p.kernel_h, KW = p.kernel_w, O = p.out_channels, OH = p.out_h, OW = p.out_w;
-  return by_parts(static_cast<size_t>(p.batch * O * OH * OW), parts, span_slices, [&](size_t i, auto fold) {
-    const int64_t at = static_cast<int64_t>(i), ow = at % OW, oh = at / OW % OH, o = at / (OW * OH) % O,
-                  n = at / (OW * OH * O);
-    for (int64_t c = 0; c < C; ++c)
-      for (int64_t kh = 0; kh < KH; ++kh)
-        for (int64_t kw = 0; kw < KW; ++kw) {
-          const int64_t ih = oh * p.strides[0] + kh * p.dilation[0] - p.pad_begin[0];
-          const int64_t iw = ow * p.strides[1] + kw * p.dilation[1] - p.pad_begin[1];
-          if (ih < 0 || ih >= p.height || iw < 0 || iw >= p.width) continue;
-          fold((c * KH + kh) * KW + kw, x[static_cast<size_t>(((n * C + c) * p.height + ih) * p.width + iw)],
-               w[static_cast<size_t>(((o * C + c) * KH + kh) * KW + kw)]);
-        }
-  });
-}
-
-// A split product's bits: a[batch, m, :] . b[batch, n, :] by parts (a batch of 1 broadcast).
-std::vector<float> product_by_parts(const loops::MatmulProgram& p, const std::vector<float>& a,
-                                    const std::vector<float>& b, int64_t parts, int64_t span_slices) {
-  return by_parts(static_cast<size_t>(p.batch * p.m * p.n), parts, span_slices, [&](size_t i, auto fold) {
-    const int64_t at = static_cast<int64_t>(i), col = at % p.n, row = at / p.n % p.m, batch = at / (p.n * p.m);
-    const size_t a_row = static_cast<size_t>(((p.a_batch > 1 ? batch : 0) * p.m + row) * p.k);
-    const size_t b_row = static_cast<size_t>(((p.b_batch > 1 ? batch : 0) * p.n + col) * p.k);
-    for (int64_t k = 0; k < p.k; ++k) fold(k, a[a_row + static_cast<size_t>(k)], b[b_row + static_cast<size_t>(k)]);
-  });
-}
-
-// The slices each part of a product of `depth` terms split in `parts` folds.
-int64_t span_of(int64_t depth, int64_t parts) {
-  loops::BlockGemm g;
-  g.depth = depth, g.splits = parts;
-  return loops::split_k_span(g);
-}
+using namespace relay::gpu_tile_test;
 
 // Each output within terms * 2^-23 * (sum of |terms|) of the float64 value.
 void check_close(const std::vector<float>& got, const std::vector<double>& want, const std::vector<double>& magnitude,
@@ -133,61 +44,17 @@ float lane_tree(std::array<float, 32> partial) {
   return partial[0];
 }
 
-// Calls term(output, c, x, w) for every output of `p` (its flat index) and every term of
-// its window inside the input, in the direct convolution's order (channel of the group,
-// row, column).
-template <class Term>
-void for_each_term(const loops::Conv2dProgram& p, const std::vector<float>& x, const std::vector<float>& w, Term term) {
-  const int64_t I = p.channels / p.groups;
-  for (int64_t n = 0; n < p.batch; ++n)
-    for (int64_t o = 0; o < p.out_channels; ++o)
-      for (int64_t oh = 0; oh < p.out_h; ++oh)
-        for (int64_t ow = 0; ow < p.out_w; ++ow) {
-          const size_t at = static_cast<size_t>(((n * p.out_channels + o) * p.out_h + oh) * p.out_w + ow);
-          const int64_t first = o / (p.out_channels / p.groups) * I;
-          for (int64_t c = 0; c < I; ++c)
-            for (int64_t kh = 0; kh < p.kernel_h; ++kh)
-              for (int64_t kw = 0; kw < p.kernel_w; ++kw) {
-                const int64_t ih = oh * p.strides[0] + kh * p.dilation[0] - p.pad_begin[0];
-                const int64_t iw = ow * p.strides[1] + kw * p.dilation[1] - p.pad_begin[1];
-                if (ih < 0 || ih >= p.height || iw < 0 || iw >= p.width) continue;
-                term(at, c, x[static_cast<size_t>(((n * p.channels + first + c) * p.height + ih) * p.width + iw)],
-                     w[static_cast<size_t>(((o * I + c) * p.kernel_h + kh) * p.kernel_w + kw)]);
-              }
-        }
-}
-
-// Each output's float64 sum of its terms and sum of their magnitudes.
-std::pair<std::vector<double>, std::vector<double>> conv_sums(const loops::Conv2dProgram& p, const std::vector<float>& x,
-                                                              const std::vector<float>& w) {
-  const size_t outputs = static_cast<size_t>(p.batch * p.out_channels * p.out_h * p.out_w);
-  std::vector<double> want(outputs, 0), magnitude(outputs, 0);
-  for_each_term(p, x, w, [&](size_t at, int64_t, float xv, float wv) {
-    const double term = static_cast<double>(xv) * wv;
-    want[at] += term;
-    magnitude[at] += std::fabs(term);
-  });
-  return {std::move(want), std::move(magnitude)};
-}
-
 // What a warp per output computes (loops/conv2d.h, lanes): lane l folds the channels
 // l, l + 32, ... of the window with fused multiply-adds, then the lanes' tree.
 std::vector<float> by_lanes(const loops::Conv2dProgram& p, const std::vector<float>& x, const std::vector<float>& w) {
   std::vector<std::array<float, 32>> partial(static_cast<size_t>(p.batch * p.out_channels * p.out_h * p.out_w));
-  for_each_term(p, x, w, [&](size_t at, int64_t c, float xv, float wv) {
+  for_each_term(p, x, w, [&](size_t at, int64_t c, int64_t, float xv, float wv) {
     float& lane = partial[at][static_cast<size_t>(c % 32)];
     lane = std::fma(xv, wv, lane);
   });
   std::vector<float> out;
   for (const auto& lanes : partial) out.push_back(lane_tree(lanes));
   return out;
-}
-
-// A product of `batch` outputs, a and b each a batch of 1 (broadcast) or `batch`.
-loops::MatmulProgram product(int64_t batch, int64_t a_batch, int64_t b_batch, int64_t m, int64_t n, int64_t k) {
-  loops::MatmulProgram p;
-  p.batch = batch, p.a_batch = a_batch, p.b_batch = b_batch, p.m = m, p.n = n, p.k = k;
-  return p;
 }
 
 // The block tiles, 4 x 4 and 8 x 8 outputs a thread in 64 x 64 blocks, and with `wide`
@@ -220,16 +87,6 @@ struct ConvCase {
   loops::Conv2dProgram p;
   std::vector<loops::Conv2dTile> tiles;
 };
-
-loops::Conv2dProgram conv(int64_t n, int64_t c, int64_t h, int64_t w, int64_t o, int64_t kh, int64_t kw, int64_t groups,
-                          std::array<int64_t, 2> strides, std::array<int64_t, 2> dilation, std::array<int64_t, 4> pad) {
-  loops::Conv2dProgram p;
-  p.batch = n, p.channels = c, p.height = h, p.width = w, p.out_channels = o, p.kernel_h = kh, p.kernel_w = kw;
-  p.groups = groups, p.strides = strides, p.dilation = dilation, p.pad_begin = {pad[0], pad[1]};
-  p.out_h = (h + pad[0] + pad[2] - dilation[0] * (kh - 1) - 1) / strides[0] + 1;
-  p.out_w = (w + pad[1] + pad[3] - dilation[1] * (kw - 1) - 1) / strides[1] + 1;
-  return p;
-}
 
 }  // namespace
 
@@ -464,40 +321,8 @@ TEST_CASE("the block-tiled matrix product computes a thread per output's bits", 
   CHECK_FALSE(loops::lower_tiled_matmul(half, "bad", {.tensor_cores = true, .prefetch = true}).ok());
 }
 
-namespace {
-
-// A product of float16 or bfloat16 (storage type S) through `lowered`, against the float64
-// sum: within the dtype's rounding of the result (half an ulp, `half_ulp` relative) plus K
-// float32 roundings of the sum of |terms|.
-template <class S>
-void check_storage_product(const loops::MatmulProgram& p, const loops::LoweredKernel& lowered, double half_ulp,
-                           std::mt19937_64& rng) {
-  REQUIRE(lowered.ok());
-  std::vector<float> a_values = random_values(static_cast<size_t>(p.a_batch * p.m * p.k), rng);
-  std::vector<float> b_values = random_values(static_cast<size_t>(p.b_batch * p.n * p.k), rng);
-  std::vector<S> a(a_values.begin(), a_values.end()), b(b_values.begin(), b_values.end());
-  std::vector<S> out(static_cast<size_t>(p.batch * p.m * p.n), S(std::nanf("")));
-  run_on(lowered, a.data(), b.data(), out.data());
-  for (int64_t bi = 0; bi < p.batch; ++bi)
-    for (int64_t i = 0; i < p.m; ++i)
-      for (int64_t j = 0; j < p.n; ++j) {
-        double want = 0, magnitude = 0;
-        for (int64_t x = 0; x < p.k; ++x) {
-          const double term = static_cast<double>(static_cast<float>(a[static_cast<size_t>(((p.a_batch > 1 ? bi : 0) * p.m + i) * p.k + x)])) *
-                              static_cast<float>(b[static_cast<size_t>(((p.b_batch > 1 ? bi : 0) * p.n + j) * p.k + x)]);
-          want += term;
-          magnitude += std::fabs(term);
-        }
-        const float got = out[static_cast<size_t>((bi * p.m + i) * p.n + j)];
-        INFO("output " << bi << ", " << i << ", " << j << ": want " << want << ", got " << got);
-        REQUIRE(std::fabs(got - want) <= half_ulp * std::fabs(want) + static_cast<double>(p.k) * 0x1p-23 * magnitude + 1e-30);
-      }
-}
-
-}  // namespace
-
 TEST_CASE("float16 and bfloat16 products store their storage type, summed in float32", "[gpu][matmul]") {
-  auto product = [](int64_t batch, int64_t m, int64_t n, int64_t k) { return ::product(batch, batch, batch, m, n, k); };
+  auto product = [](int64_t batch, int64_t m, int64_t n, int64_t k) { return gpu_tile_test::product(batch, batch, batch, m, n, k); };
   std::mt19937_64 rng(37);
   for (DataType t : {DataType::float_(16), DataType{DataType::BFloat, 16, 1}}) {
     INFO(dtype_name(t));
@@ -531,35 +356,6 @@ TEST_CASE("float16 and bfloat16 products store their storage type, summed in flo
   CHECK_FALSE(loops::lower_mma_matmul(half, "bad").ok());
   CHECK_FALSE(loops::matmul_tile(product(1, 4096, 4096, 4096)).tensor_cores);  // float32
 }
-
-namespace {
-
-// A convolution of float16 or bfloat16 (storage type S) through `lowered`, against the
-// float64 sum of its terms: within the dtype's rounding of the result (`half_ulp`
-// relative) plus one float32 rounding per term of the sum of |terms|.
-template <class S>
-void check_storage_conv(const loops::Conv2dProgram& p, const loops::LoweredKernel& lowered, double half_ulp,
-                        std::mt19937_64& rng) {
-  REQUIRE(lowered.ok());
-  const int64_t I = p.channels / p.groups;
-  std::vector<float> x = random_values(static_cast<size_t>(p.batch * p.channels * p.height * p.width), rng);
-  std::vector<float> w = random_values(static_cast<size_t>(p.out_channels * I * p.kernel_h * p.kernel_w), rng);
-  std::vector<S> xs(x.begin(), x.end()), ws(w.begin(), w.end());
-  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(xs[i]);  // the values the kernel reads
-  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(ws[i]);
-  const size_t outputs = static_cast<size_t>(p.batch * p.out_channels * p.out_h * p.out_w);
-  const auto [want, magnitude] = conv_sums(p, x, w);
-  std::vector<S> out(outputs, S(std::nanf("")));
-  run_on(lowered, xs.data(), ws.data(), out.data());
-  const double terms = static_cast<double>(I * p.kernel_h * p.kernel_w);
-  for (size_t i = 0; i < outputs; ++i) {
-    const double got = static_cast<float>(out[i]);
-    INFO("output " << i << ": want " << want[i] << ", got " << got);
-    REQUIRE(std::fabs(got - want[i]) <= half_ulp * std::fabs(want[i]) + terms * 0x1p-23 * magnitude[i] + 1e-30);
-  }
-}
-
-}  // namespace
 
 TEST_CASE("float16 and bfloat16 convolutions store their storage type, summed in float32", "[gpu][conv2d]") {
   std::mt19937_64 rng(41);
@@ -641,11 +437,8 @@ TEST_CASE("every candidate tile lowers and computes the same product", "[gpu][ti
     const std::vector<float> lanes_order = by_lanes(p, x, w);
     for (const loops::Conv2dTile& tile : tiles) {
       INFO("tile " << loops::tile_label(tile));
-      const int64_t window = p.channels * p.kernel_h * p.kernel_w;
       CHECK(run(loops::lower_direct_conv2d(p, "conv", tile), x, w, outputs) ==
-            (tile.lanes         ? lanes_order
-             : tile.splits > 1 ? conv_by_parts(p, x, w, tile.splits, span_of(window, tile.splits))
-                               : single));
+            (tile.lanes ? lanes_order : tile.splits > 1 ? conv_by_parts(p, x, w, tile.splits) : single));
     }
   }
   CHECK(loops::conv2d_tiles(convs[1]).size() >= 6);  // 1x1, 2x2, 4x4, 4x8, two warps
@@ -672,7 +465,7 @@ TEST_CASE("every candidate tile lowers and computes the same product", "[gpu][ti
       INFO("tile " << loops::tile_label(tile));
       const std::vector<float> got = run(loops::lower_tiled_matmul(p, "mm", tile), a, b, outputs);
       if (tile.splits > 1) {
-        CHECK(got == product_by_parts(p, a, b, tile.splits, span_of(p.k, tile.splits)));
+        CHECK(got == product_by_parts(p, a, b, tile.splits));
         continue;
       }
       if (!tile.lanes) {
@@ -692,87 +485,3 @@ TEST_CASE("every candidate tile lowers and computes the same product", "[gpu][ti
   CHECK(loops::matmul_tiles(product(1, 1, 1, 3, 5, 7)).size() == 1);      // only a thread per output
 }
 
-TEST_CASE("block tiles with k split fold each part, then add the parts in order", "[gpu][tiles]") {
-  // how many parts: enough blocks for a large GPU, parts of at least 4 slices, at most 16
-  CHECK(loops::split_k_parts(8, 4608) == 16);   // ResNet-18's last stage at batch 1: 288 slices
-  CHECK(loops::split_k_parts(49, 576) == 6);    // its first: 36 slices, 6 wanted, 6 of 6
-  CHECK(loops::split_k_parts(16, 2304) == 16);  // 17 wanted, 16 at most
-  CHECK(loops::split_k_parts(1, 100) == 1);     // 7 slices: parts of 4 would leave one
-  CHECK(loops::split_k_parts(1, 128) == 2);
-  CHECK(loops::split_k_parts(264, 4608) == 1);  // blocks enough
-  CHECK(loops::split_k_parts(100, 1 << 20) == 3);
-  for (int64_t blocks = 1; blocks < 300; blocks += 7)
-    for (int64_t depth : {16, 63, 64, 65, 200, 576, 1000, 4608}) {
-      const int64_t parts = loops::split_k_parts(blocks, depth), span = span_of(depth, parts);
-      const int64_t slices = (depth + loops::kBlockDepth - 1) / loops::kBlockDepth;
-      INFO(blocks << " blocks, depth " << depth << ": " << parts << " parts of " << span << " slices");
-      CHECK(parts >= 1);
-      CHECK(parts <= loops::kSplitMaxParts);
-      CHECK((parts - 1) * span < slices);  // the last part is not empty
-      CHECK(parts * span >= slices);       // and every slice is some part's
-      if (parts > 1) CHECK(span * loops::kBlockDepth >= loops::kSplitMinTerms);
-    }
-
-  std::mt19937_64 rng(47);
-  // a convolution whose window (288 terms: 18 slices) splits unevenly; a last partial tile of columns
-  const loops::Conv2dProgram p = conv(2, 32, 5, 6, 64, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1});
-  std::vector<float> x = random_values(static_cast<size_t>(p.batch * p.channels * p.height * p.width), rng);
-  std::vector<float> w = random_values(static_cast<size_t>(p.out_channels * p.channels * 9), rng);
-  const size_t outputs = static_cast<size_t>(p.batch * p.out_channels * p.out_h * p.out_w);
-  const std::vector<float> single = run(loops::lower_direct_conv2d(p, "conv_1x1", {1, 1}), x, w, outputs);
-  for (int64_t parts : {2, 3, 4, 5, 18})
-    for (bool small : {false, true})
-      for (bool ahead : {false, true}) {
-        const loops::Conv2dTile tile{.block = true, .prefetch = ahead, .small = small, .splits = parts};
-        INFO("tile " << loops::tile_label(tile));
-        const loops::LoweredKernel k = loops::lower_direct_conv2d(p, "conv", tile);
-        REQUIRE(k.ok());
-        REQUIRE(k.finish);
-        const int64_t side = small ? loops::kSmallBlockTile : loops::kBlockTile;
-        CHECK(k.kernel.parallel_extent() == parts * (64 / side) * ((60 + side - 1) / side));
-        CHECK(k.kernel.buffer(k.output_buffer).extent() == parts * static_cast<int64_t>(outputs));
-        CHECK(k.finish->parallel_extent() == static_cast<int64_t>(outputs));
-        CHECK(k.finish->buffer(1).shape == std::vector<int64_t>{2, 64, 5, 6});
-        const std::vector<float> got = run(k, x, w, outputs);
-        CHECK(got == conv_by_parts(p, x, w, parts, span_of(288, parts)));
-        // another order of the same terms: within a few roundings of the single fold
-        for (size_t i = 0; i < outputs; ++i) REQUIRE(std::fabs(got[i] - single[i]) <= 288 * 16 * 0x1p-23);
-      }
-  // parts that leave the last one empty and 0 parts do not lower
-  CHECK_FALSE(loops::lower_direct_conv2d(p, "conv", {.block = true, .splits = 17}).ok());  // spans of 2: 16 parts
-  CHECK_FALSE(loops::lower_direct_conv2d(p, "conv", {.block = true, .splits = 0}).ok());
-  // the tensor cores split too, in their 32-deep slices (288 terms: 9 slices)
-  loops::Conv2dProgram half = p;
-  half.dtype = DataType::float_(16);
-  for (int64_t parts : {2, 3, 5, 9}) {
-    INFO("tensor cores, k split in " << parts);
-    const loops::LoweredKernel k = loops::lower_direct_conv2d(half, "conv", {.tensor_cores = true, .splits = parts});
-    REQUIRE(k.finish);
-    CHECK(k.kernel.parallel_extent() == parts * 1 * 1);  // 64 output channels x 60 positions: one block
-    check_storage_conv<rt::float16>(half, k, 0x1p-11, rng);
-  }
-  CHECK_FALSE(loops::lower_direct_conv2d(half, "conv", {.tensor_cores = true, .splits = 6}).ok());  // spans of 2: 5 parts
-  CHECK(loops::tile_label(loops::Conv2dTile{.tensor_cores = true, .splits = 4}) == "mmas4");
-  CHECK(loops::tile_words(loops::Conv2dTile{.tensor_cores = true, .splits = 4}) ==
-        "tensor cores, 64 x 64 blocks, k split in 4");
-  CHECK(loops::tile_label(loops::Conv2dTile{.block = true, .prefetch = true, .small = true, .splits = 8}) == "block32ps8");
-  CHECK(loops::tile_words(loops::MatmulTile{.block = true, .splits = 8}) ==
-        "64 x 64 blocks, 4 x 4 outputs a thread, k split in 8");
-
-  // products: a broadcast batch, a product of one block
-  for (const loops::MatmulProgram& q : {product(2, 1, 2, 64, 128, 200), product(1, 1, 1, 32, 32, 1000)}) {
-    std::vector<float> a = random_values(static_cast<size_t>(q.a_batch * q.m * q.k), rng);
-    std::vector<float> b = random_values(static_cast<size_t>(q.b_batch * q.n * q.k), rng);
-    const size_t n = static_cast<size_t>(q.batch * q.m * q.n);
-    const std::vector<loops::MatmulTile> tiles = loops::matmul_tiles(q);
-    size_t split = 0;
-    for (const loops::MatmulTile& tile : tiles) {
-      if (tile.splits < 2) continue;
-      ++split;
-      INFO("product " << q.m << " x " << q.n << " x " << q.k << ", tile " << loops::tile_label(tile));
-      CHECK(run(loops::lower_tiled_matmul(q, "mm", tile), a, b, n) ==
-            product_by_parts(q, a, b, tile.splits, span_of(q.k, tile.splits)));
-    }
-    CHECK(split == (q.m % 64 == 0 ? 4u : 2u));  // 64 x 64 and 32 x 32 blocks, plain and reading ahead
-  }
-}
