@@ -109,15 +109,7 @@ int cmd_compile(const Args& args) {
       if (name[0] == '%') name.erase(0, 1);
       shapes.emplace_back(name, std::move(dims));
     } else {
-      const ArgumentKind kind = take_common_argument(args, i, out_opts, compile_usage);
-      if (kind == ArgumentKind::UsageError) return kExitUsage;
-      if (kind == ArgumentKind::Positional) {
-        if (!file.empty()) {
-          std::fprintf(stderr, "error: `relay compile` takes one file\n");
-          return kExitUsage;
-        }
-        file = a;
-      }
+      if (!take_argument_of_one_file(args, i, out_opts, compile_usage, "compile", file)) return kExitUsage;
     }
   }
   if (file.empty()) {

@@ -142,15 +142,7 @@ int cmd_run(const Args& args) {
         return kExitUsage;
       }
     } else {
-      const ArgumentKind kind = take_common_argument(args, i, out_opts, run_usage);
-      if (kind == ArgumentKind::UsageError) return kExitUsage;
-      if (kind == ArgumentKind::Positional) {
-        if (!file.empty()) {
-          std::fprintf(stderr, "error: `relay run` takes one file\n");
-          return kExitUsage;
-        }
-        file = a;
-      }
+      if (!take_argument_of_one_file(args, i, out_opts, run_usage, "run", file)) return kExitUsage;
     }
   }
   if (file.empty()) {

@@ -86,6 +86,20 @@ ArgumentKind take_common_argument(const std::vector<std::string>& args, size_t& 
   return ArgumentKind::Positional;
 }
 
+bool take_argument_of_one_file(const std::vector<std::string>& args, size_t& i, OutputOptions& out,
+                               void (*usage)(std::FILE*), const char* command, std::string& file) {
+  const ArgumentKind kind = take_common_argument(args, i, out, usage);
+  if (kind == ArgumentKind::UsageError) return false;
+  if (kind == ArgumentKind::Positional) {
+    if (!file.empty()) {
+      std::fprintf(stderr, "error: `relay %s` takes one file\n", command);
+      return false;
+    }
+    file = args[i];
+  }
+  return true;
+}
+
 DiagnosticPrinter::DiagnosticPrinter(OutputOptions options) : options_(options) {
   switch (options_.color) {
     case ColorChoice::Always: color_ = true; break;

@@ -41,6 +41,11 @@ bool parse_output_option(const std::string& arg, const std::string* next, Output
 enum class ArgumentKind { OutputOption, Positional, UsageError };
 ArgumentKind take_common_argument(const std::vector<std::string>& args, size_t& i, OutputOptions& out,
                                   void (*usage)(std::FILE*));
+// The same for a command of one file (`relay run`, `relay compile`): a positional argument
+// becomes `file`, and a second one is a usage error ("`relay COMMAND` takes one file").
+// False on a usage error, already said.
+bool take_argument_of_one_file(const std::vector<std::string>& args, size_t& i, OutputOptions& out,
+                               void (*usage)(std::FILE*), const char* command, std::string& file);
 
 class DiagnosticPrinter {
  public:

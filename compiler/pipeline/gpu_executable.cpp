@@ -110,7 +110,14 @@ GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, const ExecutionOption
     notes->insert(notes->end(), lines.begin(), lines.end());
   }
   if (!planned.module.ptx.empty()) module_ = gpu_.load_ptx(planned.module.ptx);
-  auto kernel_of = [&](const NativePlan& p, int entry) {
+  auto finish_of = [&](int entry) {
+    const gpu::PtxKernelInfo& info = planned.module.kernels[static_cast<size_t>(entry)];
+    const gpu::PtxLaunch launch = gpu::launch_for(info, gpu_.info().multiprocessors);
+    return LaunchShape{module_.function(info.entry), launch.grid, launch.block};
+  };
+  // A plan's kernel at module entry `entry`, and its finish at `finish_entry` when it is
+  // split (a reduction over blocks, or a product's k in parts)
+  auto kernel_of = [&](const NativePlan& p, int entry, int finish_entry) {
     const gpu::PtxKernelInfo& info = planned.module.kernels[static_cast<size_t>(entry)];
     Kernel k;
     k.fn = module_.function(info.entry);
@@ -131,12 +138,11 @@ GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, const ExecutionOption
     said.bytes += value_bytes(graph_[k.output]);
     k.profiled = profiled_.size();
     profiled_.push_back(std::move(said));
+    if (p.finish) {
+      k.finish = finish_of(finish_entry);
+      k.workspace_bytes = p.workspace_bytes;
+    }
     return k;
-  };
-  auto finish_of = [&](int entry) {
-    const gpu::PtxKernelInfo& info = planned.module.kernels[static_cast<size_t>(entry)];
-    const gpu::PtxLaunch launch = gpu::launch_for(info, gpu_.info().multiprocessors);
-    return LaunchShape{module_.function(info.entry), launch.grid, launch.block};
   };
   for (size_t i = 0; i < plan_.groups.size(); ++i) {
     const FusedGroup& group = plan_.groups[i];
@@ -147,21 +153,13 @@ GpuExecutable::GpuExecutable(Graph graph, FusionPlan plan, const ExecutionOption
     const auto& p = planned.plans[i];
     if (p) {
       step.host_nodes = p->reference_nodes;
-      step.kernel = kernel_of(*p, planned.plan_entry[i]);
-      if (p->finish) {
-        step.kernel->finish = finish_of(planned.finish_entry[i]);
-        step.kernel->workspace_bytes = p->workspace_bytes;
-      }
+      step.kernel = kernel_of(*p, planned.plan_entry[i], planned.finish_entry[i]);
     }
     if (const auto& m = planned.masters[i]) {
       // The host runs what precedes the master; the master is the kernel's.
       const auto at = std::find(group.nodes.begin(), group.nodes.end(), group.master);
       step.host_nodes = static_cast<size_t>(at - group.nodes.begin());
-      step.master = kernel_of(*m, planned.master_entry[i]);
-      if (m->finish) {  // k split in parts: the parts' sums, then their finish
-        step.master->finish = finish_of(planned.master_finish_entry[i]);
-        step.master->workspace_bytes = m->workspace_bytes;
-      }
+      step.master = kernel_of(*m, planned.master_entry[i], planned.master_finish_entry[i]);
       profiled_[step.master->profiled].what = "group " + std::to_string(group.id) + " " + m->master_key + ", " + m->tile;
     }
     if (step.kernel)
