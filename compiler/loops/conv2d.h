@@ -72,6 +72,8 @@ struct Conv2dTile {
   bool prefetch = false;      // block tiles that read the next slice ahead (BlockGemm::prefetch)
   bool small = false;         // block tiles of 32 x 32 outputs, 4 x 4 a thread (block too)
   int64_t splits = 1;         // block tiles: k split in this many parts (BlockGemm::splits)
+  bool winograd = false;      // Winograd's F(2 x 2, 3 x 3) (lower_winograd_conv2d; the
+                              // other fields are ignored)
   bool operator==(const Conv2dTile&) const = default;
   // in the block product's terms: m x n is output channels x columns
   GemmTileKind kind() const {
@@ -90,11 +92,12 @@ Conv2dTile conv2d_tile(const Conv2dProgram& p, bool tensor_cores = true);
 // on the float32 units again reading ahead (BlockGemm::prefetch), and the small ones (32 x
 // 32, plain and reading ahead) where small_blocks_help and 32 divides output channels,
 // and the 64 x 64 and 32 x 32 ones with k split (plain and reading ahead), and the
-// tensor cores' with k split, where split_k_parts splits. What a measured choice picks
+// tensor cores' with k split, where split_k_parts splits, and Winograd's where
+// winograd_conv2d_fits. What a measured choice picks
 // from (compiler/pipeline/tile_tuner.h) and the tile benchmarks time.
 std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p, bool tensor_cores = true);
 // The tile in words, for reports (as matmul.h's; a register tile is output channels x
-// columns), and as a label (gemm_tile_label).
+// columns), and as a label (gemm_tile_label; Winograd's: "wino").
 std::string tile_words(const Conv2dTile& t);
 std::string tile_label(const Conv2dTile& t);
 
@@ -117,5 +120,19 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv
 // `side`: the block's (kBlockTile, or kSmallBlockTile for the small tiles).
 bool block_conv2d_fits(const Conv2dProgram& p, int64_t side = kBlockTile);
 LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const Conv2dTile& tile);
+
+// A 3 x 3, stride-1 convolution by Winograd's minimal filtering F(2 x 2, 3 x 3) in one
+// kernel (conv2d_winograd_lower.cpp): blocks of kWinogradChannels output channels x 32
+// tiles of 2 x 2 outputs transform their input patches and filters into shared memory a
+// slice of 8 input channels at a time and fold 16 products a channel where the direct
+// convolution does 36 multiply-adds; then transform the products into the outputs.
+// Sums in float32 over transformed values: not the direct convolution's bits (relative
+// differences about 1e-6), and an infinite input may give NaN. Needs one group, no
+// dilation and output channels a multiple of kWinogradChannels (winograd_conv2d_fits);
+// any padding, any output size. A candidate (conv2d_tiles) for the 3 x 3 convolutions of
+// ResNet's stages, where cuDNN without TF32 uses Winograd too; not yet timed on a GPU.
+inline constexpr int64_t kWinogradChannels = 32;
+bool winograd_conv2d_fits(const Conv2dProgram& p);
+LoweredKernel lower_winograd_conv2d(const Conv2dProgram& p, std::string name);
 
 }  // namespace relay::loops

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace relay::compiler {
@@ -179,10 +180,14 @@ size_t TileTuner::measure(const GpuMaster& master, const gpu::PtxTarget& target,
   std::vector<cuda::CUdeviceptr> args;
   for (const cuda::Buffer& b : buffers) args.push_back(b.ptr);
   // a split candidate writes its parts' sums here, and its finish adds them into the output
-  const cuda::Buffer workspace = gpu_.alloc(std::max<size_t>(workspace_bytes, 1));
-  std::vector<cuda::CUdeviceptr> split_args = args;
-  split_args.back() = workspace.ptr;
-  const std::vector<cuda::CUdeviceptr> finish_args{workspace.ptr, args.back()};
+  // (none without a split candidate)
+  std::optional<cuda::Buffer> workspace;
+  if (workspace_bytes > 0) workspace = gpu_.alloc(workspace_bytes);
+  std::vector<cuda::CUdeviceptr> split_args = args, finish_args;
+  if (workspace) {
+    split_args.back() = workspace->ptr;
+    finish_args = {workspace->ptr, args.back()};
+  }
   size_t best = 0;
   double best_ms = 0;
   for (size_t c = 0; c < plans.size(); ++c) {

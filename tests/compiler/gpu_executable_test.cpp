@@ -428,6 +428,17 @@ size_t register_trials(const compiler::Graph& g, const compiler::FusionPlan& pla
   return trials;
 }
 
+// A tile cache file saying that `tile` is the fastest for `shape` on the simulated GPU, as
+// a run after the one that measured it would find it; the caller removes it.
+std::string cache_saying(const std::string& shape, const std::string& tile) {
+  static int files = 0;
+  const std::string cache = (std::filesystem::temp_directory_path() /
+                             ("relay-tile-cache-" + std::to_string(::getpid()) + "-" + std::to_string(++files) + ".tsv"))
+                                .string();
+  std::ofstream(cache) << "simulated GPU (kernels on the CPU JIT)\tsm90\t" << shape << "\t" << tile << "\t0.1\tt1x1\t1\n";
+  return cache;
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path);
   std::stringstream s;
@@ -439,7 +450,8 @@ std::string read_file(const std::string& path) {
 
 TEST_CASE("tuned tiles: every tile is timed on the GPU, the fastest taken, the choice reused (simulated driver)",
           "[gpu][executable][tiles]") {
-  // a convolution whose block tiles fit (and split k) and a dense layer: 14 and 11 candidates
+  // a convolution whose block tiles fit (and split k, and Winograd's kernel) and a dense
+  // layer: 15 and 11 candidates
   auto m = t::load_model_text(R"(#[version = "0.0.5"]
 def @main(%x: Tensor[(2, 16, 8, 8), float32], %w: Tensor[(64, 16, 3, 3), float32], %v: Tensor[(64, 40), float32], %u: Tensor[(128, 40), float32]) {
   (nn.relu(nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3])), nn.dense(%v, %u, units=128))
@@ -448,7 +460,7 @@ def @main(%x: Tensor[(2, 16, 8, 8), float32], %w: Tensor[(64, 16, 3, 3), float32
   const t::FusedGraph fused = t::fused_main(*m);
   const compiler::Graph& g = fused.graph;
   const compiler::FusionPlan& plan = fused.plan;
-  CHECK(register_trials(g, plan) == 25);
+  CHECK(register_trials(g, plan) == 26);
   // The simulated GPU's clock: 32 x 32 block tiles reading ahead with k split in 2 are the
   // convolution's fastest (0.125 ms and 0.0625 ms for the finish; 8 x 8 blocks take 0.25
   // ms, and without k split 2 ms), a warp per 1 x 4 outputs the product's; neither is the
@@ -503,15 +515,15 @@ def @main(%x: Tensor[(2, 16, 8, 8), float32], %w: Tensor[(64, 16, 3, 3), float32
     // every candidate: a warm-up launch, a timed estimate and two rounds, each of one
     // launch at 2 ms or more (over the round's millisecond), two at 0.5 ms (0.4375 ms),
     // four at 0.25 ms, five at 0.1875 ms; a split candidate's launch is two kernels: the
-    // convolution's 9 x 4 + 10 (block8) + 2 x 8 + 12 (block32s2) + 24 (block32ps2)
+    // convolution's 10 x 4 + 10 (block8) + 2 x 8 + 12 (block32s2) + 24 (block32ps2)
     // launches, the product's 10 x 4 + 6
-    CHECK(t::simulated::state().launches - launches == 144);
+    CHECK(t::simulated::state().launches - launches == 148);
     REQUIRE(tuner.choices().size() == 2);
     CHECK(tuner.choices()[0].tile == "block32ps2");
     CHECK(tuner.choices()[0].rule_tile == "t1x1");
     CHECK(tuner.choices()[0].ms == Approx(0.1875));
     CHECK(tuner.choices()[0].rule_ms == Approx(2.0));
-    CHECK(tuner.choices()[0].tried == 14);
+    CHECK(tuner.choices()[0].tried == 15);
     CHECK(tuner.choices()[1].tile == "t1x4_warp");
     CHECK(tuner.choices()[1].tried == 11);
     const std::string report = [&] {
@@ -523,7 +535,7 @@ def @main(%x: Tensor[(2, 16, 8, 8), float32], %w: Tensor[(64, 16, 3, 3), float32
     CHECK(report.find("tiles measured on the GPU (--tune-tiles): 2 products and convolutions, 2 timed now, 0 from " +
                       cache + "; 2 differ from the rules'") != std::string::npos);
     CHECK(report.find("tile conv2d float32 n2 c16 8x8 o64 8x8 k3x3 s1x1 d1x1 p1x1 g1: block32ps2 0.1875 ms; the "
-                      "rule's t1x1 2.0000 ms (10.6x), of 14 timed") != std::string::npos);
+                      "rule's t1x1 2.0000 ms (10.6x), of 15 timed") != std::string::npos);
     CHECK(report.find("tile matmul float32 b1/1/1 m64 n128 k40: t1x4_warp 0.5000 ms") != std::string::npos);
     // the chosen kernels compute what the CPU's code does (the split convolution adds its
     // terms in another order)
@@ -585,11 +597,7 @@ def @main(%x: Tensor[(1, 64, 7, 7), float32], %w: Tensor[(64, 64, 3, 3), float32
     return size_t{0};
   };
   register_kernels(fused.graph, fused.plan, split);
-  // the tuner takes the tile from its cache, as a run after the one that measured it would
-  const std::string cache = (std::filesystem::temp_directory_path() /
-                             ("relay-split-cache-" + std::to_string(::getpid()) + ".tsv")).string();
-  std::ofstream(cache) << "simulated GPU (kernels on the CPU JIT)\tsm90\tconv2d float32 n1 c64 7x7 o64 7x7 k3x3 s1x1 "
-                          "d1x1 p1x1 g1\tblock32ps9\t0.1\tt1x1\t1\n";
+  const std::string cache = cache_saying("conv2d float32 n1 c64 7x7 o64 7x7 k3x3 s1x1 d1x1 p1x1 g1", "block32ps9");
   std::string why;
   std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
   REQUIRE(gpu);
@@ -616,6 +624,56 @@ def @main(%x: Tensor[(1, 64, 7, 7), float32], %w: Tensor[(64, 64, 3, 3), float32
   CHECK(t::simulated::state().launches - launches == 3);
   CHECK(max_diff(first, want) <= 576 * 0x1p-23 * 8);
   // replayed: one graph of the same three launches, the same bits
+  const uint64_t graph_launches = t::simulated::state().graph_launches;
+  const rt::Value again = exe.call(vals);
+  CHECK(t::simulated::state().graph_launches == graph_launches + 1);
+  CHECK(max_diff(again, first) == 0);
+}
+
+TEST_CASE("a convolution by Winograd's kernel runs kernel by kernel, then replayed (simulated driver)",
+          "[gpu][executable][tiles][winograd]") {
+  // 32 x 9 x 9 into 64 channels: 25 tiles of 2 x 2 outputs (the last row and column half
+  // outside), two blocks of 32 channels
+  auto m = t::load_model_text(R"(#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 32, 9, 9), float32], %w: Tensor[(64, 32, 3, 3), float32], %b: Tensor[(64, 1, 1), float32]) {
+  nn.relu(add(nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]), %b))
+})");
+  REQUIRE(m->error.empty());
+  const t::FusedGraph fused = t::fused_main(*m);
+  auto winograd = [](const compiler::GpuMaster& master) {
+    for (size_t i = 0; i < master.tiles(); ++i)
+      if (master.tile_label(i) == "wino") return i;
+    FAIL("no candidate wino");
+    return size_t{0};
+  };
+  register_kernels(fused.graph, fused.plan, winograd);
+  const std::string cache = cache_saying("conv2d float32 n1 c32 9x9 o64 9x9 k3x3 s1x1 d1x1 p1x1 g1", "wino");
+  std::string why;
+  std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
+  REQUIRE(gpu);
+  compiler::TileTuner tuner(*gpu, cache);
+  std::vector<std::string> notes;
+  compiler::GpuExecutable exe(fused.graph, fused.plan, {gpu.get(), &tuner}, &notes);
+  std::filesystem::remove(cache);
+  REQUIRE(tuner.choices().size() == 1);
+  CHECK(tuner.choices()[0].tile == "wino");
+  std::string report;
+  for (const std::string& n : notes) report += n + "\n";
+  INFO(report);
+  CHECK(report.find("Winograd F(2x2, 3x3)") != std::string::npos);
+
+  compiler::ThreadPool pool(2);
+  compiler::Executable cpu(fused.graph, fused.plan, compiler::Jit::instance(), &pool, nullptr);
+  const std::vector<rt::NDArray> args = t::random_args(*m, 13);
+  const std::vector<rt::Value> vals(args.begin(), args.end());
+  const rt::Value want = cpu.call(vals);
+  // kernel by kernel: the convolution, then the epilogue; other sums than the direct
+  // convolution's (gpu_winograd_test.cpp bounds them), within a few roundings of 288 terms
+  const uint64_t launches = t::simulated::state().launches;
+  const rt::Value first = exe.call(vals);
+  CHECK(t::simulated::state().launches - launches == 2);
+  CHECK(max_diff(first, want) <= 288 * 0x1p-23 * 16);
+  CHECK(max_diff(first, want) > 0);  // not the direct convolution's code
   const uint64_t graph_launches = t::simulated::state().graph_launches;
   const rt::Value again = exe.call(vals);
   CHECK(t::simulated::state().graph_launches == graph_launches + 1);

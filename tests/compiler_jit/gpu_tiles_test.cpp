@@ -21,6 +21,7 @@
 #include "compiler/loops/matmul.h"
 #include "interpreter/runtime/float16.h"
 #include "tests/compiler_jit/gpu_tile_support.h"
+#include "tests/gpu/tile_agreement.h"
 
 namespace {
 
@@ -429,6 +430,7 @@ TEST_CASE("every candidate tile lowers and computes the same product", "[gpu][ti
           loops::block_conv2d_fits(p, loops::kSmallBlockTile));  // every shape here is small enough
     CHECK((std::find(labels.begin(), labels.end(), "block128") != labels.end()) == (p.out_channels % 128 == 0));
     CHECK(std::find(labels.begin(), labels.end(), "mma") == labels.end());  // float32
+    CHECK((std::find(labels.begin(), labels.end(), "wino") != labels.end()) == loops::winograd_conv2d_fits(p));
     std::vector<float> x = random_values(static_cast<size_t>(p.batch * p.channels * p.height * p.width), rng);
     std::vector<float> w =
         random_values(static_cast<size_t>(p.out_channels * (p.channels / p.groups) * p.kernel_h * p.kernel_w), rng);
@@ -437,8 +439,12 @@ TEST_CASE("every candidate tile lowers and computes the same product", "[gpu][ti
     const std::vector<float> lanes_order = by_lanes(p, x, w);
     for (const loops::Conv2dTile& tile : tiles) {
       INFO("tile " << loops::tile_label(tile));
-      CHECK(run(loops::lower_direct_conv2d(p, "conv", tile), x, w, outputs) ==
-            (tile.lanes ? lanes_order : tile.splits > 1 ? conv_by_parts(p, x, w, tile.splits) : single));
+      const std::vector<float> got = run(loops::lower_direct_conv2d(p, "conv", tile), x, w, outputs);
+      if (tile.winograd)  // other sums (gpu_winograd_test.cpp bounds them): the GPU check's agreement
+        CHECK(gpu_check::agree("float32", reinterpret_cast<const char*>(single.data()),
+                               reinterpret_cast<const char*>(got.data()), got.size() * sizeof(float)) == "");
+      else
+        CHECK(got == (tile.lanes ? lanes_order : tile.splits > 1 ? conv_by_parts(p, x, w, tile.splits) : single));
     }
   }
   CHECK(loops::conv2d_tiles(convs[1]).size() >= 6);  // 1x1, 2x2, 4x4, 4x8, two warps
