@@ -72,8 +72,8 @@ struct Conv2dTile {
   bool prefetch = false;      // block tiles that read the next slice ahead (BlockGemm::prefetch)
   bool small = false;         // block tiles of 32 x 32 outputs, 4 x 4 a thread (block too)
   int64_t splits = 1;         // block tiles: k split in this many parts (BlockGemm::splits)
-  bool winograd = false;      // Winograd's F(2 x 2, 3 x 3) (lower_winograd_conv2d; the
-                              // other fields are ignored)
+  bool winograd = false;      // Winograd's F(2 x 2, 3 x 3) (lower_winograd_conv2d, with
+                              // `splits`; the other fields are ignored)
   bool operator==(const Conv2dTile&) const = default;
   // in the block product's terms: m x n is output channels x columns
   GemmTileKind kind() const {
@@ -93,11 +93,12 @@ Conv2dTile conv2d_tile(const Conv2dProgram& p, bool tensor_cores = true);
 // 32, plain and reading ahead) where small_blocks_help and 32 divides output channels,
 // and the 64 x 64 and 32 x 32 ones with k split (plain and reading ahead), and the
 // tensor cores' with k split, where split_k_parts splits, and Winograd's where
-// winograd_conv2d_fits. What a measured choice picks
+// winograd_conv2d_fits (and with its channels split, where winograd_split_parts splits).
+// What a measured choice picks
 // from (compiler/pipeline/tile_tuner.h) and the tile benchmarks time.
 std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p, bool tensor_cores = true);
 // The tile in words, for reports (as matmul.h's; a register tile is output channels x
-// columns), and as a label (gemm_tile_label; Winograd's: "wino").
+// columns), and as a label (gemm_tile_label; Winograd's: "wino", split "winos<N>").
 std::string tile_words(const Conv2dTile& t);
 std::string tile_label(const Conv2dTile& t);
 
@@ -131,8 +132,14 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const
 // dilation and output channels a multiple of kWinogradChannels (winograd_conv2d_fits);
 // any padding, any output size. A candidate (conv2d_tiles) for the 3 x 3 convolutions of
 // ResNet's stages, where cuDNN without TF32 uses Winograd too; not yet timed on a GPU.
+// `splits` > 1: the input channels split in that many parts of whole 8-channel slices,
+// each folded by blocks of their own into float32 outputs of a workspace, and a finish
+// kernel (lower_split_finish) adding the parts in order, as the block tiles' k split;
+// winograd_split_parts says how many (split_k_parts over the blocks and the channels:
+// none where the blocks fill a large GPU, parts of at least 64 channels).
 inline constexpr int64_t kWinogradChannels = 32;
 bool winograd_conv2d_fits(const Conv2dProgram& p);
-LoweredKernel lower_winograd_conv2d(const Conv2dProgram& p, std::string name);
+int64_t winograd_split_parts(const Conv2dProgram& p);
+LoweredKernel lower_winograd_conv2d(const Conv2dProgram& p, std::string name, int64_t splits = 1);
 
 }  // namespace relay::loops

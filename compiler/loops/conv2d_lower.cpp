@@ -51,12 +51,15 @@ Conv2dTile conv2d_tile(const Conv2dProgram& p, bool tensor_cores) {
 }
 
 std::string tile_words(const Conv2dTile& t) {
-  if (t.winograd) return "Winograd F(2x2, 3x3), blocks of 32 output channels x 32 tiles of 2 x 2 outputs";
+  if (t.winograd)
+    return "Winograd F(2x2, 3x3), blocks of 32 output channels x 32 tiles of 2 x 2 outputs" +
+           (t.splits > 1 ? ", input channels split in " + std::to_string(t.splits) : std::string());
   return gemm_tile_words(t.kind());
 }
 
 std::string tile_label(const Conv2dTile& t) {
-  return t.winograd ? "wino" : gemm_tile_label(t.kind());
+  if (t.winograd) return "wino" + (t.splits > 1 ? "s" + std::to_string(t.splits) : std::string());
+  return gemm_tile_label(t.kind());
 }
 
 std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p, bool tensor_cores) {
@@ -78,7 +81,10 @@ std::vector<Conv2dTile> conv2d_tiles(const Conv2dProgram& p, bool tensor_cores) 
     if (block_conv2d_fits(p, side)) c.add_split_blocks(side, 1, p.out_channels, p.batch * p.out_h * p.out_w, window);
   if (block_conv2d_fits(p) && tensor_cores && is_storage_only(p.dtype))
     c.add_split_mma(1, p.out_channels, p.batch * p.out_h * p.out_w, window);
-  if (winograd_conv2d_fits(p)) c.add({.winograd = true});
+  if (winograd_conv2d_fits(p)) {
+    c.add({.winograd = true});
+    if (const int64_t parts = winograd_split_parts(p); parts > 1) c.add({.splits = parts, .winograd = true});
+  }
   return c.tiles;
 }
 
@@ -87,7 +93,7 @@ LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name) {
 }
 
 LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv2dTile tile) {
-  if (tile.winograd) return lower_winograd_conv2d(p, std::move(name));
+  if (tile.winograd) return lower_winograd_conv2d(p, std::move(name), tile.splits);
   if (tile.block || tile.tensor_cores) return lower_block_conv2d(p, std::move(name), tile);
   LoweredKernel r;
   if (!folds_in_float32(p.dtype)) {

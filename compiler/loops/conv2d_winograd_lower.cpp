@@ -19,6 +19,12 @@
 // of output channels, and a thread per (output channel, tile) applies A^T . A and stores
 // the tile's outputs that lie inside the output.
 //
+// With the input channels split in parts (too few blocks for a large GPU: ResNet-18's
+// last stages at batch 1), the blocks of each part fold only its slices and store their
+// float32 outputs (A^T . A is linear: the parts' outputs add up to the whole) into a
+// workspace, as the block tiles' split does (block_gemm.h, BlockGemm::splits), and the
+// same finish kernel adds the parts in order.
+//
 // Not the direct convolution's bits: the sums run over transformed values (relative
 // differences about 1e-6 in float32), and an infinite input can become NaN (inf - inf in
 // a transform) where the direct sum is infinite. Both are usual for Winograd kernels
@@ -29,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "compiler/loops/block_gemm_internal.h"
 #include "compiler/loops/index_math.h"
 
 namespace relay::loops {
@@ -99,11 +106,37 @@ Expr both(Expr a, Expr b) {
 Expr within(const Expr& x, int64_t end) {
   return both(compare(CmpOp::Ge, x, int_imm(0)), compare(CmpOp::Lt, x, int_imm(end)));
 }
+// Tiles of 2 x 2 outputs down, across and in all.
+struct Tiles {
+  int64_t h, w, all;
+};
+Tiles tiles_of(const Conv2dProgram& p) {
+  const int64_t h = (p.out_h + 1) / 2, w = (p.out_w + 1) / 2;
+  return {h, w, p.batch * h * w};
+}
+
+// The blocks as block_gemm's split sees them: kChannels x kTiles outputs of the products
+// (rows: output channels, columns: tiles), over the input channels in kDepth slices.
+BlockGemm blocks_of(const Conv2dProgram& p, int64_t splits) {
+  BlockGemm g;
+  g.rows = p.out_channels, g.cols = tiles_of(p).all, g.depth = p.channels, g.tile = kChannels, g.splits = splits;
+  return g;
+}
+
+// The outputs as the split's partial sums and finish see them: rows output channels,
+// columns the positions (image, row, column), as the block-tiled convolution's.
+BlockGemm outputs_of(const Conv2dProgram& p, int64_t splits) {
+  BlockGemm g;
+  g.rows = p.out_channels, g.cols = p.batch * p.out_h * p.out_w, g.depth = p.channels, g.splits = splits;
+  return g;
+}
+
 class Builder {
  public:
-  Builder(Kernel& k, const Conv2dProgram& p, int data, int weight, int out)
-      : k_(k), p_(p), data_(data), weight_(weight), out_(out), tiles_h_((p.out_h + 1) / 2),
-        tiles_w_((p.out_w + 1) / 2), tiles_(p.batch * tiles_h_ * tiles_w_) {}
+  // `outputs`: unsplit, buffer `out` is the output; split, outputs.partials the parts' sums
+  Builder(Kernel& k, const Conv2dProgram& p, int data, int weight, int out, const BlockGemm& outputs)
+      : k_(k), p_(p), data_(data), weight_(weight), out_(out), outputs_(outputs), tiles_h_(tiles_of(p).h),
+        tiles_w_(tiles_of(p).w), tiles_(tiles_of(p).all) {}
 
   void build() {
     u_ = add_shared(k_, "u_tile", f32(), kTerms * kDepth * kStride);
@@ -112,11 +145,14 @@ class Builder {
     staged_ = add_thread_local(k_, "staged", f32(), kThreads, kTerms + 9);  // a patch, then a filter
 
     const Var t = new_var(k_, "t", i64());
+    const BlockGemm blocks = blocks_of(p_, outputs_.splits);
+    Block per_block;
+    part_ = k_part(k_, blocks, t, kDepth, per_block);  // the iteration's block (and part of the channels)
     const int64_t channel_blocks = p_.out_channels / kChannels;
     k0_ = new_var(k_, "k0", i64());
     p0_ = new_var(k_, "p0", i64());
-    Block per_block{let(k0_, index_scale(index_rem(var_ref(t), channel_blocks), kChannels)),
-                    let(p0_, index_scale(index_div(var_ref(t), channel_blocks), kTiles))};
+    per_block.push_back(let(k0_, index_scale(index_rem(var_ref(part_.tile), channel_blocks), kChannels)));
+    per_block.push_back(let(p0_, index_scale(index_div(var_ref(part_.tile), channel_blocks), kTiles)));
     for (int b : {u_, v_, acc_, staged_}) per_block.push_back(alloc(k_.buffer(b)));
     per_block.push_back(threads([&](const Var& thread) {
       Block zero;
@@ -124,19 +160,17 @@ class Builder {
       return zero;
     }));
 
-    const Var slice = new_var(k_, "slice", i64());
+    const Var slice = new_var(k_, "slice", i64());  // of the part's, with a split
     Block per_slice;
-    per_slice.push_back(threads([&](const Var& thread) { return transform_slice(thread, var_ref(slice)); }));
+    per_slice.push_back(threads([&](const Var& thread) { return transform_slice(thread, part_.slice(var_ref(slice))); }));
     per_slice.push_back(threads([&](const Var& thread) { return fold(thread); }));
-    per_block.push_back(
-        for_loop(slice, int_imm((p_.channels + kDepth - 1) / kDepth), LoopKind::Reduction, std::move(per_slice)));
+    per_block.push_back(for_loop(slice, part_.slices, LoopKind::Reduction, std::move(per_slice)));
 
     for (int64_t round = 0; round < kRounds; ++round) {
       per_block.push_back(threads([&](const Var& thread) { return stash(thread, round); }));
       per_block.push_back(threads([&](const Var& thread) { return write(thread, round); }));
     }
-    const int64_t blocks = channel_blocks * ((tiles_ + kTiles - 1) / kTiles);
-    k_.body.push_back(for_loop(t, int_imm(blocks), LoopKind::Parallel, std::move(per_block)));
+    k_.body.push_back(for_loop(t, int_imm(k_part_iterations(blocks)), LoopKind::Parallel, std::move(per_block)));
   }
 
  private:
@@ -288,12 +322,18 @@ class Builder {
                             index_sum({var_ref(k0_), index_scale(index_rem(var_ref(q), kGrid), kGroup),
                                        index_scale(index_div(var_ref(q), kGrid), kChannels / 2), int_imm(round)}));
     const int64_t OH = p_.out_h, OW = p_.out_w;
-    const Var base = bind(outputs, "out_base",
-                          index_sum({index_scale(index_add(index_scale(var_ref(tile.n), p_.out_channels), var_ref(filter)), OH * OW),
-                                     index_scale(var_ref(tile.oh), OW), var_ref(tile.ow)}));
+    // the tile's first output: in the output (NCHW), or with a split its position (image,
+    // row, column) among the part's float32 sums (store_partial: channel, then position)
+    const bool split = part_.span > 0;
+    const Expr position = index_sum({index_scale(var_ref(tile.n), split ? OH * OW : p_.out_channels * OH * OW),
+                                     index_scale(var_ref(tile.oh), OW), var_ref(tile.ow)});
+    const Var first = bind(outputs, "first", split ? position : index_add(position, index_scale(var_ref(filter), OH * OW)));
     for (int64_t a = 0; a < 2; ++a)
       for (int64_t b = 0; b < 2; ++b) {
-        Stmt s = store(k_.buffer(out_), index_add(var_ref(base), a * OW + b), cast(p_.dtype, y[static_cast<size_t>(a * 2 + b)]));
+        const Expr& value = y[static_cast<size_t>(a * 2 + b)];
+        const Expr at_output = index_add(var_ref(first), a * OW + b);
+        Stmt s = split ? store_partial(k_, outputs_, part_, int_imm(0), var_ref(filter), at_output, value)
+                       : store(k_.buffer(out_), at_output, cast(p_.dtype, value));
         // a last tile row (column) of an odd output height (width) has one output row (column)
         Expr inside = both(a > 0 && OH % 2 != 0 ? compare(CmpOp::Lt, index_add(var_ref(tile.oh), a), int_imm(OH)) : nullptr,
                            b > 0 && OW % 2 != 0 ? compare(CmpOp::Lt, index_add(var_ref(tile.ow), b), int_imm(OW)) : nullptr);
@@ -310,9 +350,11 @@ class Builder {
   Kernel& k_;
   const Conv2dProgram& p_;
   const int data_, weight_, out_;
+  const BlockGemm& outputs_;
   const int64_t tiles_h_, tiles_w_, tiles_;  // tiles of 2 x 2 outputs: down, across, in all
   int u_ = -1, v_ = -1, acc_ = -1, staged_ = -1;
   Var k0_, p0_;  // the block's first output channel and first tile
+  KPart part_;
 };
 
 }  // namespace
@@ -323,20 +365,44 @@ bool winograd_conv2d_fits(const Conv2dProgram& p) {
          p.batch * p.out_h * p.out_w > 0 && folds_in_float32(p.dtype);
 }
 
-LoweredKernel lower_winograd_conv2d(const Conv2dProgram& p, std::string name) {
+int64_t winograd_split_parts(const Conv2dProgram& p) {
+  return winograd_conv2d_fits(p) ? split_k_parts(block_gemm_tiles(blocks_of(p, 1)), p.channels, kDepth) : 1;
+}
+
+LoweredKernel lower_winograd_conv2d(const Conv2dProgram& p, std::string name, int64_t splits) {
   LoweredKernel r;
   if (!winograd_conv2d_fits(p)) {
     r.error = "a convolution Winograd's F(2 x 2, 3 x 3) does not fit (3 x 3, stride 1, no dilation, one group, "
               "output channels a multiple of " + std::to_string(kWinogradChannels) + ", float32/float16/bfloat16)";
     return r;
   }
+  if (splits < 1) {
+    r.error = "input channels split in no parts";
+    return r;
+  }
   const int64_t N = p.batch, C = p.channels, H = p.height, W = p.width, O = p.out_channels, OH = p.out_h, OW = p.out_w;
+  const std::vector<int64_t> out_shape{N, O, OH, OW}, out_strides{O * OH * OW, OH * OW, OW, 1};
   Kernel& k = r.kernel;
   k.name = std::move(name);
   const int data = add_param(k, "data", p.dtype, {N, C, H, W}, {C * H * W, H * W, W, 1});
   const int weight = add_param(k, "weight", p.dtype, {O, C, 3, 3}, {C * 9, 9, 3, 1});
-  r.output_buffer = add_param(k, "out", p.dtype, {N, O, OH, OW}, {O * OH * OW, OH * OW, OW, 1});
-  Builder(k, p, data, weight, r.output_buffer).build();
+  BlockGemm outputs = outputs_of(p, splits);
+  // split: the first kernel's output is the parts' sums, the finish's the output
+  r.output_buffer = splits > 1 ? add_param(k, "partials", f32(), {split_partials(outputs)}, {1})
+                               : add_param(k, "out", p.dtype, out_shape, out_strides);
+  if (splits > 1) outputs.partials = r.output_buffer;
+  if (r.error = check_split(k, outputs, kDepth); !r.error.empty()) return r;
+  Builder(k, p, data, weight, r.output_buffer, outputs).build();
+  if (splits > 1) {
+    // output (channel, position) of the parts' total into the NCHW output, buffer 1
+    outputs.out = [=](Kernel& kn, Block& at, const Expr&, const Expr& row, const Expr& col, const Expr& value) {
+      at.push_back(store(kn.buffer(1),
+                         index_sum({index_scale(index_div(col, OH * OW), O * OH * OW), index_scale(row, OH * OW),
+                                    index_rem(col, OH * OW)}),
+                         cast(p.dtype, value)));
+    };
+    r.finish = lower_split_finish(outputs, k.name + "_finish", p.dtype, out_shape, out_strides).kernel;
+  }
   return r;
 }
 

@@ -78,13 +78,16 @@ std::vector<double> winograd_magnitudes(const loops::Conv2dProgram& p, const std
 
 // The kernel's outputs (storage type S: float, float16 or bfloat16) against the float64
 // direct sum: within (C + 16) float32 roundings of winograd_magnitudes, plus the storage
-// type's own rounding of the result (`half_ulp` relative). Returns the largest error seen
-// as a fraction of its bound.
+// type's own rounding of the result (`half_ulp` relative); with the input channels split
+// in `splits` parts, a rounding a part more. Returns the largest error seen as a fraction
+// of its bound.
 template <class S>
-double check_winograd(const loops::Conv2dProgram& p, double half_ulp, std::mt19937_64& rng) {
-  const loops::LoweredKernel lowered = loops::lower_winograd_conv2d(p, "conv_wino");
+double check_winograd(const loops::Conv2dProgram& p, double half_ulp, std::mt19937_64& rng, int64_t splits = 1) {
+  const loops::LoweredKernel lowered = loops::lower_winograd_conv2d(p, "conv_wino", splits);
   REQUIRE(lowered.ok());
   CHECK(loops::verify(lowered.kernel).empty());
+  REQUIRE(lowered.finish.has_value() == (splits > 1));
+  if (lowered.finish) CHECK(loops::verify(*lowered.finish).empty());
   std::vector<float> x = random_values(static_cast<size_t>(p.batch * p.channels * p.height * p.width), rng);
   std::vector<float> w = random_values(static_cast<size_t>(p.out_channels * p.channels * 9), rng);
   std::vector<S> xs(x.begin(), x.end()), ws(w.begin(), w.end());
@@ -94,7 +97,7 @@ double check_winograd(const loops::Conv2dProgram& p, double half_ulp, std::mt199
   const std::vector<double> magnitude = winograd_magnitudes(p, x, w);
   std::vector<S> out(want.size(), S(std::nanf("")));  // every output must be written
   run_on(lowered, xs.data(), ws.data(), out.data());
-  const double roundings = static_cast<double>(p.channels + 16) * 0x1p-24;
+  const double roundings = static_cast<double>(p.channels + 16 + splits) * 0x1p-24;
   double worst = 0;
   for (size_t i = 0; i < want.size(); ++i) {
     const double got = static_cast<float>(out[i]);
@@ -142,6 +145,35 @@ TEST_CASE("Winograd's F(2x2, 3x3) convolution matches the direct sum within its 
   check_winograd<rt::bfloat16>(half, 0x1p-8, rng);
 }
 
+TEST_CASE("Winograd's kernel with its input channels split adds the parts' outputs", "[gpu][conv2d][winograd]") {
+  std::mt19937_64 rng(59);
+  // one block (9 tiles, 32 channels) over 197 channels: 25 slices, the last of 5 channels,
+  // in 3 parts of 9, 9 and 7 slices
+  const loops::Conv2dProgram p = conv(1, 197, 5, 5, 32, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1});
+  CHECK(loops::winograd_split_parts(p) == 3);
+  check_winograd<float>(p, 0, rng, 3);
+  check_winograd<float>(p, 0, rng, 2);  // 13 and 12 slices
+  loops::Conv2dProgram half = p;
+  half.dtype = DataType::float_(16);
+  check_winograd<rt::float16>(half, 0x1p-11, rng, 3);
+  // a part left empty is refused: 25 slices in parts of 2 make 13 parts, not 14
+  CHECK(loops::lower_winograd_conv2d(p, "bad", 14).error.find("empty") != std::string::npos);
+
+  // ResNet-18 at batch 1: its last stages split (16, 16 and 28 blocks), its first does not
+  // (50 blocks over only 64 channels); at batch 32 only the last stage's 256 blocks do
+  CHECK(loops::winograd_split_parts(conv(1, 512, 7, 7, 512, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1})) == 8);
+  CHECK(loops::winograd_split_parts(conv(1, 256, 14, 14, 256, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1})) == 4);
+  CHECK(loops::winograd_split_parts(conv(1, 128, 28, 28, 128, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1})) == 2);
+  CHECK(loops::winograd_split_parts(conv(1, 64, 56, 56, 64, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1})) == 1);
+  CHECK(loops::winograd_split_parts(conv(32, 512, 7, 7, 512, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1})) == 2);
+  CHECK(loops::winograd_split_parts(conv(32, 256, 14, 14, 256, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1})) == 1);
+  const std::vector<loops::Conv2dTile> tiles =
+      loops::conv2d_tiles(conv(1, 512, 7, 7, 512, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1}));
+  CHECK(std::count(tiles.begin(), tiles.end(), loops::Conv2dTile{.splits = 8, .winograd = true}) == 1);
+  CHECK(loops::tile_label(loops::Conv2dTile{.splits = 8, .winograd = true}) == "winos8");
+  CHECK(loops::tile_words(loops::Conv2dTile{.splits = 8, .winograd = true}).ends_with("input channels split in 8"));
+}
+
 TEST_CASE("Winograd's kernel takes 3 x 3, stride-1 convolutions of one group into multiples of 32 channels",
           "[gpu][conv2d][winograd]") {
   const loops::Conv2dProgram resnet = conv(32, 64, 56, 56, 64, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1});
@@ -178,27 +210,35 @@ TEST_CASE("Winograd's kernel is a block of 256 threads through shared memory, wi
   const loops::Conv2dProgram last = conv(1, 512, 7, 7, 512, 3, 3, 1, {1, 1}, {1, 1}, {1, 1, 1, 1});
   loops::Conv2dProgram half = first;
   half.dtype = DataType::float_(16);
-  const loops::LoweredKernel lowered[] = {loops::lower_direct_conv2d(first, "conv_wino", {.winograd = true}),
-                                          loops::lower_direct_conv2d(last, "conv_wino_last", {.winograd = true}),
-                                          loops::lower_direct_conv2d(half, "f16_conv_wino", {.winograd = true})};
+  const loops::LoweredKernel lowered[] = {
+      loops::lower_direct_conv2d(first, "conv_wino", {.winograd = true}),
+      loops::lower_direct_conv2d(last, "conv_wino_last", {.winograd = true}),
+      loops::lower_direct_conv2d(half, "f16_conv_wino", {.winograd = true}),
+      loops::lower_direct_conv2d(last, "conv_winos8", {.splits = 8, .winograd = true})};  // and its finish
   std::vector<const loops::Kernel*> kernels;
   for (const loops::LoweredKernel& l : lowered) {
     REQUIRE(l.ok());
-    CHECK_FALSE(l.finish);
     CHECK(loops::verify(l.kernel).empty());
     kernels.push_back(&l.kernel);
   }
+  REQUIRE(lowered[3].finish);
+  kernels.push_back(&*lowered[3].finish);
   const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
   INFO(m.ptx);
-  REQUIRE(m.kernels.size() == 3);
-  for (const compiler::gpu::PtxKernelInfo& k : m.kernels) {
+  REQUIRE(m.kernels.size() == 5);
+  for (size_t i = 0; i < 4; ++i) {
+    const compiler::gpu::PtxKernelInfo& k = m.kernels[i];
     CHECK(k.whole_block);
     CHECK(k.team == 256);
     CHECK(compiler::gpu::launch_for(k, 132).block == 256);
   }
-  // blocks: 64 / 32 channel blocks x 32 x 28 x 28 tiles / 32; 16 x ceil(16 / 32)
+  // blocks: 64 / 32 channel blocks x 32 x 28 x 28 tiles / 32; 16 x ceil(16 / 32), and
+  // that for each of 8 parts; the finish a thread per output
   CHECK(m.kernels[0].grid == 2 * (32 * 28 * 28 / 32));
   CHECK(m.kernels[1].grid == 16 * 1);
+  CHECK(m.kernels[3].grid == 16 * 1 * 8);
+  CHECK_FALSE(m.kernels[4].whole_block);
+  CHECK(m.kernels[4].iterations == 512 * 49);
   CHECK(m.ptx.find(".shared .align") != std::string::npos);
   CHECK(m.ptx.find("bar.sync") != std::string::npos);
   CHECK(m.ptx.find("fma.rn.f32") != std::string::npos);
@@ -217,6 +257,6 @@ TEST_CASE("Winograd's kernel is a block of 256 threads through shared memory, wi
     for (size_t at = report.find("0 bytes spill stores"); at != std::string::npos;
          at = report.find("0 bytes spill stores", at + 1))
       if (at == 0 || report[at - 1] == ' ') ++functions;  // "0 bytes", not "40 bytes"
-    CHECK(functions == 3);
+    CHECK(functions == 5);
   }
 }

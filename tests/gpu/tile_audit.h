@@ -39,7 +39,7 @@ struct TileName {
 // Splits a benchmark name, `<family>_<tile>[_warp][_chosen][_blk<threads>]` as bundle.cpp
 // writes it (the tile `t<M>x<N>`, `block`, `block8`, `block128`, `block32`, each with a
 // `p` (read ahead) and/or `s<N>` (k split in N), or `mma`, with or without `s<N>`, or
-// `wino` (Winograd's convolution); `_blk`
+// `wino` (Winograd's convolution), with or without `s<N>`; `_blk`
 // a launch's block size), at its tile:
 // the last part that is one. The tile's label keeps `_warp` and `_blk<threads>`.
 inline TileName parse_tile_name(const std::string& name) {
@@ -67,7 +67,8 @@ inline TileName parse_tile_name(const std::string& name) {
             digits(p, label.size() + 1, p.size()))
           return true;
       }
-    if (p == "wino") return true;  // Winograd's F(2 x 2, 3 x 3)
+    // Winograd's F(2 x 2, 3 x 3), its input channels split in N parts or not
+    if (p == "wino" || (p.rfind("winos", 0) == 0 && digits(p, 5, p.size()))) return true;
     const size_t x = p.find('x');
     return p.size() > 3 && p[0] == 't' && x != std::string::npos && digits(p, 1, x) && digits(p, x + 1, p.size());
   };

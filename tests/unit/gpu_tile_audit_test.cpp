@@ -25,7 +25,8 @@ TEST_CASE("tile benchmark names split into family, tile and the rule's mark", "[
                         Case{"conv_l4_b1_block32ps16_blk64", "conv_l4_b1", "block32ps16_blk64", false},
                         Case{"conv_l3_f16_b1_blocks9_blk256", "conv_l3_f16_b1", "blocks9_blk256", false},
                         Case{"conv_l4_f16_b1_mmas16_blk256", "conv_l4_f16_b1", "mmas16_blk256", false},
-                        Case{"conv_l2_b32_wino_blk256", "conv_l2_b32", "wino_blk256", false}}) {
+                        Case{"conv_l2_b32_wino_blk256", "conv_l2_b32", "wino_blk256", false},
+                        Case{"conv_l4_b1_winos8", "conv_l4_b1", "winos8", false}}) {
     INFO(c.name);
     const auto n = parse_tile_name(c.name);
     CHECK(n.family == c.family);
@@ -40,6 +41,7 @@ TEST_CASE("tile benchmark names split into family, tile and the rule's mark", "[
   CHECK(parse_tile_name("conv_l1_b1_block32s4x").family.empty());
   CHECK(parse_tile_name("conv_l1_b1_mmap").family.empty());       // the tensor cores do not read ahead
   CHECK(parse_tile_name("conv_l1_b1_winop").family.empty());      // nor Winograd's kernel
+  CHECK(parse_tile_name("conv_l1_b1_winos").family.empty());
   CHECK(parse_tile_name("t4x4").family.empty());              // a tile with no family
   CHECK(parse_tile_name("conv_a_t4x4_fast").family.empty());  // an unknown part after the tile
 }
