@@ -581,23 +581,27 @@ def @main(%x: Tensor[(2, 16, 8, 8), float32], %w: Tensor[(64, 16, 3, 3), float32
   t::simulated::state().launch_ms = nullptr;
 }
 
-TEST_CASE("a convolution with k split runs its two kernels through a workspace, then replayed (simulated driver)",
-          "[gpu][executable][tiles]") {
-  // 64 x 64 outputs over 576 terms (36 slices): one block of 64 x 64, so k splits in 9
-  auto m = t::load_model_text(R"(#[version = "0.0.5"]
-def @main(%x: Tensor[(1, 64, 7, 7), float32], %w: Tensor[(64, 64, 3, 3), float32], %b: Tensor[(64, 1, 1), float32]) {
-  nn.relu(add(nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]), %b))
-})");
+namespace {
+
+// A convolution's function run on the simulated GPU with the tile labelled `label`, as a
+// later run finds it in the tuner's cache (`shape`: the cache's key): the tuner's choice
+// and the executable's notes (which must name the tile in `words`) are checked, then the
+// function runs kernel by kernel (`launches` launches) and replayed as a graph (one
+// graph launch, the same bits). The first call's largest difference from the CPU
+// executable's answer.
+double run_with_cached_tile(const std::string& text, const std::string& shape, const std::string& label,
+                            const std::string& words, uint64_t launches, uint64_t seed) {
+  auto m = t::load_model_text(text);
   REQUIRE(m->error.empty());
   const t::FusedGraph fused = t::fused_main(*m);
-  auto split = [](const compiler::GpuMaster& master) {
+  auto labelled = [&](const compiler::GpuMaster& master) {
     for (size_t i = 0; i < master.tiles(); ++i)
-      if (master.tile_label(i) == "block32ps9") return i;
-    FAIL("no candidate block32ps9");
+      if (master.tile_label(i) == label) return i;
+    FAIL("no candidate " << label);
     return size_t{0};
   };
-  register_kernels(fused.graph, fused.plan, split);
-  const std::string cache = cache_saying("conv2d float32 n1 c64 7x7 o64 7x7 k3x3 s1x1 d1x1 p1x1 g1", "block32ps9");
+  register_kernels(fused.graph, fused.plan, labelled);
+  const std::string cache = cache_saying(shape, label);
   std::string why;
   std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
   REQUIRE(gpu);
@@ -606,78 +610,67 @@ def @main(%x: Tensor[(1, 64, 7, 7), float32], %w: Tensor[(64, 64, 3, 3), float32
   compiler::GpuExecutable exe(fused.graph, fused.plan, {gpu.get(), &tuner}, &notes);
   std::filesystem::remove(cache);
   REQUIRE(tuner.choices().size() == 1);
-  CHECK(tuner.choices()[0].tile == "block32ps9");
+  CHECK(tuner.choices()[0].tile == label);
   std::string report;
   for (const std::string& n : notes) report += n + "\n";
   INFO(report);
-  CHECK(report.find("32 x 32 blocks, 4 x 4 outputs a thread, the next slice read ahead, k split in 9") !=
-        std::string::npos);
+  CHECK(report.find(words) != std::string::npos);
 
   compiler::ThreadPool pool(2);
   compiler::Executable cpu(fused.graph, fused.plan, compiler::Jit::instance(), &pool, nullptr);
-  const std::vector<rt::NDArray> args = t::random_args(*m, 11);
+  const std::vector<rt::NDArray> args = t::random_args(*m, seed);
   const std::vector<rt::Value> vals(args.begin(), args.end());
   const rt::Value want = cpu.call(vals);
-  // kernel by kernel: the parts' sums, their finish, the epilogue
-  const uint64_t launches = t::simulated::state().launches;
+  const uint64_t before = t::simulated::state().launches;
   const rt::Value first = exe.call(vals);
-  CHECK(t::simulated::state().launches - launches == 3);
-  CHECK(max_diff(first, want) <= 576 * 0x1p-23 * 8);
-  // replayed: one graph of the same three launches, the same bits
+  CHECK(t::simulated::state().launches - before == launches);
   const uint64_t graph_launches = t::simulated::state().graph_launches;
   const rt::Value again = exe.call(vals);
   CHECK(t::simulated::state().graph_launches == graph_launches + 1);
   CHECK(max_diff(again, first) == 0);
+  return max_diff(first, want);
+}
+
+}  // namespace
+
+TEST_CASE("a convolution with k split runs its two kernels through a workspace, then replayed (simulated driver)",
+          "[gpu][executable][tiles]") {
+  // 64 x 64 outputs over 576 terms (36 slices): one block of 64 x 64, so k splits in 9;
+  // kernel by kernel: the parts' sums, their finish, the epilogue
+  const double diff = run_with_cached_tile(R"(#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 64, 7, 7), float32], %w: Tensor[(64, 64, 3, 3), float32], %b: Tensor[(64, 1, 1), float32]) {
+  nn.relu(add(nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]), %b))
+})",
+                                           "conv2d float32 n1 c64 7x7 o64 7x7 k3x3 s1x1 d1x1 p1x1 g1", "block32ps9",
+                                           "32 x 32 blocks, 4 x 4 outputs a thread, the next slice read ahead, k split in 9",
+                                           3, 11);
+  CHECK(diff <= 576 * 0x1p-23 * 8);
 }
 
 TEST_CASE("a convolution by Winograd's kernel runs kernel by kernel, then replayed (simulated driver)",
           "[gpu][executable][tiles][winograd]") {
   // 32 x 9 x 9 into 64 channels: 25 tiles of 2 x 2 outputs (the last row and column half
-  // outside), two blocks of 32 channels
-  auto m = t::load_model_text(R"(#[version = "0.0.5"]
+  // outside), two blocks of 32 channels; the convolution, then the epilogue. Other sums
+  // than the direct convolution's (gpu_winograd_test.cpp bounds them): within a few
+  // roundings of 288 terms, and not the CPU's bits
+  const char* text = R"(#[version = "0.0.5"]
 def @main(%x: Tensor[(1, 32, 9, 9), float32], %w: Tensor[(64, 32, 3, 3), float32], %b: Tensor[(64, 1, 1), float32]) {
   nn.relu(add(nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]), %b))
-})");
-  REQUIRE(m->error.empty());
-  const t::FusedGraph fused = t::fused_main(*m);
-  auto winograd = [](const compiler::GpuMaster& master) {
-    for (size_t i = 0; i < master.tiles(); ++i)
-      if (master.tile_label(i) == "wino") return i;
-    FAIL("no candidate wino");
-    return size_t{0};
-  };
-  register_kernels(fused.graph, fused.plan, winograd);
-  const std::string cache = cache_saying("conv2d float32 n1 c32 9x9 o64 9x9 k3x3 s1x1 d1x1 p1x1 g1", "wino");
-  std::string why;
-  std::unique_ptr<cuda::Device> gpu = cuda::Device::open(t::simulated::api(), 0, &why);
-  REQUIRE(gpu);
-  compiler::TileTuner tuner(*gpu, cache);
-  std::vector<std::string> notes;
-  compiler::GpuExecutable exe(fused.graph, fused.plan, {gpu.get(), &tuner}, &notes);
-  std::filesystem::remove(cache);
-  REQUIRE(tuner.choices().size() == 1);
-  CHECK(tuner.choices()[0].tile == "wino");
-  std::string report;
-  for (const std::string& n : notes) report += n + "\n";
-  INFO(report);
-  CHECK(report.find("Winograd F(2x2, 3x3)") != std::string::npos);
-
-  compiler::ThreadPool pool(2);
-  compiler::Executable cpu(fused.graph, fused.plan, compiler::Jit::instance(), &pool, nullptr);
-  const std::vector<rt::NDArray> args = t::random_args(*m, 13);
-  const std::vector<rt::Value> vals(args.begin(), args.end());
-  const rt::Value want = cpu.call(vals);
-  // kernel by kernel: the convolution, then the epilogue; other sums than the direct
-  // convolution's (gpu_winograd_test.cpp bounds them), within a few roundings of 288 terms
-  const uint64_t launches = t::simulated::state().launches;
-  const rt::Value first = exe.call(vals);
-  CHECK(t::simulated::state().launches - launches == 2);
-  CHECK(max_diff(first, want) <= 288 * 0x1p-23 * 16);
-  CHECK(max_diff(first, want) > 0);  // not the direct convolution's code
-  const uint64_t graph_launches = t::simulated::state().graph_launches;
-  const rt::Value again = exe.call(vals);
-  CHECK(t::simulated::state().graph_launches == graph_launches + 1);
-  CHECK(max_diff(again, first) == 0);
+})";
+  const double diff = run_with_cached_tile(text, "conv2d float32 n1 c32 9x9 o64 9x9 k3x3 s1x1 d1x1 p1x1 g1", "wino",
+                                           "Winograd F(2x2, 3x3)", 2, 13);
+  CHECK(diff <= 288 * 0x1p-23 * 16);
+  CHECK(diff > 0);
+  // 256 input channels over 5 x 5: one block of tiles, two of channels: split in 4 parts
+  // (their outputs, their finish, the epilogue)
+  const double split = run_with_cached_tile(R"(#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 256, 5, 5), float32], %w: Tensor[(64, 256, 3, 3), float32], %b: Tensor[(64, 1, 1), float32]) {
+  nn.relu(add(nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]), %b))
+})",
+                                            "conv2d float32 n1 c256 5x5 o64 5x5 k3x3 s1x1 d1x1 p1x1 g1", "winos4",
+                                            "input channels split in 4", 3, 17);
+  CHECK(split <= 2304 * 0x1p-23 * 16);
+  CHECK(split > 0);
 }
 
 TEST_CASE("tuned tiles: a shape none of whose candidates loads keeps the rule's tile, untimed (simulated driver)",

@@ -426,11 +426,7 @@ TEST_CASE("block-tiled products stage slices in shared memory, with vector loads
     std::string report;
     REQUIRE(testing::ptxas_errors(ptxas, mm.ptx, "sm_" + std::to_string(sm), &report) == "");
     INFO(report);
-    size_t functions = 0;
-    for (size_t at = report.find("0 bytes spill stores"); at != std::string::npos;
-         at = report.find("0 bytes spill stores", at + 1))
-      if (at == 0 || report[at - 1] == ' ') ++functions;  // "0 bytes", not "40 bytes"
-    CHECK(functions == 10);
+    CHECK(testing::functions_without_spills(report) == 10);
   }
 }
 
@@ -506,10 +502,7 @@ TEST_CASE("float16 and bfloat16 products and convolutions run on the tensor core
   std::string report;
   REQUIRE(testing::ptxas_errors(ptxas, m.ptx, "sm_80", &report) == "");
   INFO(report);
-  size_t clean = 0;  // functions that spill nothing ("0 bytes", not "40 bytes")
-  for (size_t at = report.find("0 bytes spill stores"); at != std::string::npos; at = report.find("0 bytes spill stores", at + 1))
-    if (at == 0 || report[at - 1] == ' ') ++clean;
-  CHECK(clean == m.kernels.size());
+  CHECK(testing::functions_without_spills(report) == m.kernels.size());
 }
 
 TEST_CASE("tensor cores only where the target has them: float16 from sm_70, bfloat16 from sm_80", "[gpu][ptx]") {

@@ -67,4 +67,13 @@ inline std::string ptxas_errors(const std::string& ptxas, const std::string& ptx
          ": " + output.substr(0, 4000);
 }
 
+// The functions of a ptxas -v report (ptxas_errors' `report`) that spill nothing: lines
+// "0 bytes spill stores" ("0 bytes", not "40 bytes").
+inline size_t functions_without_spills(const std::string& report) {
+  size_t clean = 0;
+  for (size_t at = report.find("0 bytes spill stores"); at != std::string::npos; at = report.find("0 bytes spill stores", at + 1))
+    if (at == 0 || report[at - 1] == ' ') ++clean;
+  return clean;
+}
+
 }  // namespace relay::testing
