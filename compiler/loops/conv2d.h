@@ -127,8 +127,8 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const
 // tiles of 2 x 2 outputs transform their input patches and filters into shared memory a
 // slice of 8 input channels at a time and fold 16 products a channel where the direct
 // convolution does 36 multiply-adds; then transform the products into the outputs.
-// Sums in float32 over transformed values: not the direct convolution's bits (relative
-// differences about 1e-6), and an infinite input may give NaN. Needs one group, no
+// Sums in float32 over transformed values: not the direct convolution's bits (within a
+// few roundings of the transformed values' magnitudes), and an infinite input may give NaN. Needs one group, no
 // dilation and output channels a multiple of kWinogradChannels (winograd_conv2d_fits);
 // any padding, any output size. A candidate (conv2d_tiles) for the 3 x 3 convolutions of
 // ResNet's stages, where cuDNN without TF32 uses Winograd too; not yet timed on a GPU.

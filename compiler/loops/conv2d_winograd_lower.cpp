@@ -25,9 +25,9 @@
 // workspace, as the block tiles' split does (block_gemm.h, BlockGemm::splits), and the
 // same finish kernel adds the parts in order.
 //
-// Not the direct convolution's bits: the sums run over transformed values (relative
-// differences about 1e-6 in float32), and an infinite input can become NaN (inf - inf in
-// a transform) where the direct sum is infinite. Both are usual for Winograd kernels
+// Not the direct convolution's bits: the sums run over transformed values (within a few
+// float32 roundings of their magnitudes: gpu_winograd_test.cpp), and an infinite input can
+// become NaN (inf - inf in a transform) where the direct sum is infinite. Both are usual for Winograd kernels
 // (cuDNN's among them); the NaN replay still names the operator.
 #include "compiler/loops/conv2d.h"
 
@@ -106,6 +106,7 @@ Expr both(Expr a, Expr b) {
 Expr within(const Expr& x, int64_t end) {
   return both(compare(CmpOp::Ge, x, int_imm(0)), compare(CmpOp::Lt, x, int_imm(end)));
 }
+
 // Tiles of 2 x 2 outputs down, across and in all.
 struct Tiles {
   int64_t h, w, all;
