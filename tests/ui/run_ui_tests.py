@@ -43,6 +43,7 @@ import time
 DIRECTIVE_RE = re.compile(r"^//\s*(exit|flags|command|interrupt-after|env)\s*:\s*(.*?)\s*$")
 CODE_RE = re.compile(r'^\s*DIAG\(\s*\w+\s*,\s*"([EW]\d{4})"', re.M)
 TIMEOUT_S = 60
+INTERRUPT_REPEAT_S = 0.25
 
 
 def read_bytes(path):
@@ -109,12 +110,19 @@ def run_case(relay, source_dir, rel_path, flags, options):
                                  stderr=subprocess.STDOUT, env=env)
     else:
         cmd = [relay, options["command"], "--color=never"] + flags + [rel_path]
-        p = subprocess.Popen(cmd, cwd=source_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        # A case that is interrupted starts with SIGINT ignored: relay installs its handler
+        # only once the program is loaded and checked, which can take longer than the
+        # delay on a slow or loaded machine (under the sanitizers), and a signal before it
+        # would end the process as a crash. Ignored, an early one is lost instead, and the
+        # signal is sent again until the run stops (the cases never end by themselves).
+        interrupted = options["interrupt-after"] is not None
+        p = subprocess.Popen(cmd, cwd=source_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                             preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if interrupted else None)
     try:
         if options["interrupt-after"] is not None:
-            time.sleep(options["interrupt-after"])
-            p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=TIMEOUT_S)
+            out, err = interrupt_until_done(p, options["interrupt-after"])
+        else:
+            out, err = p.communicate(timeout=TIMEOUT_S)
         err = err or b""
     except subprocess.TimeoutExpired:
         p.kill()
@@ -124,6 +132,21 @@ def run_case(relay, source_dir, rel_path, flags, options):
     if p.returncode < 0 or (p.returncode > 2 and p.returncode != 130):
         return None, out, err + b"\ncrashed: exit status %d\n" % p.returncode
     return p.returncode, out, err
+
+
+def interrupt_until_done(p, first_after):
+    """Sends p SIGINT after first_after seconds, then every INTERRUPT_REPEAT_S seconds
+    until it exits (TimeoutExpired after TIMEOUT_S); its stdout and stderr."""
+    deadline = time.monotonic() + TIMEOUT_S
+    wait = first_after
+    while True:
+        try:
+            return p.communicate(timeout=wait)
+        except subprocess.TimeoutExpired:
+            if time.monotonic() > deadline:
+                raise
+            p.send_signal(signal.SIGINT)
+            wait = INTERRUPT_REPEAT_S
 
 
 def show(data):
