@@ -90,7 +90,9 @@ class ValuePrinter {
             break;
           }
           const bool tall = multiline(*value);
-          const std::string pad(indent + 2, ' ');
+          // only a tall value's fields start lines of their own: a one-line value nested
+          // 200,000 deep (a long list) would otherwise build 200,000 ever longer pads
+          const std::string pad = tall ? std::string(indent + 2, ' ') : std::string();
           // Pushed in reverse: the closing text first, then the fields last to first.
           if (tall) todo.emplace_back(std::string(fields.size() == 1 && is_tuple ? ",\n" : "\n") +
                                       std::string(indent, ' ') + ")");
