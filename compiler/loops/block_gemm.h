@@ -172,6 +172,9 @@ struct GemmElement {
 // (index arithmetic) to `at`.
 using GemmReader =
     std::function<GemmElement(Kernel&, Block& at, const Expr& batch, const Expr& row, const Expr& k)>;
+// Output (row, col) of product `batch`, its float32 sum `value`: appends its store to `at`.
+using GemmWriter =
+    std::function<void(Kernel&, Block& at, const Expr& batch, const Expr& row, const Expr& col, const Expr& value)>;
 
 struct BlockGemm {
   int64_t rows = 0, cols = 0, depth = 0;  // rows % tile == 0; a last partial tile of
@@ -197,9 +200,7 @@ struct BlockGemm {
   int64_t splits = 1;
   int partials = -1;
   GemmReader a, b;
-  // Output (row, col) of product `batch`, its float32 sum: append its store to `at`
-  // (col < cols holds).
-  std::function<void(Kernel&, Block& at, const Expr& batch, const Expr& row, const Expr& col, const Expr& value)> out;
+  GemmWriter out;  // called where col < cols holds
 };
 
 // A split product's partial sums: splits x batches x rows x cols.

@@ -108,6 +108,12 @@ std::string tile_label(const Conv2dTile& t);
 LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name);
 LoweredKernel lower_direct_conv2d(const Conv2dProgram& p, std::string name, Conv2dTile tile);
 
+// A convolution seen as a product (block_gemm.h: rows the output channels, columns the
+// positions, image-major) stores output (row, col) at NCHW's (col / (OH x OW), row,
+// col % (OH x OW)) of buffer `out`, cast to the convolution's dtype: the block tiles'
+// and Winograd's outputs, and their split finishes' (buffer 1).
+GemmWriter conv_output_store(const Conv2dProgram& p, int out);
+
 // The convolution as a block-tiled product (block_gemm.h): output channels by output
 // positions (image, row, column), over the window's C x KH x KW terms in the direct
 // convolution's order (channel, row, column); weights are read as rows (vector loads),
@@ -128,8 +134,8 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const
 // slice of 8 input channels at a time and fold 16 products a channel where the direct
 // convolution does 36 multiply-adds; then transform the products into the outputs.
 // Sums in float32 over transformed values: not the direct convolution's bits (within a
-// few roundings of the transformed values' magnitudes), and an infinite input may give NaN. Needs one group, no
-// dilation and output channels a multiple of kWinogradChannels (winograd_conv2d_fits);
+// few roundings of the transformed values' magnitudes), and an infinite input may give
+// NaN. Needs one group, no dilation and output channels a multiple of kWinogradChannels (winograd_conv2d_fits);
 // any padding, any output size. A candidate (conv2d_tiles) for the 3 x 3 convolutions of
 // ResNet's stages, where cuDNN without TF32 uses Winograd too; not yet timed on a GPU.
 // `splits` > 1: the input channels split in that many parts of whole 8-channel slices,

@@ -13,6 +13,17 @@ bool block_conv2d_fits(const Conv2dProgram& p, int64_t side) {
          p.channels * p.kernel_h * p.kernel_w > 0;
 }
 
+GemmWriter conv_output_store(const Conv2dProgram& p, int out) {
+  const int64_t O = p.out_channels, positions = p.out_h * p.out_w;
+  const DataType t = p.dtype;
+  return [=](Kernel& kn, Block& at, const Expr&, const Expr& row, const Expr& col, const Expr& value) {
+    at.push_back(store(kn.buffer(out),
+                       index_sum({index_scale(index_div(col, positions), O * positions), index_scale(row, positions),
+                                  index_rem(col, positions)}),
+                       cast(t, value)));
+  };
+}
+
 LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const Conv2dTile& tile) {
   LoweredKernel r;
   if (!folds_in_float32(p.dtype)) {
@@ -72,20 +83,10 @@ LoweredKernel lower_block_conv2d(const Conv2dProgram& p, std::string name, const
                                      index_scale(var_ref(ih), W), var_ref(iw)});
     return GemmElement{load(kn.buffer(data), at_input), binary(BinaryOp::And, within(ih, H), within(iw, W))};
   };
-  // output (row, col) into buffer `out`
-  auto store_to = [=](int out) {
-    return [=](Kernel& kn, Block& at, const Expr&, const Expr& row, const Expr& col, const Expr& value) {
-      auto [n, oh, ow] = position(kn, at, col);
-      at.push_back(store(kn.buffer(out),
-                         index_sum({index_scale(var_ref(n), O * OH * OW), index_scale(row, OH * OW),
-                                    index_scale(var_ref(oh), OW), var_ref(ow)}),
-                         cast(t, value)));
-    };
-  };
-  g.out = store_to(r.output_buffer);
+  g.out = conv_output_store(p, r.output_buffer);
   r.error = tile.tensor_cores ? append_mma_gemm(k, g, t) : append_block_gemm(k, g);
   if (split && r.error.empty()) {
-    g.out = store_to(1);
+    g.out = conv_output_store(p, 1);
     r.finish = lower_split_finish(g, k.name + "_finish", t, out_shape, out_strides).kernel;
   }
   return r;

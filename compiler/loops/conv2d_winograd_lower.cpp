@@ -395,13 +395,7 @@ LoweredKernel lower_winograd_conv2d(const Conv2dProgram& p, std::string name, in
   if (r.error = check_split(k, outputs, kDepth); !r.error.empty()) return r;
   Builder(k, p, data, weight, r.output_buffer, outputs).build();
   if (splits > 1) {
-    // output (channel, position) of the parts' total into the NCHW output, buffer 1
-    outputs.out = [=](Kernel& kn, Block& at, const Expr&, const Expr& row, const Expr& col, const Expr& value) {
-      at.push_back(store(kn.buffer(1),
-                         index_sum({index_scale(index_div(col, OH * OW), O * OH * OW), index_scale(row, OH * OW),
-                                    index_rem(col, OH * OW)}),
-                         cast(p.dtype, value)));
-    };
+    outputs.out = conv_output_store(p, 1);  // the parts' total into the NCHW output
     r.finish = lower_split_finish(outputs, k.name + "_finish", p.dtype, out_shape, out_strides).kernel;
   }
   return r;

@@ -21,6 +21,7 @@
 #include "compiler/loops/softmax.h"
 #include "compiler/loops/verify.h"
 #include "tests/compiler_jit/support.h"
+#include "tests/compiler_jit/verified_kernels.h"
 #include "tests/support/ptxas.h"
 
 using namespace relay;
@@ -42,16 +43,6 @@ loops::ReductionProgram reduction(loops::ReduceOp op, DataType t, const rt::Shap
 }
 
 // The kernels' module for each targeted architecture: its entries, then ptxas.
-// The kernels of lowerings that must all have succeeded.
-std::vector<const loops::Kernel*> kernels_of(const std::vector<loops::LoweredKernel>& lowered) {
-  std::vector<const loops::Kernel*> kernels;
-  for (const loops::LoweredKernel& l : lowered) {
-    REQUIRE(l.ok());
-    kernels.push_back(&l.kernel);
-  }
-  return kernels;
-}
-
 void check_module(const std::vector<const loops::Kernel*>& kernels) {
   const std::string ptxas = testing::find_ptxas();
   if (ptxas.empty()) WARN("no ptxas (CUDA toolkit) on this machine: the PTX is generated but not assembled");
@@ -250,7 +241,7 @@ TEST_CASE("the tiled convolution and matrix product assemble, their accumulators
   product.m = product.n = product.k = 512, product.batch = product.a_batch = product.b_batch = 16;
   lowered.push_back(loops::lower_tiled_matmul(product, "matmul_4x4", {4, 4}));
   lowered.push_back(loops::lower_tiled_matmul(product, "matmul_2x1", {2, 1}));
-  const std::vector<const loops::Kernel*> kernels = kernels_of(lowered);
+  const std::vector<const loops::Kernel*> kernels = verified_kernels(lowered);
   check_module(kernels);
   // the accumulator arrays are indexed by constants only, so they live in registers: the
   // module has no local (stack) memory
@@ -273,14 +264,8 @@ TEST_CASE("a warp per output: lanes become the warp's threads, LaneReduce its sh
   std::vector<loops::LoweredKernel> lowered = {loops::lower_direct_conv2d(c, "conv_lanes"),
                                                loops::lower_tiled_matmul(dense, "dense_lanes"),
                                                loops::lower_tiled_matmul(square, "matmul_lanes_2x2", {2, 2, true})};
-  std::vector<const loops::Kernel*> kernels;
-  for (const loops::LoweredKernel& l : lowered) {
-    REQUIRE(l.ok());
-    INFO(loops::print_kernel(l.kernel));
-    CHECK(loops::verify(l.kernel).empty());
-    CHECK(l.kernel.team() == 32);
-    kernels.push_back(&l.kernel);
-  }
+  const std::vector<const loops::Kernel*> kernels = verified_kernels(lowered);
+  for (const loops::Kernel* k : kernels) CHECK(k->team() == 32);
   check_module(kernels);  // ptxas for every targeted architecture, where it is installed
   const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
   INFO(m.ptx);
@@ -378,15 +363,8 @@ TEST_CASE("block-tiled products stage slices in shared memory, with vector loads
                                           loops::lower_block_conv2d(last, "conv_block32p", {.block = true, .prefetch = true, .small = true}),
                                           // k split in 16 parts (split_k_parts), then the finish
                                           loops::lower_block_conv2d(last, "conv_block32ps16", {.block = true, .prefetch = true, .small = true, .splits = 16})};
-  std::vector<const loops::Kernel*> kernels;
-  for (const loops::LoweredKernel& l : lowered) {
-    REQUIRE(l.ok());
-    CHECK(loops::verify(l.kernel).empty());
-    kernels.push_back(&l.kernel);
-  }
   REQUIRE(lowered[8].finish);
-  CHECK(loops::verify(*lowered[8].finish).empty());
-  kernels.push_back(&*lowered[8].finish);
+  const std::vector<const loops::Kernel*> kernels = verified_kernels(lowered);  // the finish last
   check_module(kernels);
   const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
   INFO(m.ptx);
@@ -451,13 +429,7 @@ TEST_CASE("float16 and bfloat16 products and convolutions run on the tensor core
       lowered.push_back(loops::lower_direct_conv2d(c, name + "_conv_" + std::to_string(c.kernel_h) + "x" + std::to_string(c.kernel_w)));
     }
   }
-  std::vector<const loops::Kernel*> kernels;
-  for (const loops::LoweredKernel& l : lowered) {
-    REQUIRE(l.ok());
-    INFO(loops::print_kernel(l.kernel));
-    CHECK(loops::verify(l.kernel).empty());
-    kernels.push_back(&l.kernel);
-  }
+  const std::vector<const loops::Kernel*> kernels = verified_kernels(lowered);
   check_module(kernels);  // sm_80 and sm_90
   const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{80});
   INFO(m.ptx);
@@ -486,11 +458,8 @@ TEST_CASE("float16 and bfloat16 products and convolutions run on the tensor core
     const std::vector<loops::Conv2dTile> candidates = loops::conv2d_tiles(last);
     CHECK(std::find(candidates.begin(), candidates.end(), split) != candidates.end());
     const loops::LoweredKernel s = loops::lower_direct_conv2d(last, "f16_conv_mmas16", split);
-    REQUIRE(s.ok());
     REQUIRE(s.finish);
-    CHECK(loops::verify(s.kernel).empty());
-    CHECK(loops::verify(*s.finish).empty());
-    const std::vector<const loops::Kernel*> pair{&s.kernel, &*s.finish};
+    const std::vector<const loops::Kernel*> pair = verified_kernels({&s, 1});
     check_module(pair);
     const compiler::gpu::PtxModule sm = compiler::gpu::emit_ptx(pair, compiler::gpu::PtxTarget{80});
     CHECK(sm.kernels[0].grid == 8 * 16);
@@ -609,7 +578,7 @@ TEST_CASE("a long softmax row is a warp's, its row in shared memory; a longer on
   loops::SoftmaxProgram vocabulary;  // longer than a warp's shared rows: a block's
   vocabulary.dtype = DataType::float_(32), vocabulary.shape = {4, 32000};
   lowered.push_back(loops::lower_softmax(vocabulary, "vocabulary", loops::LoopShape::Gpu));
-  const std::vector<const loops::Kernel*> kernels = kernels_of(lowered);
+  const std::vector<const loops::Kernel*> kernels = verified_kernels(lowered);
   check_module(kernels);
   const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
   INFO(m.ptx);
@@ -637,7 +606,7 @@ TEST_CASE("a softmax off the innermost axis is a thread per row along it, in reg
     classes.dtype = t, classes.shape = {2, 21, 64, 64}, classes.axis = 1;
     lowered.push_back(loops::lower_softmax(classes, "classes_" + dtype_name(t), loops::LoopShape::Gpu));
   }
-  const std::vector<const loops::Kernel*> kernels = kernels_of(lowered);
+  const std::vector<const loops::Kernel*> kernels = verified_kernels(lowered);
   check_module(kernels);
   const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
   INFO(m.ptx);

@@ -14,13 +14,14 @@
 
 #include "compiler/llvm/nvptx.h"
 #include "compiler/loops/conv2d.h"
-#include "compiler/loops/verify.h"
 #include "interpreter/runtime/float16.h"
 #include "tests/compiler_jit/gpu_tile_support.h"
+#include "tests/compiler_jit/verified_kernels.h"
 #include "tests/support/ptxas.h"
 
 using namespace relay;
 using namespace relay::gpu_tile_test;
+using relay::test::verified_kernels;
 
 namespace {
 
@@ -84,10 +85,7 @@ std::vector<double> winograd_magnitudes(const loops::Conv2dProgram& p, const std
 template <class S>
 double check_winograd(const loops::Conv2dProgram& p, double half_ulp, std::mt19937_64& rng, int64_t splits = 1) {
   const loops::LoweredKernel lowered = loops::lower_winograd_conv2d(p, "conv_wino", splits);
-  REQUIRE(lowered.ok());
-  CHECK(loops::verify(lowered.kernel).empty());
-  REQUIRE(lowered.finish.has_value() == (splits > 1));
-  if (lowered.finish) CHECK(loops::verify(*lowered.finish).empty());
+  REQUIRE(verified_kernels({&lowered, 1}).size() == (splits > 1 ? 2u : 1u));  // a split's finish too
   std::vector<float> x = random_values(static_cast<size_t>(p.batch * p.channels * p.height * p.width), rng);
   std::vector<float> w = random_values(static_cast<size_t>(p.out_channels * p.channels * 9), rng);
   std::vector<S> xs(x.begin(), x.end()), ws(w.begin(), w.end());
@@ -215,14 +213,8 @@ TEST_CASE("Winograd's kernel is a block of 256 threads through shared memory, wi
       loops::lower_direct_conv2d(last, "conv_wino_last", {.winograd = true}),
       loops::lower_direct_conv2d(half, "f16_conv_wino", {.winograd = true}),
       loops::lower_direct_conv2d(last, "conv_winos8", {.splits = 8, .winograd = true})};  // and its finish
-  std::vector<const loops::Kernel*> kernels;
-  for (const loops::LoweredKernel& l : lowered) {
-    REQUIRE(l.ok());
-    CHECK(loops::verify(l.kernel).empty());
-    kernels.push_back(&l.kernel);
-  }
   REQUIRE(lowered[3].finish);
-  kernels.push_back(&*lowered[3].finish);
+  const std::vector<const loops::Kernel*> kernels = verified_kernels(lowered);  // the finish last
   const compiler::gpu::PtxModule m = compiler::gpu::emit_ptx(kernels, compiler::gpu::PtxTarget{90});
   INFO(m.ptx);
   REQUIRE(m.kernels.size() == 5);
