@@ -109,9 +109,9 @@ int insert_indent() {
 bool run_input(repl::Session& session, const std::string& input, const ReplOutputOptions& out, bool* quit) {
   g_interrupted.store(false);
   repl::ExecResult result = session.execute(input);
-  print_result(session, result, out);
+  const bool printed = print_result(session, result, out);
   if (result.quit) *quit = true;
-  return result.ok;
+  return result.ok && printed;
 }
 
 int run_terminal(repl::Session& session, const ReplOutputOptions& out) {

@@ -1,6 +1,8 @@
 #include "cli/repl_output.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 
 #include "ide/highlight.h"
@@ -36,8 +38,9 @@ std::string color_fragments(const repl::Output& o) {
 }
 }  // namespace
 
-void print_result(const repl::Session& session, const repl::ExecResult& result, const ReplOutputOptions& options) {
+bool print_result(const repl::Session& session, const repl::ExecResult& result, const ReplOutputOptions& options) {
   using Kind = repl::Output::Kind;
+  bool written = true;
   for (const auto& o : result.outputs) {
     switch (o.kind) {
       case Kind::Value:
@@ -53,12 +56,15 @@ void print_result(const repl::Session& session, const repl::ExecResult& result, 
         break;
       case Kind::Svg: {
         std::string path = options.viz_dir + "/" + o.name + ".svg";
+        errno = 0;
         std::ofstream out(path, std::ios::binary);
         out << o.svg;
         out.close();
         if (!out) {
+          const int why = errno;
           std::fflush(stdout);
-          std::fprintf(stderr, "error: cannot write `%s`\n", path.c_str());
+          std::fprintf(stderr, "error: cannot write `%s`%s%s\n", path.c_str(), why ? ": " : "", why ? std::strerror(why) : "");
+          written = false;
         } else {
           std::printf("wrote %s to %s\n", o.text.c_str(), path.c_str());
         }
@@ -72,6 +78,7 @@ void print_result(const repl::Session& session, const repl::ExecResult& result, 
     }
   }
   std::fflush(stdout);
+  return written;
 }
 
 }  // namespace relay::cli

@@ -14,7 +14,8 @@ struct ReplOutputOptions {
 };
 
 // Prints `result`'s outputs: results on stdout, diagnostics on stderr (stdout is flushed
-// first so a script's output keeps its order).
-void print_result(const repl::Session& session, const repl::ExecResult& result, const ReplOutputOptions& options);
+// first so a script's output keeps its order). False when a picture could not be written
+// (said on stderr): the input failed.
+bool print_result(const repl::Session& session, const repl::ExecResult& result, const ReplOutputOptions& options);
 
 }  // namespace relay::cli

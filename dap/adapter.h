@@ -9,7 +9,9 @@
 // even inside an endless loop.
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <mutex>
 #include <optional>
@@ -76,8 +78,14 @@ class Adapter {
   nlohmann::json variable_json(const dbg::VariableView& v) const;
   int64_t line_out(uint32_t line) const { return lines_start_at_1_ ? line : static_cast<int64_t>(line) - 1; }
   int64_t column_out(uint32_t column) const { return columns_start_at_1_ ? column : static_cast<int64_t>(column) - 1; }
-  uint32_t line_in(int64_t line) const { return static_cast<uint32_t>(lines_start_at_1_ ? line : line + 1); }
-  uint32_t column_in(int64_t column) const { return static_cast<uint32_t>(columns_start_at_1_ ? column : column + 1); }
+  // 1-based; a line or column before the first is 0 (a breakpoint there moves to the
+  // first code), and none wraps around
+  uint32_t line_in(int64_t line) const { return to_one_based(line, lines_start_at_1_); }
+  uint32_t column_in(int64_t column) const { return to_one_based(column, columns_start_at_1_); }
+  static uint32_t to_one_based(int64_t n, bool starts_at_1) {
+    const int64_t one_based = starts_at_1 ? n : (n < INT64_MAX ? n + 1 : n);
+    return static_cast<uint32_t>(std::clamp<int64_t>(one_based, 0, UINT32_MAX));
+  }
 
   protocol::FramedStream& stream_;
   dbg::Debugger engine_;

@@ -49,6 +49,10 @@ void Adapter::initialize(const json& r) {
 }
 
 void Adapter::launch(const json& r) {
+  // one program a session: a second launch would replace the engine's program under
+  // the client's stopped threads and frames
+  if (launched_)
+    return fail(r, "a program is already launched in this session (`restart` runs it again; `disconnect` ends it)");
   const json& a = r.value("arguments", json::object());
   dbg::LaunchConfig config;
   if (!a.contains("program") || !a["program"].is_string() || a["program"].get<std::string>().empty())
@@ -71,7 +75,11 @@ void Adapter::launch(const json& r) {
   }
   config.stop_on_entry = a.value("stopOnEntry", false);
   config.check_numerics = a.value("checkNumerics", false);
-  if (a.contains("maxDepth")) config.max_depth = a["maxDepth"].get<size_t>();
+  if (a.contains("maxDepth")) {
+    if (!a["maxDepth"].is_number_unsigned() || a["maxDepth"].get<uint64_t>() == 0)
+      return fail(r, "`maxDepth` is the deepest call stack allowed: a whole number >= 1");
+    config.max_depth = a["maxDepth"].get<size_t>();
+  }
   std::string error;
   if (!engine_.launch(config, &error)) {
     event("output", {{"category", "stderr"}, {"output", error + (error.ends_with("\n") ? "" : "\n")}});

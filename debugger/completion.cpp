@@ -24,6 +24,7 @@ const char* kind_name(ide::CompletionKind k) {
     case ide::CompletionKind::Constructor: return "constructor";
     case ide::CompletionKind::DType: return "enum";
     case ide::CompletionKind::Keyword: return "keyword";
+    case ide::CompletionKind::Field: return "field";
   }
   return "text";
 }

@@ -377,6 +377,10 @@ void Debugger::reset_breakpoints() {
 
 namespace {
 
+// A condition or hit count of only spaces is none, as an empty one is (clients send what
+// the user left in the box).
+bool is_blank(std::string_view s) { return s.find_first_not_of(" \t\r\n") == std::string_view::npos; }
+
 BreakpointView view_of(const Breakpoint& bp) { return {bp.id, bp.verified, bp.message, bp.pos}; }
 
 }  // namespace
@@ -436,7 +440,7 @@ std::vector<BreakpointView> Debugger::set_line_breakpoints(const std::vector<Lin
     bp.pos = chosen->pos;
     if (!chosen->statement) column_breakpoints_ = true;
     std::string error;
-    if (!set_checks(bp, spec.condition, spec.hit_condition, spec.condition.empty() ? std::vector<EnvVar>{} : scope_env(*chosen))) {
+    if (!set_checks(bp, spec.condition, spec.hit_condition, is_blank(spec.condition) ? std::vector<EnvVar>{} : scope_env(*chosen))) {
       out.push_back(view_of(bp));
       continue;
     }
@@ -521,7 +525,7 @@ std::vector<BreakpointView> Debugger::set_function_breakpoints(const std::vector
 bool Debugger::set_checks(Breakpoint& bp, const std::string& condition, const std::string& hit_condition,
                           const std::vector<EnvVar>& env) {
   std::string error;
-  if (!condition.empty()) {
+  if (!is_blank(condition)) {
     bp.condition = compiler_->compile(condition, env, "condition", &error);
     if (bp.condition && bp.condition->type != "bool") {
       error = "the condition `" + condition + "` has type `" + bp.condition->type + "`, not `bool`";
@@ -532,7 +536,7 @@ bool Debugger::set_checks(Breakpoint& bp, const std::string& condition, const st
       return false;
     }
   }
-  if (!hit_condition.empty()) {
+  if (!is_blank(hit_condition)) {
     bp.hit_condition = parse_hit_condition(hit_condition, &error);
     if (!bp.hit_condition) {
       bp.message = error;

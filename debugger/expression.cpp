@@ -16,10 +16,30 @@ namespace {
 
 constexpr std::string_view kWrapper = "__debug_expression";
 
-std::string render_errors(const DiagnosticBag& diags, const SourceManager& sources) {
+// The errors about a wrapper (file `wrapper`, whose bytes [begin, begin + text.size())
+// are the user's `text`) rendered against the user's text alone, as a file named
+// `origin`: the header and the closing lines are the adapter's, not something to show.
+// A span in the text moves back by `begin`; one past it is the text's end (what a parser
+// found there is the end of the expression, not the wrapper's `}`).
+std::string render_errors(const DiagnosticBag& diags, SourceManager& sources, FileId wrapper, uint32_t begin,
+                          std::string_view text, std::string_view origin) {
+  const FileId shown = sources.add(std::string(origin), std::string(text));
+  const uint32_t end = begin + static_cast<uint32_t>(text.size());
+  auto in_text = [&](Span s) {
+    if (s.file != wrapper) return s;
+    auto place = [&](uint32_t at) { return std::clamp(at, begin, end) - begin; };
+    return Span{shown, place(s.begin), place(s.end)};
+  };
   std::string out;
-  for (const Diagnostic& d : diags.items())
-    if (d.severity == Severity::Error) out += render_diagnostic(d, sources, RenderOptions{false});
+  for (Diagnostic d : diags.items()) {
+    if (d.severity != Severity::Error) continue;
+    if (!d.labels.empty() && d.labels[0].span.file == wrapper && d.labels[0].span.begin >= end)
+      for (size_t at; (at = d.message.find("found `}`")) != std::string::npos;)
+        d.message.replace(at, 9, "found the end of the expression");
+    for (Label& l : d.labels) l.span = in_text(l.span);
+    for (Help& h : d.helps) h.edits.clear();  // fixes for the wrapper's text would not apply
+    out += render_diagnostic(d, sources, RenderOptions{false});
+  }
   while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
 }
@@ -75,7 +95,11 @@ std::shared_ptr<const CompiledExpression> ExpressionCompiler::compile(std::strin
     out->params.push_back(var->decl);
   }
   std::string wrapper = header + ") {\n" + rebind + std::string(text) + "\n}\n";
-  FileId id = sources_.add("<" + std::string(origin) + ">", std::move(wrapper));
+  const uint32_t text_begin = static_cast<uint32_t>(header.size() + 3 + rebind.size());
+  FileId id = sources_.add("<" + std::string(origin) + " wrapper>", std::move(wrapper));
+  auto errors = [&](const DiagnosticBag& diags) {
+    return render_errors(diags, sources_, id, text_begin, text, "<" + std::string(origin) + ">");
+  };
   DiagnosticBag diags;
   out->module = parse_module(sources_.get(id), diags);
   std::vector<const Module*> imports{program_.front.module.get()};
@@ -89,7 +113,7 @@ std::shared_ptr<const CompiledExpression> ExpressionCompiler::compile(std::strin
   if (diags.error_count() == 0 && (!out->def || out->module->defs.size() != 1))
     diags.emit(DiagKind::RuntimeFailure, Span{id, 0, 0}, {"expected one expression", "here"});
   if (diags.error_count() > 0) {
-    *error = render_errors(diags, sources_);
+    *error = errors(diags);
     return nullptr;
   }
   ModuleEnv check_env(*out->module, imports);
@@ -97,7 +121,7 @@ std::shared_ptr<const CompiledExpression> ExpressionCompiler::compile(std::strin
   for (Diagnostic& d : out->types->diagnostics) diags.add(std::move(d));
   out->types->diagnostics.clear();
   if (diags.error_count() > 0) {
-    *error = render_errors(diags, sources_);
+    *error = errors(diags);
     return nullptr;
   }
   Ty t = out->types->type_of(out->def->fn->body);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
 
 #include "ide/context.h"
 #include "ide/scope.h"
@@ -78,6 +79,44 @@ void add_locals(const FileCheck& check, const FileCheck* last_good, uint32_t off
                              v->kind == VarKind::Param ? CompletionKind::Parameter : CompletionKind::Local,
                              binder_type(*d, v, last_good), "0"));
   }
+}
+
+// `%t.` (`%t.0.`, ...): the fields of the tuple that local %t (its field 0, ...) holds, by
+// index with their types; nothing when that is not a tuple (no name may follow the dot).
+// `path`: the word without its sigil, up to the last dot.
+void add_fields(const FileCheck& check, const FileCheck* last_good, uint32_t offset, std::string_view text,
+                std::string_view path, std::vector<CompletionItem>& out) {
+  const std::string_view local = path.substr(0, path.find('.'));
+  const CheckedDefinition* d = definition_at(check, offset);
+  if (!d || !d->def->fn) return;
+  const uint32_t def_end = d->chunk_offset + d->def->span.end;
+  const bool open_end = offset > def_end && def_end > 0 && def_end <= text.size() && text[def_end - 1] != '}';
+  const VarDecl* binder = nullptr;
+  for (const VarDecl* v : binders_in_scope(*d->def, text.substr(d->chunk_offset), offset - d->chunk_offset, open_end))
+    if (v->name == local) binder = v;  // the innermost
+  if (!binder) return;
+  Ty t = d->types ? d->types->type_of(binder) : nullptr;
+  if (!usable(t) && last_good)
+    for (const CheckedDefinition& g : last_good->definitions) {
+      if (g.def->name != d->def->name || !g.types) continue;
+      for (const auto& [decl, ty] : g.types->vars)
+        if (decl->name == local && usable(ty)) t = ty;
+    }
+  // down the indices already written
+  for (size_t at = path.find('.'); usable(t) && at != std::string_view::npos; at = path.find('.', at + 1)) {
+    const std::string_view index = path.substr(at + 1, path.find('.', at + 1) - at - 1);
+    if (t->kind != TyKind::Tuple || index.empty() || index.size() > 9 ||
+        index.find_first_not_of("0123456789") != std::string_view::npos)
+      return;
+    const auto& fields = static_cast<const TupleTy&>(*t).fields;
+    const size_t i = std::stoul(std::string(index));
+    if (i >= fields.size()) return;
+    t = fields[i];
+  }
+  if (!usable(t) || t->kind != TyKind::Tuple) return;
+  const auto& fields = static_cast<const TupleTy&>(*t).fields;
+  for (size_t i = 0; i < fields.size(); ++i)
+    out.push_back(plain_item(std::to_string(i), CompletionKind::Field, type_to_string(fields[i]), "0"));
 }
 
 void add_globals(const FileCheck& check, std::vector<CompletionItem>& out) {
@@ -229,6 +268,12 @@ CompletionResult complete(const FileCheck& check, const FileCheck* last_good, st
     return r;
   }
   if (w.sigil == '%') {
+    // `%t.` or `%t.1`: a tuple's field, replacing only what follows the dot
+    if (const size_t dot = w.text.rfind('.'); dot != std::string::npos) {
+      r.replace_begin = w.begin + 1 + static_cast<uint32_t>(dot) + 1;
+      add_fields(check, last_good, offset, text, std::string_view(w.text).substr(0, dot), r.items);
+      return r;
+    }
     add_locals(check, last_good, offset, text, r.items);
     return r;
   }

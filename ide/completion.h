@@ -17,7 +17,7 @@
 
 namespace relay::ide {
 
-enum class CompletionKind { Local, Parameter, Global, Operator, Attribute, Constructor, DType, Keyword };
+enum class CompletionKind { Local, Parameter, Global, Operator, Attribute, Constructor, DType, Keyword, Field };
 
 struct CompletionItem {
   std::string label;

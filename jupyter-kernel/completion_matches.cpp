@@ -20,6 +20,7 @@ const char* kind_name(ide::CompletionKind kind) {
     case ide::CompletionKind::Constructor: return "constructor";
     case ide::CompletionKind::DType: return "dtype";
     case ide::CompletionKind::Keyword: return "keyword";
+    case ide::CompletionKind::Field: return "field";
   }
   return "text";
 }

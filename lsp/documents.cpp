@@ -1,20 +1,28 @@
 #include "lsp/documents.h"
 
+#include <algorithm>
+#include <string>
+
 namespace relay::lsp {
 
 uint32_t offset_of(const std::string& text, const LineIndex& lines, const nlohmann::json& position,
                    PositionEncoding enc) {
-  const int64_t line = position.at("line").get<int64_t>();
-  const int64_t character = position.at("character").get<int64_t>();
-  if (line < 0 || character < 0) throw std::out_of_range("negative position");
+  // uinteger in LSP: a value past int64's range (2^63 and up) is as far as any
+  auto coordinate = [](const nlohmann::json& v) -> int64_t {
+    if (v.is_number_unsigned()) return static_cast<int64_t>(std::min<uint64_t>(v.get<uint64_t>(), INT64_MAX));
+    return v.get<int64_t>();
+  };
+  const int64_t line = coordinate(position.at("line"));
+  const int64_t character = coordinate(position.at("character"));
+  if (line < 0 || character < 0) throw BadParams("a negative position (line " + std::to_string(line) + ", character " + std::to_string(character) + ")");
   if (static_cast<uint64_t>(line) >= lines.line_count()) return static_cast<uint32_t>(text.size());
-  if (enc == PositionEncoding::Utf16)
-    return lines.offset_of_utf16(text, static_cast<uint32_t>(line), static_cast<uint32_t>(character));
+  // a character past the line's end means its end (LSP); no line is 2^32 long, so
+  // clamping first keeps a huge character from wrapping around
+  const uint32_t column = static_cast<uint32_t>(std::min<int64_t>(character, UINT32_MAX));
+  if (enc == PositionEncoding::Utf16) return lines.offset_of_utf16(text, static_cast<uint32_t>(line), column);
   const uint32_t start = lines.line_start(static_cast<uint32_t>(line) + 1);
-  uint32_t end = start;
-  while (end < text.size() && text[end] != '\n') ++end;
-  const uint64_t want = start + static_cast<uint64_t>(character);
-  return static_cast<uint32_t>(want < end ? want : end);
+  const uint32_t end = lines.line_end(text, static_cast<uint32_t>(line) + 1);
+  return static_cast<uint32_t>(std::min<uint64_t>(uint64_t{start} + column, end));
 }
 
 nlohmann::json position_of(const std::string& text, const LineIndex& lines, uint32_t offset, PositionEncoding enc) {

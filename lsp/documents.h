@@ -4,8 +4,9 @@
 #pragma once
 
 #include <map>
-#include <optional>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +14,11 @@
 #include "lang/base/source.h"
 
 namespace relay::lsp {
+
+// A request's parameters that name no valid place or value (InvalidParams, -32602).
+struct BadParams : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 enum class PositionEncoding { Utf16, Utf8 };
 

@@ -39,6 +39,7 @@ int lsp_kind(ide::CompletionKind k) {
     case ide::CompletionKind::Constructor: return 20;  // EnumMember
     case ide::CompletionKind::DType: return 25;        // TypeParameter
     case ide::CompletionKind::Keyword: return 14;      // Keyword
+    case ide::CompletionKind::Field: return 5;         // Field
   }
   return 1;
 }

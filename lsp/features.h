@@ -13,9 +13,6 @@
 namespace relay::lsp {
 
 struct MethodNotFound : std::exception {};
-struct BadParams : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // Whether a diagnostic is published (one without labels has no range to show).
 bool publishable(const Diagnostic& d);

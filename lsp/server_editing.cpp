@@ -62,6 +62,8 @@ Server::json Server::completion(const json& params) {
 }
 
 Server::json Server::completion_resolve(const json& params) {
+  if (!params.is_object() || !params.contains("label") || !params["label"].is_string())
+    throw BadParams("completionItem/resolve takes a completion item (an object with its `label`)");
   // A global's documentation comes from the check of the document the item was made for.
   std::shared_ptr<const FileCheck> r;
   if (params.contains("data") && params["data"].is_object()) {

@@ -204,6 +204,19 @@ std::vector<Diagnostic> Session::Impl::to_display(const std::vector<Diagnostic>&
   return out;
 }
 
+std::vector<Diagnostic> Session::Impl::input_warnings(const std::vector<Diagnostic>& diags, const ModuleText& text,
+                                                      FileId input) {
+  std::vector<Diagnostic> warnings;
+  for (const Diagnostic& d : diags) {
+    if (is_error(d) || d.labels.empty()) continue;
+    const Span at = db.to_file_span(d.primary().span);
+    if (!accepted || at.file != accepted->file) continue;  // the prelude's
+    const std::optional<Span> origin = text.to_origin(at);
+    if (origin && origin->file == input) warnings.push_back(d);
+  }
+  return to_display(warnings, text, Span{input, 0, 0}, false);
+}
+
 ExecResult Session::Impl::define(FileId file, const std::string& loaded_from) {
   ExecResult result;
   const SourceFile& src = display.get(file);
@@ -354,8 +367,10 @@ ExecResult Session::Impl::define(FileId file, const std::string& loaded_from) {
     }
     if (!rechecked.empty()) report += "\n";
   }
+  std::vector<Diagnostic> warnings = input_warnings(check->diagnostics, text, file);
   module = std::move(candidate);
   accepted = check;
+  if (!warnings.empty()) result.outputs.push_back(error_output(std::move(warnings)));
   if (!report.empty()) report.pop_back();
   result.outputs.push_back(text_output(report));
   result.outputs.back().fragments = std::move(fragments);
@@ -431,6 +446,8 @@ std::optional<CheckedInput> Session::Impl::check_input(std::string_view expr, co
     result.outputs.push_back(error_output(to_display(in.check->diagnostics, in.text, fallback, true)));
     return std::nullopt;
   }
+  if (std::vector<Diagnostic> warnings = input_warnings(in.check->diagnostics, in.text, origin.file); !warnings.empty())
+    result.outputs.push_back(error_output(std::move(warnings)));
   for (const auto& d : in.check->definitions)
     if (d.def->name == kInputFunction) in.def = &d;
   if (!in.def || !in.def->types) throw std::logic_error("the input function was not checked");

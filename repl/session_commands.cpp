@@ -171,7 +171,8 @@ ExecResult Session::Impl::command(const CommandLine& c, FileId input) {
   if (name == "load") {
     std::string path(c.arg), text, error;
     if (!read_text_file(path, &text, &error))
-      return session_error(arg_span, "cannot read `" + path + "`", "no such file, or not readable");
+      return session_error(arg_span, "cannot read `" + path + "`",
+                           error.ends_with(": it is a directory") ? "a directory" : "no such file, or not readable");
     FileId file = display.add(path, std::move(text));
     ExecResult r = define(file, path);
     if (r.ok && std::find(loaded_files.begin(), loaded_files.end(), path) == loaded_files.end())

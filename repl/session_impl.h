@@ -77,6 +77,10 @@ struct Session::Impl {
   std::vector<Diagnostic> to_display(const std::vector<Diagnostic>& diags, const ModuleText& text,
                                      Span fallback, bool errors_only);
   Span display_span(Span s, const ModuleText& text, Span fallback);
+  // The warnings of a check that are about what input `input` (a display file) says, in
+  // display terms: shown with its result. Those in other inputs' definitions were shown
+  // when those were entered; those in text the session wrote are not the user's.
+  std::vector<Diagnostic> input_warnings(const std::vector<Diagnostic>& diags, const ModuleText& text, FileId input);
   // Checks `m`, adding the inferred return annotation of each function written without
   // one (SessionItem::annotation), round by round until no more can be added.
   std::shared_ptr<const FileCheck> annotate_and_check(SessionModule& m, ModuleText* text);

@@ -33,6 +33,12 @@ const LineView& view(Snippet& s, uint32_t line) {
   auto it = s.views.find(line);
   if (it != s.views.end()) return it->second;  // std::map: stays valid while more are added
   std::string_view text = s.file->lines.line_text(s.file->text, line);
+  // A lone '\r' ends its line (LineIndex, as in editors) but is shown, as its control
+  // picture: it is what the lexer's E0008 points at.
+  const std::string& all = s.file->text;
+  if (const size_t end = s.file->lines.line_end(all, line);
+      end < all.size() && all[end] == '\r' && (end + 1 == all.size() || all[end + 1] != '\n'))
+    text = std::string_view(text.data(), text.size() + 1);
   LineView v;
   v.end = static_cast<uint32_t>(text.size());
   if (text.size() <= kLongLineBytes) {

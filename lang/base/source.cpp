@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -12,15 +13,24 @@ namespace relay {
 
 LineIndex::LineIndex(std::string_view text) {
   starts_.push_back(0);
-  // memchr, not a byte loop: the checking database builds one index per edit of a
-  // whole file, so this is on the keystroke path.
   const char* base = text.data();
   const char* end = base + text.size();
-  for (const char* p = base; p < end;) {
-    const void* nl = std::memchr(p, '\n', static_cast<size_t>(end - p));
-    if (!nl) break;
-    p = static_cast<const char*>(nl) + 1;
-    starts_.push_back(static_cast<uint32_t>(p - base));
+  if (!std::memchr(base, '\r', text.size())) {
+    // memchr, not a byte loop: the checking database builds one index per edit of a
+    // whole file, so this is on the keystroke path, and most files have no '\r'.
+    for (const char* p = base; p < end;) {
+      const void* nl = std::memchr(p, '\n', static_cast<size_t>(end - p));
+      if (!nl) break;
+      p = static_cast<const char*>(nl) + 1;
+      starts_.push_back(static_cast<uint32_t>(p - base));
+    }
+    return;
+  }
+  // "\r\n" ends a line, and so does a lone '\r', as in every editor (the lexer reports
+  // it, E-code StrayCarriageReturn, but positions must still be the editor's).
+  for (const char* p = base; p < end; ++p) {
+    if (*p == '\n' || (*p == '\r' && (p + 1 == end || p[1] != '\n')))
+      starts_.push_back(static_cast<uint32_t>(p + 1 - base));
   }
 }
 
@@ -30,12 +40,18 @@ LineCol LineIndex::lookup(uint32_t offset) const {
   return LineCol{line, offset - starts_[line - 1] + 1};
 }
 
-std::string_view LineIndex::line_text(std::string_view text, uint32_t line) const {
+uint32_t LineIndex::line_end(std::string_view text, uint32_t line) const {
   uint32_t b = starts_[line - 1];
   uint32_t e = line < starts_.size() ? starts_[line] : static_cast<uint32_t>(text.size());
-  std::string_view s = text.substr(b, e - b);
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
+  // the terminator: "\n", "\r\n" or "\r" (the last line has none)
+  if (e > b && text[e - 1] == '\n') --e;
+  if (e > b && text[e - 1] == '\r') --e;
+  return e;
+}
+
+std::string_view LineIndex::line_text(std::string_view text, uint32_t line) const {
+  uint32_t b = starts_[line - 1];
+  return text.substr(b, line_end(text, line) - b);
 }
 
 // Number of UTF-16 code units in the UTF-8 sequence starting with lead byte `c`.
@@ -74,11 +90,12 @@ Utf16Cursor::Position Utf16Cursor::at(uint32_t offset) {
 uint32_t LineIndex::offset_of_utf16(std::string_view text, uint32_t line0, uint32_t col16) const {
   if (line0 >= starts_.size()) return static_cast<uint32_t>(text.size());
   uint32_t i = starts_[line0];
+  const uint32_t end = line_end(text, line0 + 1);
   uint32_t col = 0;
-  while (i < text.size() && text[i] != '\n' && col < col16) {
+  while (i < end && col < col16) {
     uint32_t n = 1;
     col += utf16_units(static_cast<unsigned char>(text[i]), &n);
-    i = std::min<uint32_t>(i + n, static_cast<uint32_t>(text.size()));
+    i = std::min<uint32_t>(i + n, end);
   }
   return i;
 }
@@ -127,6 +144,12 @@ const SourceFile& SourceManager::get(FileId id) const {
 }
 
 bool read_text_file(const std::string& path, std::string* text, std::string* error) {
+  // a directory opens as a stream that reads nothing: it would pass for an empty file
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    *error = "cannot read `" + path + "`: it is a directory";
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     *error = "cannot read `" + path + "`: " + std::strerror(errno);

@@ -44,12 +44,15 @@ class LineIndex {
   uint32_t line_count() const { return static_cast<uint32_t>(starts_.size()); }
   // Byte offset where 1-based `line` starts.
   uint32_t line_start(uint32_t line) const { return starts_[line - 1]; }
-  // The text of 1-based `line`, without its line terminator.
+  // The text of 1-based `line`, without its line terminator ("\n", "\r\n" or a lone
+  // "\r": each ends a line, as in every editor and LSP's positions).
   std::string_view line_text(std::string_view text, uint32_t line) const;
+  // Byte offset where 1-based `line`'s text ends: its terminator's first byte.
+  uint32_t line_end(std::string_view text, uint32_t line) const;
   // UTF-16 column (0-based) of `offset`, as LSP counts it.
   uint32_t utf16_column(std::string_view text, uint32_t offset) const;
   // Inverse of the above: byte offset of a 0-based (line, UTF-16 column) position,
-  // clamped to the line's end.
+  // clamped to the line's end (before its terminator, as LSP asks).
   uint32_t offset_of_utf16(std::string_view text, uint32_t line0, uint32_t col16) const;
 
  private:

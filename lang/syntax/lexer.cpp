@@ -90,7 +90,9 @@ bool Lexer::skip_trivia() {
     } else if (c == '/' && pos_ + 1 < n && text_[pos_ + 1] == '/') {
       uint32_t b = pos_;
       bool doc = pos_ + 2 < n && text_[pos_ + 2] == '/' && !(pos_ + 3 < n && text_[pos_ + 3] == '/');
-      while (pos_ < n && text_[pos_] != '\n') {
+      // to the line's end: '\n', or '\r' (of "\r\n", or a lone one, which ends a line in
+      // every editor and is reported on the next round of this loop)
+      while (pos_ < n && text_[pos_] != '\n' && text_[pos_] != '\r') {
         if (static_cast<unsigned char>(text_[pos_]) >= 0x80) {
           size_t len = utf8_length(text_, pos_);
           if (len == 0) {
@@ -102,9 +104,7 @@ bool Lexer::skip_trivia() {
           ++pos_;
         }
       }
-      uint32_t e = pos_;
-      if (e > b && text_[e - 1] == '\r') --e;
-      comments_.push_back(Comment{doc ? CommentKind::Doc : CommentKind::Line, span(b, e)});
+      comments_.push_back(Comment{doc ? CommentKind::Doc : CommentKind::Line, span(b, pos_)});
     } else if (c == '/' && pos_ + 1 < n && text_[pos_ + 1] == '*') {
       skip_block_comment(pos_);
     } else {

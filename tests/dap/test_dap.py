@@ -158,11 +158,19 @@ def test_conditional_breakpoint():
     with client() as c:
         c.initialize()
         c.request("launch", {"program": FIB})
-        bps = c.set_breakpoints(FIB, [5, 9, 9], conditions=["equal(%n, 1)", "add(%n, 1)", "equal(%m, 1)"])
+        bps = c.set_breakpoints(FIB, [5, 9, 9, 9, 9],
+                                conditions=["equal(%n, 1)", "add(%n, 1)", "equal(%m, 1)", "equal(%n, ", "  "])
         assert bps[0]["verified"], bps[0]
         # Ill-typed conditions are rejected when set, with the checker's diagnostic.
         assert not bps[1]["verified"] and "bool" in bps[1]["message"], bps[1]
         assert not bps[2]["verified"] and "%m" in bps[2]["message"], bps[2]
+        # A syntax error is shown in the condition's own text, not in the adapter's wrapper.
+        assert not bps[3]["verified"], bps[3]
+        assert "found the end of the expression" in bps[3]["message"], bps[3]
+        assert "<condition>:1:" in bps[3]["message"] and "}" not in bps[3]["message"], bps[3]
+        # Only spaces: no condition, as an empty one.
+        assert bps[4]["verified"] and "message" not in bps[4], bps[4]
+        c.set_breakpoints(FIB, [5], conditions=["equal(%n, 1)"])
         c.request("configurationDone")
         c.wait_stopped("breakpoint")
         assert scope(c, c.top_frame()["id"], "Arguments")["%n"]["value"] == "1"
@@ -476,6 +484,10 @@ def test_restart():
         c.wait_stopped("breakpoint")
         c.request("restart", {})
         c.wait_stopped("breakpoint")   # the breakpoint survives the restart
+        assert c.top_frame()["line"] == 15
+        # A second launch is refused, and the stopped session goes on.
+        r = c.request("launch", {"program": FIB}, success=False)
+        assert "already launched" in r["message"], r
         assert c.top_frame()["line"] == 15
         c.disconnect()
 

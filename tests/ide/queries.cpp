@@ -53,6 +53,7 @@ const char* completion_kind(ide::CompletionKind k) {
     case ide::CompletionKind::Constructor: return "constructor";
     case ide::CompletionKind::DType: return "dtype";
     case ide::CompletionKind::Keyword: return "keyword";
+    case ide::CompletionKind::Field: return "field";
   }
   return "?";
 }

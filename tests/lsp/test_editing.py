@@ -220,6 +220,25 @@ def test_global_completion_and_resolve():
     shutdown(c)
 
 
+def test_tuple_field_completion():
+    # after `%t.` (a trigger character): the tuple's fields by index with their types,
+    # replacing only what follows the dot; nested (`%t.1.`) and not for a tensor
+    text, marks = cursors('#[version = "0.0.5"]\ndef @f(%x: float32, %v: Tensor[(2), int8]) {\n'
+                          '  let %t = (%x, (%v, %x));\n  let %a = %t.<|a|>0;\n  %t.1.<|b|>0\n}\n'
+                          'def @g(%v: Tensor[(2), int8]) {\n  %v.<|c|>0\n}\n')
+    c, _ = start()
+    open_doc(c, text)
+    items = complete(c, marks, "a")
+    assert [(i["label"], i["detail"], i["kind"]) for i in items] == [
+        ("0", "float32", 5), ("1", "(Tensor[(2), int8], float32)", 5)], items
+    line, col = marks["a"]
+    assert items[0]["textEdit"] == {"range": rng(line, col, line, col), "newText": "0"}, items[0]
+    assert [(i["label"], i["detail"]) for i in complete(c, marks, "b")] == [("0", "Tensor[(2), int8]"),
+                                                                            ("1", "float32")]
+    assert complete(c, marks, "c") == []
+    shutdown(c)
+
+
 def test_constructor_completion():
     text, marks = cursors('#[version = "0.0.5"]\ntype Opt[A] {\n  Some(A),\n  None2,\n}\n\n'
                           'def @main() {\n  <|c|>\n}\n')

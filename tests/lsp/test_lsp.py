@@ -237,6 +237,60 @@ def test_positions_count_utf16_code_units():
     shutdown(c)
 
 
+def server_text(c):
+    return c.request("relay/debug/documentText", {"textDocument": {"uri": URI}})["result"]["text"]
+
+
+def edit(c, version, start, end, new_text):
+    c.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": version},
+                                        "contentChanges": [{"range": {"start": start, "end": end}, "text": new_text}]})
+
+
+def test_line_endings_and_positions_past_a_line():
+    # LSP: "\r\n" and a lone "\r" end lines, and a character past a line's end is its end
+    # (before the terminator), in either encoding
+    for params in (None, {"capabilities": {"general": {"positionEncodings": ["utf-8"]}}}):
+        crlf = '#[version = "0.0.5"]\r\ndef @f(%x: float32) -> float32 {\r\n  %x\r\n}\r\n'
+        c, _ = start(params)
+        open_doc(c, crlf)
+        edit(c, 2, {"line": 2, "character": 100}, {"line": 2, "character": 100}, "Y")
+        crlf = crlf.replace("  %x\r\n", "  %xY\r\n")
+        assert server_text(c) == crlf
+        # joining two lines takes the whole "\r\n"
+        edit(c, 3, {"line": 1, "character": 33}, {"line": 2, "character": 0}, "")
+        crlf = crlf.replace("{\r\n  %xY", "{  %xY")
+        assert server_text(c) == crlf
+        shutdown(c)
+    cr = '#[version = "0.0.5"]\rdef @f(%x: float32) -> float32 {\r  let %yy = add(%x, %x);\r  add(%yy, %x)\r}\r'
+    c, _ = start()
+    open_doc(c, cr)
+    r = c.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": {"line": 3, "character": 7}})
+    assert r["result"]["range"] == {"start": {"line": 3, "character": 6}, "end": {"line": 3, "character": 9}}, r
+    edit(c, 2, {"line": 3, "character": 2}, {"line": 3, "character": 5}, "multiply")
+    assert server_text(c) == cr.replace("  add(%yy", "  multiply(%yy")
+    shutdown(c)
+
+
+def test_out_of_range_positions():
+    text, marks = cursors('#[version = "0.0.5"]\ndef @f(%x: float32) {\n  add(<|x|>%x, %x)\n}\n')
+    c, _ = start()
+    open_doc(c, text)
+    line, col = marks["x"]
+
+    def hover(character, line=line):
+        return c.request("textDocument/hover", {"textDocument": {"uri": URI},
+                                                "position": {"line": line, "character": character}})
+    # a character of 2^32 + col must not wrap around to col: it is the line's end
+    assert hover(2 ** 32 + col)["result"] != hover(col)["result"]
+    assert hover(2 ** 32 + col)["result"] == hover(10 ** 6)["result"]
+    assert "result" in hover(2 ** 63)  # past int64: as far as any
+    for bad in (hover(-1), hover(0, line=-1)):
+        assert bad["error"]["code"] == -32602 and "negative position" in bad["error"]["message"], bad
+    r = c.request("completionItem/resolve", None)
+    assert r["error"]["code"] == -32602, r
+    shutdown(c)
+
+
 def test_formatting_is_relay_fmt():
     text = '#[version = "0.0.5"]\ndef @main(%x: int32)  {   add(%x,1) }\n'
     c, _ = start()

@@ -69,3 +69,37 @@ TEST_CASE("line index: the cursor agrees with utf16_column in any order", "[sour
   auto p = past.at(static_cast<uint32_t>(kText.size()) + 10);
   CHECK(p.line0 == lines.lookup(static_cast<uint32_t>(kText.size())).line - 1);
 }
+
+TEST_CASE("line index: \\r\\n and a lone \\r end lines, and a position past a line's end is its end", "[source]") {
+  // "\r\n" is one terminator; a lone '\r' is one too (LSP's and every editor's lines)
+  const std::string crlf = "ab\r\ncd\r\n\r\nlast";
+  LineIndex lines(crlf);
+  REQUIRE(lines.line_count() == 4);
+  CHECK(lines.line_start(2) == 4);
+  CHECK(lines.line_text(crlf, 1) == "ab");
+  CHECK(lines.line_text(crlf, 3) == "");
+  CHECK(lines.line_text(crlf, 4) == "last");
+  CHECK(lines.line_end(crlf, 1) == 2);  // before the '\r'
+  CHECK(lines.line_end(crlf, 4) == crlf.size());
+  // a column past the end stops before the terminator, not between '\r' and '\n'
+  CHECK(lines.offset_of_utf16(crlf, 0, 2) == 2);
+  CHECK(lines.offset_of_utf16(crlf, 0, 3) == 2);
+  CHECK(lines.offset_of_utf16(crlf, 1, UINT32_MAX) == 6);
+  CHECK(lines.offset_of_utf16(crlf, 3, 99) == crlf.size());
+
+  const std::string cr = "ab\rcd\r\ref\n\rg\r";
+  LineIndex cr_lines(cr);
+  REQUIRE(cr_lines.line_count() == 6);  // "ab", "cd", "ef", "", "g", ""
+  CHECK(cr_lines.line_text(cr, 2) == "cd");
+  CHECK(cr_lines.line_text(cr, 3) == "ef");
+  CHECK(cr_lines.line_text(cr, 4) == "");
+  CHECK(cr_lines.line_text(cr, 5) == "g");
+  CHECK(cr_lines.lookup(static_cast<uint32_t>(cr.find('g'))).line == 5);
+  CHECK(cr_lines.offset_of_utf16(cr, 1, 10) == 5);  // before "cd"'s '\r'
+  for (uint32_t offset : char_starts(cr)) {  // every position converts and back
+    if (cr[offset < cr.size() ? offset : 0] == '\r' || (offset > 0 && offset < cr.size() && cr[offset] == '\n'))
+      continue;  // inside a terminator: no position of its own
+    const relay::LineCol lc = cr_lines.lookup(offset);
+    CHECK(cr_lines.offset_of_utf16(cr, lc.line - 1, cr_lines.utf16_column(cr, offset)) == offset);
+  }
+}
