@@ -7,10 +7,12 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/diagnostic_output.h"
 #include "cli/load_entry.h"
+#include "cli/numbers.h"
 #include "cli/run_jit.h"
 #include "compiler/cuda/device.h"
 #include "interpreter/eval/run.h"
@@ -121,12 +123,12 @@ int cmd_run(const Args& args) {
     } else if (a == "--random-inputs") {
       auto v = value("--random-inputs");
       if (!v) return kExitUsage;
-      char* end = nullptr;
-      inputs.random_seed = std::strtoull(v->c_str(), &end, 10);
-      if (v->empty() || *end) {
-        std::fprintf(stderr, "error: `--random-inputs` takes an integer seed, got `%s`\n", v->c_str());
+      const std::optional<uint64_t> seed = parse_whole_number(*v);
+      if (!seed) {
+        std::fprintf(stderr, "error: `--random-inputs` takes a seed, a whole number >= 0, got `%s`\n", v->c_str());
         return kExitUsage;
       }
+      inputs.random_seed = *seed;
     } else if (a == "--out") {
       auto v = value("--out");
       if (!v) return kExitUsage;
@@ -136,11 +138,12 @@ int cmd_run(const Args& args) {
     } else if (a == "--max-depth") {
       auto v = value("--max-depth");
       if (!v) return kExitUsage;
-      max_depth = std::strtoull(v->c_str(), nullptr, 10);
-      if (max_depth == 0) {
-        std::fprintf(stderr, "error: `--max-depth` takes a positive integer\n");
+      const std::optional<uint64_t> depth = parse_whole_number(*v);
+      if (!depth || *depth == 0) {
+        std::fprintf(stderr, "error: `--max-depth` takes a positive integer, got `%s`\n", v->c_str());
         return kExitUsage;
       }
+      max_depth = static_cast<size_t>(*depth);
     } else {
       if (!take_argument_of_one_file(args, i, out_opts, run_usage, "run", file)) return kExitUsage;
     }

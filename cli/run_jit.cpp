@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "cli/numbers.h"
 #include "compiler/cuda/device.h"
 #include "compiler/pipeline/compile_function.h"
 #include "compiler/pipeline/tile_tuner.h"
@@ -12,12 +13,15 @@ namespace relay::cli {
 
 bool parse_jit_option(const std::vector<std::string>& args, size_t& i, JitOptions& jit, std::string& error) {
   const std::string& a = args[i];
-  auto number = [&](const char* opt, uint64_t& out, bool allow_zero) {
+  auto number = [&](const char* opt, uint64_t& out, uint64_t most = UINT64_MAX) {
     if (i + 1 >= args.size()) return error = std::string("`") + opt + "` needs a value", true;
     const std::string& v = args[++i];
-    char* end = nullptr;
-    out = std::strtoull(v.c_str(), &end, 10);
-    if (v.empty() || *end || (!allow_zero && out == 0)) error = std::string("`") + opt + "` takes a positive integer, got `" + v + "`";
+    const std::optional<uint64_t> n = parse_whole_number(v);
+    if (!n || *n == 0 || *n > most)
+      error = std::string("`") + opt + "` takes a positive integer" +
+              (most < UINT64_MAX ? " up to " + std::to_string(most) : std::string()) + ", got `" + v + "`";
+    else
+      out = *n;
     return true;
   };
   if (a.starts_with("--jit=")) {
@@ -27,11 +31,12 @@ bool parse_jit_option(const std::vector<std::string>& args, size_t& i, JitOption
       error = "`--jit` is off, auto or eager, not `" + jit.mode + "`";
     return true;
   }
-  if (a == "--jit-threshold") return number("--jit-threshold", jit.threshold, false);
-  if (a == "--bench") return number("--bench", jit.bench, false);
+  if (a == "--jit-threshold") return number("--jit-threshold", jit.threshold);
+  if (a == "--bench") return number("--bench", jit.bench);
   if (a == "--threads") {
-    uint64_t n = 0;
-    number("--threads", n, false);
+    // more threads than any machine has cores only costs their stacks and start-up
+    uint64_t n = jit.threads;
+    number("--threads", n, kMaxThreads);
     jit.threads = static_cast<unsigned>(n);
     return true;
   }

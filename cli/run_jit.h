@@ -15,11 +15,14 @@ class Device;
 
 namespace relay::cli {
 
+// The most threads `--threads` takes: more than any machine's cores.
+constexpr uint64_t kMaxThreads = 1024;
+
 struct JitOptions {
   std::string mode = "auto";  // off, auto, eager
   bool mode_given = false;    // --jit= was given (else --profile makes it eager)
   uint64_t threshold = 2;
-  unsigned threads = 0;       // 0: the number of cores
+  unsigned threads = 0;       // 0: the number of cores; at most kMaxThreads
   bool report = false;
   uint64_t bench = 0;         // > 0: time that many runs after a warm-up
   std::string device = "cpu"; // cpu, or cuda: compiled graphs run on GPU device_ordinal

@@ -443,7 +443,11 @@ std::optional<CheckedInput> Session::Impl::check_input(std::string_view expr, co
   Span fallback{origin.file, origin.offset, origin.offset};
   if (in.check->error_count() > 0) {
     result.ok = false;
-    result.outputs.push_back(error_output(to_display(in.check->diagnostics, in.text, fallback, true)));
+    // with the warnings about the input, which may say why (W0004: a `let` whose value
+    // refers to the variable it defines)
+    std::vector<Diagnostic> shown = to_display(in.check->diagnostics, in.text, fallback, true);
+    for (Diagnostic& w : input_warnings(in.check->diagnostics, in.text, origin.file)) shown.push_back(std::move(w));
+    result.outputs.push_back(error_output(std::move(shown)));
     return std::nullopt;
   }
   if (std::vector<Diagnostic> warnings = input_warnings(in.check->diagnostics, in.text, origin.file); !warnings.empty())

@@ -13,7 +13,7 @@ if(TARGET relay_compiler_graph)
     target_link_libraries(relay_compiler_tests PRIVATE relay_compiler)
     target_compile_definitions(relay_compiler_tests PRIVATE RELAY_HAVE_PIPELINE=1)
   endif()
-  catch_discover_tests(relay_compiler_tests TEST_PREFIX "compiler.")
+  catch_discover_tests(relay_compiler_tests TEST_PREFIX "compiler." EXTRA_ARGS ${RELAY_CATCH_ARGS})
   # The layout pass where oneDNN's convolutions choose a blocked layout (as on processors
   # without AVX-512): oneDNN reads the ISA cap once, so it runs in a process of its own.
   add_test(NAME compiler.layouts_avx2 COMMAND relay_compiler_tests "[.avx2]")

@@ -5,5 +5,5 @@ if(TARGET relay_compiler_llvm)
   add_executable(relay_compiler_jit_tests ${RELAY_COMPILER_JIT_TESTS})
   target_link_libraries(relay_compiler_jit_tests PRIVATE relay_compiler_llvm relay_compiler_loops
     relay_compiler_runtime relay_interpreter Catch2::Catch2WithMain)
-  catch_discover_tests(relay_compiler_jit_tests)
+  catch_discover_tests(relay_compiler_jit_tests EXTRA_ARGS ${RELAY_CATCH_ARGS})
 endif()

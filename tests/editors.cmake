@@ -8,7 +8,7 @@ add_executable(relay_tree_sitter_tests
 target_link_libraries(relay_tree_sitter_tests PRIVATE relay_ide relay_tree_sitter relay_lang Catch2::Catch2WithMain)
 target_compile_definitions(relay_tree_sitter_tests PRIVATE RELAY_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
   RELAY_BINARY="$<TARGET_FILE:relay>")
-catch_discover_tests(relay_tree_sitter_tests TEST_PREFIX "tree_sitter.")
+catch_discover_tests(relay_tree_sitter_tests TEST_PREFIX "tree_sitter." EXTRA_ARGS ${RELAY_CATCH_ARGS})
 
 # The Neovim plugin (editors/nvim) in headless Neovim 0.7 (Debian's `neovim`): parser
 # registration, highlight captures at known positions, `relay lsp` attached.

@@ -52,7 +52,13 @@ std::optional<std::vector<NDArray>> bind_inputs(const FuncDef& entry, const Infe
   }
   std::mt19937_64 gen(inputs.random_seed.value_or(0));
   std::vector<NDArray> out;
-  std::map<std::string, int64_t> dim_values;  // symbolic dimension -> size seen first
+  // symbolic dimension -> the size seen first, and where: the parameter and its axis
+  struct DimSeen {
+    int64_t size;
+    std::string param;
+    size_t axis;
+  };
+  std::map<std::string, DimSeen> dim_values;
   for (const VarDecl* p : params) {
     Ty t = types ? types->type_of(p) : nullptr;
     const auto* tensor = t && t->kind == TyKind::Tensor ? static_cast<const TensorTy*>(t) : nullptr;
@@ -119,10 +125,12 @@ std::optional<std::vector<NDArray>> bind_inputs(const FuncDef& entry, const Infe
         } else if (!dim.is_any() && dim.symbols().size() == 1 && dim.symbols()[0] == dim.to_string()) {
           // A dimension name: the same size wherever it appears.
           const std::string name = dim.to_string();
-          auto [seen, fresh] = dim_values.emplace(name, a.dim(d));
-          if (!fresh && seen->second != a.dim(d))
-            problem = "has shape " + shape_text(a.shape()) + ", but `" + name + "` is " + std::to_string(seen->second) +
-                      " in an earlier argument";
+          auto [seen, fresh] = dim_values.emplace(name, DimSeen{a.dim(d), pname, d});
+          if (!fresh && seen->second.size != a.dim(d))
+            problem = "has shape " + shape_text(a.shape()) + ": `" + name + "` is " + std::to_string(a.dim(d)) +
+                      " in its axis " + std::to_string(d) + " and " + std::to_string(seen->second.size) + " in " +
+                      (seen->second.param == pname ? "its" : "`" + seen->second.param + "`'s") + " axis " +
+                      std::to_string(seen->second.axis);
         }
       }
     }

@@ -33,7 +33,11 @@ static size_t utf8_length(std::string_view s, size_t i) {
 }
 
 Lexer::Lexer(const SourceFile& file, DiagnosticBag& diags)
-    : file_(file), text_(file.text), diags_(diags) {}
+    : file_(file), text_(file.text), diags_(diags) {
+  // A UTF-8 byte order mark (some Windows editors write one) is not text: skipped, as
+  // rustc and Python's utf-8-sig do, so the version header after it is the first token.
+  if (text_.starts_with("\xEF\xBB\xBF")) pos_ = 3;
+}
 
 void Lexer::report_invalid_utf8(uint32_t b, uint32_t e) {
   if (!diags_.items().empty()) {

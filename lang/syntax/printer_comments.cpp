@@ -54,8 +54,16 @@ std::string_view Printer::comment_text(const Comment& c) const {
   if (c.kind != CommentKind::Block) {
     while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r'))
       t.remove_suffix(1);
+    return t;
   }
-  return t;
+  if (t.find("\r\n") == std::string_view::npos) return t;
+  // A block comment's lines end as the printed file's do, with "\n" (a CRLF file's
+  // comment would keep its "\r\n"s in an LF file). Kept in a deque: the printer holds
+  // views of comments until their line ends.
+  std::string& out = normalized_comments_.emplace_back();
+  for (size_t i = 0; i < t.size(); ++i)
+    if (!(t[i] == '\r' && i + 1 < t.size() && t[i + 1] == '\n')) out += t[i];
+  return out;
 }
 
 // `after_code`: the comment lies inside a node whose last token is already printed.

@@ -31,6 +31,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <span>
 #include <string>
@@ -333,6 +334,7 @@ class Printer {
   bool starts_line(uint32_t pos) const;
   bool rest_is_trivia(uint32_t pos) const;
   std::string_view comment_text(const Comment& c) const;
+  mutable std::deque<std::string> normalized_comments_;  // comment_text's copies
   void emit_leading(const Comment& c, bool after_code = false);
   size_t leading(uint32_t pos);
   bool blank_before(uint32_t pos) const;

@@ -1,5 +1,8 @@
 // Typing rules for expressions other than calls and matches (reference §2.2).
 #include "lang/types/infer_internal.h"
+
+#include <algorithm>
+
 #include "lang/types/meta_type.h"
 
 namespace relay {
@@ -31,7 +34,10 @@ Ty Inferencer::infer_uncached(const Expr* e) {
     case ExprKind::LocalRef: {
       auto* r = static_cast<const RefExpr*>(e);
       auto it = vars_.find(r->decl);
-      return it == vars_.end() ? arena_.error() : it->second;
+      if (it != vars_.end()) return it->second;
+      if (std::find(defining_.begin(), defining_.end(), r->decl) != defining_.end())
+        return vars_[r->decl] = lower(r->decl->annotation);  // unified with the value below
+      return arena_.error();
     }
     case ExprKind::GlobalRef: return global_type(static_cast<const RefExpr*>(e));
     case ExprKind::OpRef: return op_value_type(static_cast<const RefExpr*>(e));
@@ -113,7 +119,12 @@ Ty Inferencer::infer_block(const BlockExpr* b) {
                              "expected because of this annotation"});
           break;
         }
+        vars_.erase(var);  // a reference to it in its value adds it (infer_uncached)
+        defining_.push_back(var);
         Ty value = infer(bind.value);
+        defining_.pop_back();
+        if (auto self = vars_.find(var); self != vars_.end())  // the value refers to the variable
+          expect(self->second, value, Expectation{bind.value, {}, var->span, "the variable whose value this is"});
         if (var->annotation) {
           Ty declared = lower(var->annotation);
           expect(declared, value,

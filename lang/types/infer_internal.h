@@ -71,6 +71,11 @@ class Inferencer {
   DiagnosticBag diags_;
   std::unordered_map<const VarDecl*, Ty> vars_;
   std::unordered_map<const VarDecl*, const Expr*> var_values_;  // binder -> bound value
+  // The `let` variables whose (non-function) values are being inferred, innermost last:
+  // a reference to one in its own value (W0004) gets the variable's type as TVM gives it,
+  // a hole unified with the value's type (`let %a = add(%a, 1f)` is float32 and fails
+  // only when run; `let %f = %f(%x)` is an infinite type).
+  std::vector<const VarDecl*> defining_;
   std::vector<std::pair<const Expr*, Ty>> exprs_;                // in visit order
   std::vector<const Expr*> relation_sites_;                      // by relation id
   std::vector<const MetaRefExpr*> metas_;

@@ -30,7 +30,7 @@ std::vector<std::string> summaries(const Graph& g, const FusionPlan& p) {
 
 }  // namespace
 
-TEST_CASE("elementwise and broadcast chains fuse; a reduction takes its producers", "[compiler][fuse]") {
+TEST_CASE("elementwise and broadcast chains fuse and a reduction takes its producers", "[compiler][fuse]") {
   Graph g = optimized(R"(
 def @main(%x: Tensor[(4, 8), float32], %y: Tensor[(8), float32]) {
   %0 = add(%x, %y);
@@ -48,7 +48,7 @@ def @main(%x: Tensor[(4, 8), float32], %y: Tensor[(8), float32]) {
   CHECK(p.groups[1].inputs == std::vector<NodeId>{p.groups[0].outputs[0]});
 }
 
-TEST_CASE("dense takes its bias add and activation; softmax stands alone", "[compiler][fuse]") {
+TEST_CASE("dense takes its bias add and activation and softmax stands alone", "[compiler][fuse]") {
   Graph g = optimized(R"(
 def @main(%x: Tensor[(1, 6), float32], %w: Tensor[(4, 6), float32], %b: Tensor[(4), float32]) {
   %0 = nn.dense(%x, %w, units=4);
@@ -62,7 +62,7 @@ def @main(%x: Tensor[(1, 6), float32], %w: Tensor[(4, 6), float32], %b: Tensor[(
   CHECK(p.groups[0].pattern == FusionPattern::OutElementwiseFusable);
 }
 
-TEST_CASE("injective ops fuse with elementwise neighbours; opaque ops stand alone", "[compiler][fuse]") {
+TEST_CASE("injective ops fuse with elementwise neighbours and opaque ops stand alone", "[compiler][fuse]") {
   Graph g = optimized(R"(
 def @main(%x: Tensor[(2, 3, 4), float32]) {
   %0 = exp(%x);
@@ -169,7 +169,7 @@ TEST_CASE("ResNet-18's first block fuses as TVM fuses it", "[compiler][fuse]") {
       if (p.group_of[in] >= 0) CHECK(static_cast<uint32_t>(p.group_of[in]) < gr.id);
 }
 
-TEST_CASE("fusion covers every model; each op node is in exactly one group", "[compiler][fuse]") {
+TEST_CASE("fusion covers every model and each op node is in exactly one group", "[compiler][fuse]") {
   for (const char* name : {"mobilenet", "squeezenet1_0", "inception_v3", "densenet121", "lstm", "dcgan"}) {
     INFO(name);
     auto m = t::load_model_file(std::string(RELAY_SOURCE_DIR) + "/tests/models/" + name + ".relay");

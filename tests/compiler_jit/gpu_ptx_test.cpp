@@ -166,7 +166,7 @@ TEST_CASE("a GPU kernel's launch shape follows its parallel loop", "[gpu][ptx]")
   CHECK(launch_for(small, 132).block == 1);
 }
 
-TEST_CASE("math functions need libdevice; without it the error says where it looked", "[gpu][ptx]") {
+TEST_CASE("math functions need libdevice and without it the error says where it looked", "[gpu][ptx]") {
   const loops::LoweredKernel exp_kernel = loops::lower_elementwise(
       unary_program("exp", DataType::float_(32), DataType::float_(32), {16}), "e", loops::LoopShape::Gpu);
   REQUIRE(exp_kernel.ok());
@@ -565,7 +565,7 @@ TEST_CASE("a sum over a whole large tensor is split over blocks, then finished b
   CHECK(m.kernels[3].threads() == 3);
 }
 
-TEST_CASE("a long softmax row is a warp's, its row in shared memory; a longer one a block's", "[gpu][ptx]") {
+TEST_CASE("a long softmax row is a warp's, its row in shared memory and a longer one a block's", "[gpu][ptx]") {
   // ResNet's 1000 classes in float32, and attention rows of 128 in float16 (softmax and
   // log_softmax); 4 rows of a 32000-word vocabulary in float32
   std::vector<loops::LoweredKernel> lowered;

@@ -89,4 +89,12 @@ TEST_CASE("relay run: --entry and usage errors", "[cli][run]") {
   CHECK(run(prog + " --arg").status == 2);
   CHECK(run(prog + " --out x.txt").status == 2);
   CHECK(run("").status == 2);
+  // counts are whole numbers: a sign or a suffix is a usage error, not 2^64 - 3 (a
+  // benchmark that never ends, four billion threads) or 10
+  for (const char* bad : {"--bench -3", "--threads -1", "--threads 100000", "--jit-threshold -1", "--max-depth -1",
+                          "--max-depth 10abc", "--random-inputs -1", "--bench 0", "--threads 4x"}) {
+    INFO(bad);
+    CHECK(run(prog + " " + bad).status == 2);
+  }
+  CHECK(run(prog + " --threads 2 --bench 1 --max-depth 100 --random-inputs 0").status == 0);
 }

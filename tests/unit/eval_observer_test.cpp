@@ -138,7 +138,7 @@ def @main(%x: Tensor[(3), float32]) {
   CHECK(out.exit_code() == 1);
 }
 
-TEST_CASE("observer: a pause in before_op keeps the arguments; the kernel runs on resumption", "[eval][observer]") {
+TEST_CASE("observer: a pause in before_op keeps the arguments and the kernel runs on resumption", "[eval][observer]") {
   Loaded l("def @main() { let %f = add; %f(multiply(2, 3), 4) }");
   struct OpPauser : rt::Observer {
     int calls = 0;

@@ -70,7 +70,7 @@ TEST_CASE("line index: the cursor agrees with utf16_column in any order", "[sour
   CHECK(p.line0 == lines.lookup(static_cast<uint32_t>(kText.size())).line - 1);
 }
 
-TEST_CASE("line index: \\r\\n and a lone \\r end lines, and a position past a line's end is its end", "[source]") {
+TEST_CASE("line index: CRLF and a lone CR end lines and a position past a line's end is its end", "[source]") {
   // "\r\n" is one terminator; a lone '\r' is one too (LSP's and every editor's lines)
   const std::string crlf = "ab\r\ncd\r\n\r\nlast";
   LineIndex lines(crlf);
@@ -89,12 +89,13 @@ TEST_CASE("line index: \\r\\n and a lone \\r end lines, and a position past a li
 
   const std::string cr = "ab\rcd\r\ref\n\rg\r";
   LineIndex cr_lines(cr);
-  REQUIRE(cr_lines.line_count() == 6);  // "ab", "cd", "ef", "", "g", ""
+  REQUIRE(cr_lines.line_count() == 7);  // "ab", "cd", "", "ef", "", "g", "": "\r\r" is two ends
   CHECK(cr_lines.line_text(cr, 2) == "cd");
-  CHECK(cr_lines.line_text(cr, 3) == "ef");
-  CHECK(cr_lines.line_text(cr, 4) == "");
-  CHECK(cr_lines.line_text(cr, 5) == "g");
-  CHECK(cr_lines.lookup(static_cast<uint32_t>(cr.find('g'))).line == 5);
+  CHECK(cr_lines.line_text(cr, 3) == "");
+  CHECK(cr_lines.line_text(cr, 4) == "ef");
+  CHECK(cr_lines.line_text(cr, 5) == "");
+  CHECK(cr_lines.line_text(cr, 6) == "g");
+  CHECK(cr_lines.lookup(static_cast<uint32_t>(cr.find('g'))).line == 6);
   CHECK(cr_lines.offset_of_utf16(cr, 1, 10) == 5);  // before "cd"'s '\r'
   for (uint32_t offset : char_starts(cr)) {  // every position converts and back
     if (cr[offset < cr.size() ? offset : 0] == '\r' || (offset > 0 && offset < cr.size() && cr[offset] == '\n'))

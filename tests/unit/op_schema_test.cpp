@@ -351,7 +351,7 @@ TEST_CASE("reshape: newshape is required", "[ops][schema]") {
   CHECK(arg_names(sig("dyn.reshape")) == std::vector<std::string>{"data", "newshape"});
 }
 
-TEST_CASE("InitOpAttrs: shape is required; zeros/ones take no inputs", "[ops][schema]") {
+TEST_CASE("InitOpAttrs: shape is required and zeros/ones take no inputs", "[ops][schema]") {
   check_fields("InitOpAttrs", {
       {"shape", AttrType::IntegerArray, "REQUIRED"},
       {"dtype", AttrType::DType, "\"\""},

@@ -130,6 +130,15 @@ TEST_CASE("parser: version header", "[parser]") {
 
   auto old = parse("#[version = \"0.0.4\"]\ndef @main() { () }\n");
   CHECK(old->codes() == "E0012");
+
+  // a UTF-8 byte order mark before it is skipped (not an invalid character, and the
+  // header is still the first thing in the file)
+  auto bom = parse("\xEF\xBB\xBF#[version = \"0.0.5\"]\ndef @main() { () }\n");
+  CHECK(bom->diags.size() == 0);
+  CHECK(bom->module->has_version);
+  CHECK(bom->text(bom->module->version_span) == "#[version = \"0.0.5\"]");
+  auto bom_later = parse("#[version = \"0.0.5\"]\n\xEF\xBB\xBF" "def @main() { () }\n");  // only at the start
+  CHECK(bom_later->codes() == "E0001");
 }
 
 TEST_CASE("parser: prelude import", "[parser]") {
@@ -1042,7 +1051,7 @@ TEST_CASE("parser recovery: three broken definitions give three errors", "[parse
   CHECK(p->module->defs.size() == 4);
 }
 
-TEST_CASE("parser recovery: a missing `;` between bindings", "[parser][recovery]") {
+TEST_CASE("parser recovery: a missing semicolon between bindings", "[parser][recovery]") {
   auto p = parse_body("  %0 = add(1, 2)\n  %1 = add(%0, 3);\n  %2 = add(%1, 4)\n  %3 = add(%2, 5);\n  %3");
   CHECK(p->codes() == "E0020,E0020");
   auto* b = as<BlockExpr>(p->body());

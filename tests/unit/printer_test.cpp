@@ -454,6 +454,10 @@ TEST_CASE("printer: line and block comments", "[printer]") {
   std::string out = fmt(src);
   CHECK(out == expected);
   CHECK(fmt(out) == out);
+  // the same file with CRLF line endings prints the same LF file: block comments' lines too
+  std::string crlf;
+  for (char c : src) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  CHECK(fmt(crlf) == expected);
 }
 
 TEST_CASE("printer: a line comment inside an expression breaks the line", "[printer]") {

@@ -71,7 +71,7 @@ TEST_CASE("argmax and argmin give int32 positions", "[relations]") {
   CHECK(op_type("argmin", {"_"}) == "pending");
 }
 
-TEST_CASE("variance reduces data; mean must have its rank", "[relations]") {
+TEST_CASE("variance reduces data and mean must have its rank", "[relations]") {
   CHECK(op_type("variance", {kData, "Tensor[(2, 1, 4), float32]"}, "axis=[1]") ==
         "Tensor[(2, 4), float32]");
   CHECK(op_type("variance", {kData, "Tensor[(1, 1, 1), float32]"},

@@ -230,7 +230,7 @@ TEST_CASE("session: :viz draws a function as SVG", "[session]") {
   CHECK(r.outputs[0].name == "f");
 }
 
-TEST_CASE("session: :reset forgets everything; :quit asks to leave", "[session]") {
+TEST_CASE("session: :reset forgets everything and :quit asks to leave", "[session]") {
   Session s;
   REQUIRE(s.execute("let %a = 1f;").ok);
   REQUIRE(s.execute("def @f() -> float32 { 1f }").ok);

@@ -103,7 +103,7 @@ TEST_CASE("tier: each shape is its own signature, bounded per function", "[tier]
   CHECK(interpreted == 1);
 }
 
-TEST_CASE("tier: background compilation does not block the run; refusals are reported", "[tier]") {
+TEST_CASE("tier: background compilation does not block the run and refusals are reported", "[tier]") {
   Loaded l(kProgram);
   jit::TierOptions options;
   options.threshold = 1;
