@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "ide/context.h"
 #include "ide/scope.h"
@@ -41,16 +43,31 @@ uint32_t item_start(std::string_view text, uint32_t offset) {
 
 // A binder's type: from this check, else from the same definition's binder of that name
 // in the last good check (the current one may be broken while the user types).
-std::string binder_type(const CheckedDefinition& d, const VarDecl* v, const FileCheck* last_good) {
+Ty binder_ty(const CheckedDefinition& d, const VarDecl* v, const FileCheck* last_good) {
   Ty t = d.types ? d.types->type_of(v) : nullptr;
-  if (usable(t)) return type_to_string(t);
+  if (usable(t)) return t;
   if (last_good)
     for (const CheckedDefinition& g : last_good->definitions) {
       if (g.def->name != d.def->name || !g.types) continue;
       for (const auto& [decl, ty] : g.types->vars)
-        if (decl->name == v->name && usable(ty)) return type_to_string(ty);
+        if (decl->name == v->name && usable(ty)) return ty;
     }
+  return t;
+}
+
+std::string binder_type(const CheckedDefinition& d, const VarDecl* v, const FileCheck* last_good) {
+  Ty t = binder_ty(d, v, last_good);
   return t ? type_to_string(t) : "";
+}
+
+// The binders in scope at `offset` (outer first) and their definition; none outside one.
+std::pair<const CheckedDefinition*, std::vector<const VarDecl*>> binders_at(const FileCheck& check, uint32_t offset,
+                                                                            std::string_view text) {
+  const CheckedDefinition* d = definition_at(check, offset);
+  if (!d || !d->def->fn) return {nullptr, {}};
+  const uint32_t def_end = d->chunk_offset + d->def->span.end;
+  const bool open_end = offset > def_end && def_end > 0 && def_end <= text.size() && text[def_end - 1] != '}';
+  return {d, binders_in_scope(*d->def, text.substr(d->chunk_offset), offset - d->chunk_offset, open_end)};
 }
 
 std::string ctor_detail(const CtorDef& c) {
@@ -65,12 +82,8 @@ std::string ctor_detail(const CtorDef& c) {
 
 void add_locals(const FileCheck& check, const FileCheck* last_good, uint32_t offset, std::string_view text,
                 std::vector<CompletionItem>& out) {
-  const CheckedDefinition* d = definition_at(check, offset);
-  if (!d || !d->def->fn) return;
-  const uint32_t rel = offset - d->chunk_offset;
-  const uint32_t def_end = d->chunk_offset + d->def->span.end;
-  const bool open_end = offset > def_end && def_end > 0 && def_end <= text.size() && text[def_end - 1] != '}';
-  std::vector<const VarDecl*> vars = binders_in_scope(*d->def, text.substr(d->chunk_offset), rel, open_end);
+  const auto [d, vars] = binders_at(check, offset, text);
+  if (!d) return;
   std::map<std::string_view, const VarDecl*> innermost;
   for (const VarDecl* v : vars) innermost[v->name] = v;  // later (inner) binders win
   for (const VarDecl* v : vars) {
@@ -87,21 +100,12 @@ void add_locals(const FileCheck& check, const FileCheck* last_good, uint32_t off
 void add_fields(const FileCheck& check, const FileCheck* last_good, uint32_t offset, std::string_view text,
                 std::string_view path, std::vector<CompletionItem>& out) {
   const std::string_view local = path.substr(0, path.find('.'));
-  const CheckedDefinition* d = definition_at(check, offset);
-  if (!d || !d->def->fn) return;
-  const uint32_t def_end = d->chunk_offset + d->def->span.end;
-  const bool open_end = offset > def_end && def_end > 0 && def_end <= text.size() && text[def_end - 1] != '}';
+  const auto [d, vars] = binders_at(check, offset, text);
   const VarDecl* binder = nullptr;
-  for (const VarDecl* v : binders_in_scope(*d->def, text.substr(d->chunk_offset), offset - d->chunk_offset, open_end))
+  for (const VarDecl* v : vars)
     if (v->name == local) binder = v;  // the innermost
   if (!binder) return;
-  Ty t = d->types ? d->types->type_of(binder) : nullptr;
-  if (!usable(t) && last_good)
-    for (const CheckedDefinition& g : last_good->definitions) {
-      if (g.def->name != d->def->name || !g.types) continue;
-      for (const auto& [decl, ty] : g.types->vars)
-        if (decl->name == local && usable(ty)) t = ty;
-    }
+  Ty t = binder_ty(*d, binder, last_good);
   // down the indices already written
   for (size_t at = path.find('.'); usable(t) && at != std::string_view::npos; at = path.find('.', at + 1)) {
     const std::string_view index = path.substr(at + 1, path.find('.', at + 1) - at - 1);
