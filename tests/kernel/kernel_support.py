@@ -51,9 +51,30 @@ def install_kernelspec(relay, root):
 
 
 def start_kernel(startup_timeout=30):
-    """A KernelManager and a ready BlockingKernelClient for the kernelspec `relay`."""
+    """A KernelManager and a ready BlockingKernelClient for the kernelspec `relay`.
+
+    While it waits, jupyter_client repeats its kernel_info request every second that
+    goes unanswered (a sanitizer build starts slower than that); the kernel answers the
+    repeats after the reply it waited for. They are read here, so that a test's first
+    shell message is the reply to its own request."""
+    import queue
     from jupyter_client.manager import start_new_kernel
-    return start_new_kernel(kernel_name="relay", startup_timeout=startup_timeout)
+    km, kc = start_new_kernel(kernel_name="relay", startup_timeout=startup_timeout)
+    try:
+        while True:
+            kc.get_shell_msg(timeout=0.5)
+    except queue.Empty:
+        pass
+    return km, kc
+
+
+def shell_reply(kc, msg_id, timeout=10):
+    """The shell reply to request `msg_id`, skipping replies to other requests."""
+    deadline = time.monotonic() + timeout
+    while True:
+        r = kc.get_shell_msg(timeout=max(0.1, deadline - time.monotonic()))
+        if r["parent_header"].get("msg_id") == msg_id:
+            return r
 
 
 class Cell:
@@ -93,10 +114,7 @@ def collect(kc, msg_id, timeout=30):
                 break
             continue
         messages.append((t, c, m["header"]))
-    while True:
-        r = kc.get_shell_msg(timeout=max(0.1, deadline - time.monotonic()))
-        if r["parent_header"].get("msg_id") == msg_id:
-            return Cell(r["content"], messages)
+    return Cell(shell_reply(kc, msg_id, max(0.1, deadline - time.monotonic()))["content"], messages)
 
 
 def execute(kc, code, timeout=30, **kwargs):

@@ -21,7 +21,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kernel_support import (SKIP, have_jupyter_client, install_kernelspec, isolated_jupyter,  # noqa: E402
-                            run_tests, start_kernel)
+                            run_tests, shell_reply, start_kernel)
 
 RELAY = None
 ROOT = None
@@ -126,11 +126,7 @@ class Debugger:
             self.drain(min(left, 0.5))
 
     def shell_reply(self, msg_id, timeout=15):
-        deadline = time.monotonic() + timeout
-        while True:
-            r = self.kc.get_shell_msg(timeout=max(0.1, deadline - time.monotonic()))
-            if r["parent_header"].get("msg_id") == msg_id:
-                return r["content"]
+        return shell_reply(self.kc, msg_id, timeout)["content"]
 
     def run(self, code, timeout=15):
         msg_id = self.kc.execute(code)

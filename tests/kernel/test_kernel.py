@@ -20,7 +20,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kernel_support import (SKIP, execute, collect, have_jupyter_client, install_kernelspec,  # noqa: E402
-                            isolated_jupyter, run_tests, start_kernel)
+                            isolated_jupyter, run_tests, shell_reply, start_kernel)
 
 RELAY = None
 ROOT = None
@@ -151,9 +151,7 @@ def test_cli_usage_errors():
 
 def test_kernel_info():
     km, kc = kernel()
-    msg_id = kc.kernel_info()
-    reply = kc.get_shell_msg(timeout=10)
-    assert reply["parent_header"]["msg_id"] == msg_id
+    reply = shell_reply(kc, kc.kernel_info())
     c = reply["content"]
     assert c["status"] == "ok" and c["implementation"] == "relay", c
     assert c["protocol_version"].startswith("5."), c
@@ -353,8 +351,7 @@ def test_silent_execution_publishes_nothing():
 
 def test_complete_converts_code_points():
     km, kc = kernel()
-    kc.complete("nn.de", 5)
-    r = kc.get_shell_msg(timeout=10)["content"]
+    r = shell_reply(kc, kc.complete("nn.de", 5))["content"]
     assert r["status"] == "ok" and "nn.dense" in r["matches"], r
     assert (r["cursor_start"], r["cursor_end"]) == (0, 5), r
     assert all(m.startswith("nn.de") for m in r["matches"]), r["matches"]
@@ -363,24 +360,20 @@ def test_complete_converts_code_points():
     # Non-ASCII text before the word: positions are code points, not UTF-8 bytes.
     code = "/* h\u00e9llo \u2192 \U0001F600 */ nn.de"
     assert len(code.encode()) != len(code)
-    kc.complete(code, len(code))
-    r = kc.get_shell_msg(timeout=10)["content"]
+    r = shell_reply(kc, kc.complete(code, len(code)))["content"]
     assert "nn.dense" in r["matches"], r
     assert (r["cursor_start"], r["cursor_end"]) == (len(code) - 5, len(code)), r
     # A cursor inside a word: the end is the cursor, not the end of the word.
     code = "/* \u00e9 */ nn.dexyz"
     cursor = code.index("xyz")
-    kc.complete(code, cursor)
-    r = kc.get_shell_msg(timeout=10)["content"]
+    r = shell_reply(kc, kc.complete(code, cursor))["content"]
     assert (r["cursor_start"], r["cursor_end"]) == (cursor - 5, cursor), r
     assert "nn.dense" in r["matches"], r
     # Bindings and commands complete too.
     ensure(kc, "let %alpha = 1;")
-    kc.complete("%al", 3)
-    r = kc.get_shell_msg(timeout=10)["content"]
+    r = shell_reply(kc, kc.complete("%al", 3))["content"]
     assert r["matches"][:1] == ["%alpha"] and r["cursor_start"] == 0, r
-    kc.complete(":ty", 3)
-    r = kc.get_shell_msg(timeout=10)["content"]
+    r = shell_reply(kc, kc.complete(":ty", 3))["content"]
     assert ":type" in r["matches"], r
 
 
@@ -388,13 +381,11 @@ def test_inspect_converts_code_points():
     km, kc = kernel()
     ensure(kc, F_DEF)
     code = "/* \u00e9\u00e9\u00e9 */ @f"
-    kc.inspect(code, code.index("f"))
-    r = kc.get_shell_msg(timeout=10)["content"]
+    r = shell_reply(kc, kc.inspect(code, code.index("f")))["content"]
     assert r["status"] == "ok" and r["found"], r
     assert "fn (Tensor[(3), float32]) -> Tensor[(3), float32]" in r["data"]["text/plain"], r
     assert "```" in r["data"]["text/markdown"], r
-    kc.inspect("nn.dense(%a, %b)", 4)
-    r = kc.get_shell_msg(timeout=10)["content"]
+    r = shell_reply(kc, kc.inspect("nn.dense(%a, %b)", 4))["content"]
     assert r["found"] and "units" in r["data"]["text/plain"], r
 
 
@@ -407,21 +398,17 @@ def test_inspect_inside_a_call_shows_the_call():
     # across nested calls and after a string holding a bracket.
     for code in ("nn.dense(", "nn.dense(%a, ", "nn.dense(ones(shape=[1, 8], dtype=\"float32\"), %w",
                  'nn.dense(%a, %b, units=', 'nn.dense(add(%a, %a), '):
-        kc.inspect(code, len(code))
-        r = kc.get_shell_msg(timeout=10)["content"]
+        r = shell_reply(kc, kc.inspect(code, len(code)))["content"]
         assert r["found"] and "nn.dense" in r["data"]["text/plain"] and "units" in r["data"]["text/plain"], (code, r)
-    kc.inspect("@inc(2", 6)
-    r = kc.get_shell_msg(timeout=10)["content"]
+    r = shell_reply(kc, kc.inspect("@inc(2", 6))["content"]
     assert r["found"] and "Adds one." in r["data"]["text/plain"], r
     # Inside a nested call: the innermost.
     code = "nn.dense(add(%a, "
-    kc.inspect(code, len(code))
-    r = kc.get_shell_msg(timeout=10)["content"]
+    r = shell_reply(kc, kc.inspect(code, len(code)))["content"]
     assert r["found"] and "add" in r["data"]["text/plain"] and "units" not in r["data"]["text/plain"], r
     # Closed parentheses: the word under the cursor as before; code points counted.
     code = "/* \u00e9 */ @inc(1) + @f"
-    kc.inspect(code, len(code))
-    r = kc.get_shell_msg(timeout=10)["content"]
+    r = shell_reply(kc, kc.inspect(code, len(code)))["content"]
     assert r["found"] and "Tensor[(3), float32]" in r["data"]["text/plain"], r
 
 
@@ -431,8 +418,7 @@ def test_inspect_finds_nothing_where_there_is_nothing():
     # Blank space and an unknown name: nothing to show (not the session's own wrapper
     # function around the input, not an `<error>` type).
     for code, cursor in (("   ", 1), ("zzz", 1)):
-        kc.inspect(code, cursor)
-        r = kc.get_shell_msg(timeout=10)["content"]
+        r = shell_reply(kc, kc.inspect(code, cursor))["content"]
         assert r["status"] == "ok" and not r["found"], (code, r)
 
 
@@ -440,8 +426,7 @@ def test_is_complete():
     km, kc = kernel()
     for code, status in (("1 + 2", "complete"), ("def @h(%x: int32) {", "incomplete"),
                          ("let %q = 1;", "complete"), (")", "invalid")):
-        kc.is_complete(code)
-        r = kc.get_shell_msg(timeout=10)["content"]
+        r = shell_reply(kc, kc.is_complete(code))["content"]
         assert r["status"] == status, (code, r)
         if status == "incomplete":
             assert r["indent"] == "  ", r
@@ -538,7 +523,7 @@ def test_interrupt_at_once_then_next_input_runs():
             msg_id = kc.execute(padding + "@loop(0, 100000000)")
             wait_for_busy(kc, msg_id)
             km.interrupt_kernel()
-            reply = shell_reply(kc, msg_id, timeout=10)
+            reply = shell_reply(kc, msg_id)["content"]
             assert reply["status"] == "error" and reply["ename"] == "Interrupted", (i, reply)
             # Sent once the reply is in, without waiting for the interrupted cell's idle.
             cell = execute(kc, "add(1, 1)", timeout=10)
@@ -563,9 +548,9 @@ def test_requests_queued_behind_an_interrupted_cell():
         queued = [kc.execute("add(1, 1)"), kc.complete("nn.de", 5), kc.execute("add(2, 2)")]
         time.sleep(0.3)  # on the kernel's socket before the loop ends
         km.interrupt_kernel()
-        assert shell_reply(kc, loop, timeout=10)["ename"] == "Interrupted"
+        assert shell_reply(kc, loop)["content"]["ename"] == "Interrupted"
         replies = {}
-        while len(replies) < len(queued):  # aborted ones come before the completion's
+        while not all(m in replies for m in queued):  # aborted ones come before the completion's
             r = kc.get_shell_msg(timeout=10)
             replies[r["parent_header"]["msg_id"]] = r["content"]
         first, completion, second = (replies[m] for m in queued)
@@ -584,14 +569,6 @@ def wait_for_busy(kc, msg_id, timeout=10):
         if (m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "status"
                 and m["content"]["execution_state"] == "busy"):
             return
-
-
-def shell_reply(kc, msg_id, timeout):
-    deadline = time.monotonic() + timeout
-    while True:
-        r = kc.get_shell_msg(timeout=max(0.1, deadline - time.monotonic()))
-        if r["parent_header"].get("msg_id") == msg_id:
-            return r["content"]
 
 
 def test_interrupt_while_idle_is_harmless():
