@@ -486,7 +486,9 @@ Expr Lowerer::pool(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& id
       count = binary(BinaryOp::Mul, count, taps);
     }
   }
-  count = em.bind(max_(count, i64c(1)), "n");
+  // Clamped to 1 except count_include_pad's float divisor, which TOPI leaves as it is: a
+  // ceil_mode window past the padding averages to 0/0 = NaN (the interpreter's `divisor`).
+  count = em.bind(ps.count_include_pad && is_float ? count : max_(count, i64c(1)), "n");
   // floats: the float64 mean, through float32 for float16/bfloat16 as the reference rounds it
   if (is_float) return cast(t, cast(value_t, binary(BinaryOp::Div, result, cast(DataType::float_(64), count))));
   // the reference: the wrapping sum cast to the dtype, widened, divided truncating

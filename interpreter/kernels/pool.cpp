@@ -74,6 +74,16 @@ template <class T> T average(double fsum, int64_t isum, int64_t count) {
   else return static_cast<T>(static_cast<Compute<T>>(fsum / static_cast<double>(count)));
 }
 
+// avg's divisor. count_include_pad divides by the padded window as TOPI does, unclamped: a
+// ceil_mode window that starts past the padding counts 0 taps (or, truncating, fewer) and
+// its float average is 0/0 = NaN (or -0), as TVM computes it. Integers, whose division by
+// zero TVM leaves undefined, and the unpadded count are clamped to 1 as TOPI clamps the latter.
+template <class T> int64_t divisor(bool count_include_pad, int64_t count, int64_t padded_count) {
+  if (!count_include_pad) return std::max<int64_t>(count, 1);
+  if constexpr (std::is_integral_v<T>) return std::max<int64_t>(padded_count, 1);
+  else return padded_count;
+}
+
 struct PoolAttrs {
   Geom g;
   int64_t pad_after[3] = {0, 0, 0};
@@ -120,8 +130,7 @@ void pool_forward(const T* in, T* out, const PoolView& v, const PoolAttrs& pa, b
             }
           if (is_max) *dst = static_cast<T>(best);
           else
-            *dst = average<T>(fsum, static_cast<int64_t>(isum),
-                              std::max<int64_t>(pa.count_include_pad ? padded_count : count, 1));
+            *dst = average<T>(fsum, static_cast<int64_t>(isum), divisor<T>(pa.count_include_pad, count, padded_count));
         }
   });
 }

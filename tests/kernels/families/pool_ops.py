@@ -36,7 +36,7 @@ def pool_ref(x, pool, strides, dil, pb, pa, ceil_mode, is_max, count_include_pad
             idx.append(valid)
             count *= len(valid)
             end = min(start + (pool[i] - 1) * dil[i], sp[i] + pa[i] - 1)
-            padded *= (end - start) // dil[i] + 1
+            padded *= int((end - start) / dil[i]) + 1  # truncating, as TOPI divides
         window = x[(slice(None), slice(None)) + np.ix_(*idx)].reshape(x.shape[:2] + (count,)) if count else None
         if is_max:
             full = count == np.prod(pool)
@@ -44,14 +44,17 @@ def pool_ref(x, pool, strides, dil, pb, pa, ceil_mode, is_max, count_include_pad
             if not full and count:
                 v = np.maximum(v, lowest(x.dtype))
         else:
-            div = max(padded if count_include_pad else count, 1)
+            # TOPI leaves count_include_pad's float divisor unclamped: a ceil_mode window past
+            # the padding counts 0 taps and averages to 0/0 = NaN.
+            div = padded if count_include_pad and not integer else max(padded if count_include_pad else count, 1)
             if integer:
                 s = window.astype(np.int64).sum(-1) if count else 0
                 s = np.asarray(s).astype(x.dtype).astype(np.int64)  # TVM sums in the data dtype
                 v = np.trunc(s / div).astype(np.int64)
             else:
                 s = window.astype(np.float64).sum(-1) if count else 0.0
-                v = np.asarray(s) / div
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    v = np.asarray(s) / np.float64(div)
         y[(slice(None), slice(None)) + o] = v
     return y
 
@@ -162,6 +165,9 @@ def cases():
                          padding=[1, 1], count_include_pad=True))
     out.append(pool_case("avg_pool2d_ceil_incl", "nn.avg_pool2d", (1, 2, 6, 7), [3, 3], strides=[2, 2],
                          padding=[1, 0, 0, 1], ceil_mode=True, count_include_pad=True))
+    # ceil_mode's last window along W starts past the padding: 0 taps, NaN in TVM.
+    out.append(pool_case("avg_pool2d_ceil_past_pad", "nn.avg_pool2d", (1, 2, 2, 2), [1, 1], strides=[1, 4],
+                         padding=[0, 1, 0, 1], ceil_mode=True, count_include_pad=True))
     out.append(pool_case("avg_pool2d_ceil_excl", "nn.avg_pool2d", (1, 1, 6, 7), [3, 3], strides=[2, 2],
                          ceil_mode=True))
     out.append(pool_case("avg_pool2d_dil_nhwc", "nn.avg_pool2d", (1, 7, 7, 3), [2, 2], dil=[2, 3], padding=[1, 1],
