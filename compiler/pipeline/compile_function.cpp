@@ -69,6 +69,7 @@ class OneOutput final : public rt::CompiledCall {
  public:
   explicit OneOutput(std::unique_ptr<rt::CompiledCall> inner) : inner_(std::move(inner)) {}
   rt::Value call(std::span<const rt::Value> args) override { return rt::make_tuple({inner_->call(args)}); }
+  bool takes_next_call() override { return inner_->takes_next_call(); }
   std::vector<std::string> run_notes() const override { return inner_->run_notes(); }
 
  private:

@@ -36,6 +36,12 @@ uintptr_t native_stack_limit() {
   return limit;
 }
 
+bool ScalarCall::takes_next_call() {
+  if (skip_.load(std::memory_order_relaxed) == 0) return true;
+  skip_.fetch_sub(1, std::memory_order_relaxed);
+  return false;
+}
+
 rt::Value ScalarCall::call(std::span<const rt::Value> args) {
   if (args.size() != f_.params.size()) throw rt::RuntimeError("native code: wrong number of arguments");
   std::vector<rt::NDArray> held;
@@ -48,10 +54,6 @@ rt::Value ScalarCall::call(std::span<const rt::Value> args) {
     if (t.ndim() != 0 || !(t.dtype() == f_.params[i]))
       throw rt::RuntimeError("native code: an argument is not the scalar it was compiled for");
     pointers.push_back(t.data<void>());
-  }
-  if (skip_.load(std::memory_order_relaxed) > 0) {
-    skip_.fetch_sub(1, std::memory_order_relaxed);
-    throw rt::RuntimeError("native code: backing off after a failed native call");
   }
   rt::NDArray out = rt::NDArray::empty({}, f_.result);
   const int32_t status = f_.fn(pointers.data(), out.data<void>(), native_stack_limit());

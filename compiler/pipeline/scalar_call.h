@@ -5,9 +5,10 @@
 //
 // The replay calls the function's recursive calls through the tier again: each would run
 // natively as deep as the first did and fail the same way, n attempts for n levels. So
-// after a failure the next `skip` calls throw at once (the interpreter takes them), and
-// `skip` doubles with each further failure: a recursion 150,000 deep runs its top levels
-// interpreted and the last 100,000 native after a few attempts, not 50,000.
+// after a failure the next `skip` calls are declined (takes_next_call: the interpreter
+// takes them), and `skip` doubles with each further failure: a recursion 150,000 deep
+// runs its top levels interpreted and the last 100,000 native after a few attempts, not
+// 50,000.
 #pragma once
 
 #include <atomic>
@@ -22,6 +23,7 @@ class ScalarCall final : public rt::CompiledCall {
  public:
   explicit ScalarCall(ScalarFunction f) : f_(std::move(f)) {}
   rt::Value call(std::span<const rt::Value> args) override;
+  bool takes_next_call() override;
   const ScalarFunction& function() const { return f_; }
 
  private:

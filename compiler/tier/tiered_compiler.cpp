@@ -8,16 +8,25 @@
 
 namespace relay::jit {
 
-// A compiled signature's code, counting its calls for the report.
+// A compiled signature's code, counting for the report the calls it answered and those
+// the interpreter took after all (declined, or replayed after a run-time error).
 class TieredCompiler::Counted final : public rt::CompiledCall {
  public:
   explicit Counted(std::unique_ptr<rt::CompiledCall> inner) : inner_(std::move(inner)) {}
   rt::Value call(std::span<const rt::Value> args) override {
+    ++interpreted;  // until the native code answers
+    rt::Value out = inner_->call(args);
+    --interpreted;
     ++calls;
-    return inner_->call(args);
+    return out;
+  }
+  bool takes_next_call() override {
+    if (inner_->takes_next_call()) return true;
+    ++interpreted;
+    return false;
   }
   std::vector<std::string> run_notes() const override { return inner_->run_notes(); }
-  uint64_t calls = 0;
+  uint64_t calls = 0, interpreted = 0;
 
  private:
   std::unique_ptr<rt::CompiledCall> inner_;
@@ -224,7 +233,7 @@ std::vector<TierReportEntry> TieredCompiler::report() const {
       r.signature = e->sig.to_string();
       r.state = static_cast<TierReportEntry::State>(e->state.load());
       r.compile_ms = e->compile_ms;
-      r.interpreted_calls = e->interpreted;
+      r.interpreted_calls = e->interpreted + (e->code ? e->code->interpreted : 0);
       r.native_calls = e->code ? e->code->calls : 0;
       r.reason = e->reason;
       r.notes = e->notes;

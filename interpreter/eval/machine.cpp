@@ -208,7 +208,7 @@ bool Machine::announce_op(const OpInfo& op, const CallExpr* site, size_t argc, s
 // return continuation). False when the call must be interpreted after all.
 bool Machine::run_native(const FunctionCode& code, std::vector<Value>& args) {
   CompiledCall* native = tier_->at_call(*code.global, args);
-  if (!native) return false;
+  if (!native || !native->takes_next_call()) return false;
   Value out;
   try {
     out = native->call(args);
@@ -236,7 +236,7 @@ bool Machine::run_region(const RegionCode& region, uint32_t base) {
     inputs.push_back(v);
   }
   CompiledCall* native = tier_->at_region(region.info, inputs);
-  if (!native) return false;
+  if (!native || !native->takes_next_call()) return false;
   Value out;
   try {
     out = native->call(inputs);

@@ -34,6 +34,11 @@ class CompiledCall {
   // Runs on `args` (their shapes and dtypes are the signature it was compiled for).
   // Throws RuntimeError on a run-time error; the machine then interprets the call.
   virtual Value call(std::span<const Value> args) = 0;
+  // Asked before each call: false hands this one to the interpreter without trying the
+  // native code, as code that backs off after a failure the replay would repeat (deep
+  // recursion) does. Cheap: the machine asks it on every call, and throwing per declined
+  // call cost more than the interpretation it led to.
+  virtual bool takes_next_call() { return true; }
   // What the code measured while it ran, for the tier report (e.g. the time spent in a
   // kernel library and its rate); one line each, none by default.
   virtual std::vector<std::string> run_notes() const { return {}; }

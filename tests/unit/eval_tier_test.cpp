@@ -21,9 +21,15 @@ using Loaded = testing::LoadedText;
 struct CountingNative : rt::CompiledCall {
   std::function<Value(std::span<const Value>)> fn;
   int calls = 0;
+  int declines = 0;  // how many of the next calls to decline (takes_next_call)
   Value call(std::span<const Value> args) override {
     ++calls;
     return fn(args);
+  }
+  bool takes_next_call() override {
+    if (declines == 0) return true;
+    --declines;
+    return false;
   }
 };
 
@@ -63,6 +69,23 @@ def @main() -> float32 {
   // 1 -> 2 (interpreted) -> 1004 -> 3008 (native, marked by + 1000)
   CHECK(rt::format_value(*out.value) == "3008.0");
   CHECK(tier.natives["twice"].calls == 2);
+}
+
+TEST_CASE("tier: a call the native code declines is interpreted without calling it", "[eval][tier]") {
+  Loaded l(R"(
+def @twice(%x: float32) -> float32 { multiply(%x, 2f) }
+def @main() -> float32 { @twice(@twice(@twice(1f))) }
+)");
+  FakeTier tier;
+  tier.natives["twice"].fn = [](std::span<const Value> a) { return f32(a[0].tensor().get_double(0) * 2 + 1000); };
+  tier.natives["twice"].declines = 2;  // the innermost two calls interpret
+  rt::RunOptions options;
+  options.tier = &tier;
+  auto out = l.run(options);
+  REQUIRE(out.value);
+  // 1 -> 2 -> 4 (interpreted) -> 1008 (native, marked by + 1000)
+  CHECK(rt::format_value(*out.value) == "1008.0");
+  CHECK(tier.natives["twice"].calls == 1);
 }
 
 TEST_CASE("tier: a run-time error in native code is the interpreter's diagnostic", "[eval][tier]") {
