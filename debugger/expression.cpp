@@ -4,6 +4,7 @@
 #include <set>
 
 #include "lang/base/render.h"
+#include "lang/base/wrapped_text.h"
 #include "lang/syntax/lexer.h"
 #include "lang/syntax/parser.h"
 #include "lang/syntax/resolve.h"
@@ -19,27 +20,25 @@ constexpr std::string_view kWrapper = "__debug_expression";
 // The errors about a wrapper (file `wrapper`, whose bytes [begin, begin + text.size())
 // are the user's `text`) rendered against the user's text alone, as a file named
 // `origin`: the header and the closing lines are the adapter's, not something to show.
-// A span in the text moves back by `begin`; one past it is the text's end (what a parser
-// found there is the end of the expression, not the wrapper's `}`).
 std::string render_errors(const DiagnosticBag& diags, SourceManager& sources, FileId wrapper, uint32_t begin,
                           std::string_view text, std::string_view origin) {
   const FileId shown = sources.add(std::string(origin), std::string(text));
   const uint32_t end = begin + static_cast<uint32_t>(text.size());
-  auto in_text = [&](Span s) {
+  WrappedText wrapped;
+  wrapped.to_user = [&](Span s) -> std::optional<Span> {
     if (s.file != wrapper) return s;
+    if (s.begin < begin || s.end > end) return std::nullopt;
+    return Span{shown, s.begin - begin, s.end - begin};
+  };
+  wrapped.place_generated = [&](Span s) {  // the header: the text's start; the closing lines: its end
     auto place = [&](uint32_t at) { return std::clamp(at, begin, end) - begin; };
     return Span{shown, place(s.begin), place(s.end)};
   };
+  wrapped.past_end = [&](Span s) { return s.begin >= end; };
+  wrapped.end_name = "the end of the expression";
   std::string out;
-  for (Diagnostic d : diags.items()) {
-    if (d.severity != Severity::Error) continue;
-    if (!d.labels.empty() && d.labels[0].span.file == wrapper && d.labels[0].span.begin >= end)
-      for (size_t at; (at = d.message.find("found `}`")) != std::string::npos;)
-        d.message.replace(at, 9, "found the end of the expression");
-    for (Label& l : d.labels) l.span = in_text(l.span);
-    for (Help& h : d.helps) h.edits.clear();  // fixes for the wrapper's text would not apply
-    out += render_diagnostic(d, sources, RenderOptions{false});
-  }
+  for (const Diagnostic& d : diags.items())
+    if (d.severity == Severity::Error) out += render_diagnostic(to_user_text(d, wrapped), sources, RenderOptions{false});
   while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
 }

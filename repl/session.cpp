@@ -8,6 +8,7 @@
 #include "interpreter/runtime/ndarray.h"
 #include "interpreter/value_print.h"
 #include "lang/base/render.h"
+#include "lang/base/wrapped_text.h"
 #include "lang/syntax/parser.h"
 #include "ide/context.h"
 #include "ide/highlight.h"
@@ -168,39 +169,18 @@ Span Session::Impl::display_span(Span s, const ModuleText& text, Span fallback) 
 
 std::vector<Diagnostic> Session::Impl::to_display(const std::vector<Diagnostic>& diags, const ModuleText& text,
                                                   Span fallback, bool errors_only) {
+  WrappedText wrapped;
+  wrapped.to_user = [&](Span s) -> std::optional<Span> {
+    Span f = db.to_file_span(s);
+    if (accepted && f.file == accepted->file && !text.to_origin(f)) return std::nullopt;  // the session's text
+    return display_span(s, text, fallback);
+  };
+  wrapped.place_generated = [&](Span s) { return display_span(s, text, fallback); };
+  wrapped.past_end = [&](Span s) { return db.to_file_span(s).begin >= text.tail_begin; };
+  wrapped.end_name = "the end of the input";
   std::vector<Diagnostic> out;
-  for (const Diagnostic& d : diags) {
-    if (errors_only && !is_error(d)) continue;
-    Diagnostic m = d;
-    m.labels.clear();
-    for (size_t i = 0; i < d.labels.size(); ++i) {
-      Span s = db.to_file_span(d.labels[i].span);
-      bool generated = accepted && s.file == accepted->file && !text.to_origin(s);
-      // A secondary label inside text the session wrote would point at nothing the
-      // user can see: leave it out.
-      if (generated && i > 0) continue;
-      // The primary one past the input's end is about the closing text the session
-      // added: what was found there is the end of the input.
-      if (generated && i == 0 && s.begin >= text.tail_begin)
-        for (size_t at; (at = m.message.find("found `}`")) != std::string::npos;)
-          m.message.replace(at, 9, "found the end of the input");
-      Label l = d.labels[i];
-      l.span = display_span(l.span, text, fallback);
-      m.labels.push_back(std::move(l));
-    }
-    for (Help& h : m.helps) {
-      std::vector<TextEdit> kept;
-      for (TextEdit e : h.edits) {
-        Span s = db.to_file_span(e.span);
-        if (accepted && s.file == accepted->file && !text.to_origin(s)) continue;
-        e.span = display_span(e.span, text, fallback);
-        kept.push_back(std::move(e));
-      }
-      if (kept.size() != h.edits.size()) kept.clear();  // a partial fix would be wrong
-      h.edits = std::move(kept);
-    }
-    out.push_back(std::move(m));
-  }
+  for (const Diagnostic& d : diags)
+    if (!errors_only || is_error(d)) out.push_back(to_user_text(d, wrapped));
   return out;
 }
 
