@@ -193,6 +193,7 @@ bool Debugger::load(const LaunchConfig& config, std::string text, const rt::Entr
   sources_ = std::make_unique<SourceManager>();
   machine_.reset();
   watcher_.reset();
+  escaped_.clear();
   map_.reset();
   compiler_.reset();
   loaded_.reset();

@@ -253,6 +253,11 @@ class Debugger {
   std::unique_ptr<rt::LoadedProgram> loaded_;
   std::unique_ptr<ProgramMap> map_;
   std::unique_ptr<ExpressionCompiler> compiler_;
+  // Expressions whose values may outlive the request that ran them: a closure they made
+  // runs their code (stored by setVariable or by a `repl` evaluation's reference write,
+  // or shown as a variable). Kept until the next launch; declared before the machine,
+  // whose values may hold such closures, so that it goes first.
+  std::vector<std::shared_ptr<const CompiledExpression>> escaped_;
   std::unique_ptr<rt::Machine> machine_;
   std::unique_ptr<Watcher> watcher_;
   std::unique_ptr<CheckDatabase> completion_db_;  // the language server's engine, for completions

@@ -21,6 +21,17 @@ bool annotatable(const std::string& type) {
   return !type.empty() && type.find('_') == std::string::npos && type.find('\'') == std::string::npos;
 }
 
+// Whether a value may hold a closure: tuples and constructors are looked through; a
+// reference counts as one (its contents may change, and may refer back to it).
+bool may_hold_closure(const rt::Value& v) {
+  if (v.is_closure() || v.is_ref()) return true;
+  const std::vector<rt::Value>* fields = v.is_tuple() ? &v.tuple().fields : v.is_ctor() ? &v.ctor().fields : nullptr;
+  if (fields)
+    for (const rt::Value& f : *fields)
+      if (may_hold_closure(f)) return true;
+  return false;
+}
+
 }  // namespace
 
 std::optional<size_t> Debugger::frame_index(int64_t frame_id) const {
@@ -264,6 +275,7 @@ std::optional<VariableView> Debugger::evaluate(std::string_view expression, std:
     *error = r.error;
     return std::nullopt;
   }
+  if (!pure || may_hold_closure(*r.value)) escaped_.push_back(compiled);
   std::string path = std::string(expression);
   VariableView v = make_variable(path, *r.value, compiled->type, "(" + path + ")");
   if (context == EvalContext::Clipboard) v.value = rt::full_text(*r.value);
@@ -306,6 +318,7 @@ std::optional<VariableView> Debugger::set_variable(int64_t reference, std::strin
     return std::nullopt;
   }
   machine_->set_frame_variable(h.frame, target->slot, *r.value);
+  escaped_.push_back(compiled);  // the new value may be (or hold) a closure of its code
   return make_variable("%" + bare, *r.value, static_type(target->decl, h.frame), "%" + bare);
 }
 

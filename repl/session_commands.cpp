@@ -169,10 +169,8 @@ ExecResult Session::Impl::command(const CommandLine& c, FileId input) {
   if (name == "viz") return viz(c.arg, arg_span);
   if (name == "env") return env();
   if (name == "load") {
-    std::string path(c.arg), text, error;
-    if (!read_text_file(path, &text, &error))
-      return session_error(arg_span, "cannot read `" + path + "`",
-                           error.ends_with(": it is a directory") ? "a directory" : "no such file, or not readable");
+    std::string path(c.arg), text, error, reason;
+    if (!read_text_file(path, &text, &error, &reason)) return session_error(arg_span, "cannot read `" + path + "`", reason);
     FileId file = display.add(path, std::move(text));
     ExecResult r = define(file, path);
     if (r.ok && std::find(loaded_files.begin(), loaded_files.end(), path) == loaded_files.end())
@@ -183,9 +181,9 @@ ExecResult Session::Impl::command(const CommandLine& c, FileId input) {
     if (loaded_files.empty()) return session_error(whole, "nothing to reload", "no file was loaded with `:load`");
     ExecResult all;
     for (const auto& path : loaded_files) {
-      std::string text, error;
-      if (!read_text_file(path, &text, &error))
-        return session_error(whole, "cannot read `" + path + "` again", "it was loaded earlier");
+      std::string text, error, reason;
+      if (!read_text_file(path, &text, &error, &reason))
+        return session_error(whole, "cannot read `" + path + "` again", reason);
       ExecResult r = define(display.add(path, std::move(text)), path);
       for (auto& o : r.outputs) all.outputs.push_back(std::move(o));
       if (!r.ok) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -143,29 +144,28 @@ const SourceFile& SourceManager::get(FileId id) const {
   throw std::out_of_range("source file " + std::to_string(id) + " was released");
 }
 
-bool read_text_file(const std::string& path, std::string* text, std::string* error) {
+bool read_text_file(const std::string& path, std::string* text, std::string* error, std::string* reason) {
+  auto fail = [&](std::string message, std::string why) {
+    *error = std::move(message);
+    if (reason) *reason = std::move(why);
+    return false;
+  };
   // a directory opens as a stream that reads nothing: it would pass for an empty file
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    *error = "cannot read `" + path + "`: it is a directory";
-    return false;
-  }
+  if (std::filesystem::is_directory(path, ec))
+    return fail("cannot read `" + path + "`: it is a directory", "a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    *error = "cannot read `" + path + "`: " + std::strerror(errno);
-    return false;
+    std::string why = std::strerror(errno);
+    if (!why.empty()) why[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(why[0])));
+    return fail("cannot read `" + path + "`: " + std::strerror(errno), why);
   }
   std::ostringstream ss;
   ss << in.rdbuf();
-  if (in.bad()) {
-    *error = "cannot read `" + path + "`: read error";
-    return false;
-  }
+  if (in.bad()) return fail("cannot read `" + path + "`: read error", "a read error");
   *text = ss.str();
-  if (text->size() >= 0xFFFFFFF0u) {
-    *error = "`" + path + "` is larger than 4 GiB, which this toolchain does not read";
-    return false;
-  }
+  if (text->size() >= 0xFFFFFFF0u)
+    return fail("`" + path + "` is larger than 4 GiB, which this toolchain does not read", "larger than 4 GiB");
   return true;
 }
 

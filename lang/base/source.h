@@ -126,7 +126,8 @@ class SourceManager {
 };
 
 // Reads a whole file. False with `error` set ("cannot read `PATH`: ...") when it cannot
-// be read, or when it is 4 GiB or more (spans are 32-bit offsets).
-bool read_text_file(const std::string& path, std::string* text, std::string* error);
+// be read, or when it is 4 GiB or more (spans are 32-bit offsets); `reason`, when given,
+// gets why in a few words for a label ("a directory", "no such file or directory").
+bool read_text_file(const std::string& path, std::string* text, std::string* error, std::string* reason = nullptr);
 
 }  // namespace relay

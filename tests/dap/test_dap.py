@@ -429,6 +429,30 @@ def test_set_variable_checks_types():
         assert "55" in c.output("stdout")   # fib(10)
 
 
+def test_closures_made_by_expressions_outlive_the_request():
+    """A closure an expression makes runs the expression's code after the request that made
+    it: set into a variable that the program then calls, or shown as a variable that is
+    expanded later. (Its code used to be freed with the request: AddressSanitizer caught
+    the program calling it.)"""
+    with client() as c:
+        c.start(CLOSURES, breakpoints={CLOSURES: [12]})
+        c.wait_stopped("breakpoint")
+        top = c.top_frame()
+        shown = c.evaluate("fn (%y: int32) -> int32 { add(%y, %k) }", top["id"])["body"]
+        assert shown["variablesReference"] > 0, shown
+        c.evaluate("add(%k, 1)", top["id"])   # another request in between
+        inner = {v["name"]: v["value"] for v in c.variables(shown["variablesReference"])}
+        assert inner.get("%k") == "10", inner
+        locals_ref = [s for s in c.scopes(top["id"]) if s["name"] == "Locals"][0]["variablesReference"]
+        c.request("setVariable", {"variablesReference": locals_ref, "name": "%add_k",
+                                  "value": "fn (%x: int32) -> int32 { multiply(%x, %k) }"})
+        c.set_breakpoints(CLOSURES, [])
+        c.continue_()
+        c.wait_end()
+        # @map ran the new closure; the old one (which counted its calls in %r) never ran.
+        assert "(Cons(10, Cons(20, Cons(30, Nil))), 0)" in c.output("stdout"), c.output("stdout")
+
+
 def test_step_in_targets():
     with client() as c:
         c.start(FIB, breakpoints={FIB: [9]}, stop_on_entry=False)

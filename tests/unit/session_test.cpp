@@ -194,6 +194,15 @@ TEST_CASE("session: :reload picks up a changed file", "[session]") {
   CHECK_FALSE(s.execute(":reload").ok);  // a broken file keeps the old definition
   CHECK(s.execute("@k()").outputs[0].text == "2.0");
   std::remove(path.c_str());
+  // Gone: the error says why, and the definitions stay.
+  auto gone = s.execute(":reload");
+  REQUIRE_FALSE(gone.ok);
+  REQUIRE(!gone.outputs.empty());
+  REQUIRE(gone.outputs.back().diagnostics.size() == 1);
+  const Diagnostic& d = gone.outputs.back().diagnostics[0];
+  CHECK(d.message == "cannot read `" + path + "` again");
+  CHECK(d.labels.at(0).message == "no such file or directory");
+  CHECK(s.execute("@k()").outputs[0].text == "2.0");
 }
 
 TEST_CASE("session: an interrupt stops a long evaluation and keeps the session", "[session]") {
