@@ -173,7 +173,13 @@ void Adapter::source(const json& r) {
   int64_t ref = a.value("sourceReference", int64_t{0});
   if (ref == 0 && a.contains("source")) ref = a["source"].value("sourceReference", int64_t{0});
   if (ref <= 0 || static_cast<size_t>(ref) > engine_.sources().size()) return fail(r, "unknown sourceReference");
-  respond(r, {{"content", engine_.sources().get(static_cast<FileId>(ref - 1)).text}, {"mimeType", "text/x-relay"}});
+  std::shared_ptr<const SourceFile> file;
+  try {
+    file = engine_.sources().share(static_cast<FileId>(ref - 1));
+  } catch (const std::out_of_range&) {  // an expression's text, released with it
+    return fail(r, "unknown sourceReference (the text is gone)");
+  }
+  respond(r, {{"content", file->text}, {"mimeType", "text/x-relay"}});
 }
 
 }  // namespace relay::dap

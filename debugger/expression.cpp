@@ -22,7 +22,8 @@ constexpr std::string_view kWrapper = "__debug_expression";
 // `origin`: the header and the closing lines are the adapter's, not something to show.
 std::string render_errors(const DiagnosticBag& diags, SourceManager& sources, FileId wrapper, uint32_t begin,
                           std::string_view text, std::string_view origin) {
-  const FileId shown = sources.add(std::string(origin), std::string(text));
+  const auto shown_file = sources.add_shared(std::string(origin), std::string(text));  // for rendering only
+  const FileId shown = shown_file->id;
   const uint32_t end = begin + static_cast<uint32_t>(text.size());
   WrappedText wrapped;
   wrapped.to_user = [&](Span s) -> std::optional<Span> {
@@ -95,12 +96,13 @@ std::shared_ptr<const CompiledExpression> ExpressionCompiler::compile(std::strin
   }
   std::string wrapper = header + ") {\n" + rebind + std::string(text) + "\n}\n";
   const uint32_t text_begin = static_cast<uint32_t>(header.size() + 3 + rebind.size());
-  FileId id = sources_.add("<" + std::string(origin) + " wrapper>", std::move(wrapper));
+  out->wrapper_source = sources_.add_shared("<" + std::string(origin) + " wrapper>", std::move(wrapper));
+  const FileId id = out->wrapper_source->id;
   auto errors = [&](const DiagnosticBag& diags) {
     return render_errors(diags, sources_, id, text_begin, text, "<" + std::string(origin) + ">");
   };
   DiagnosticBag diags;
-  out->module = parse_module(sources_.get(id), diags);
+  out->module = parse_module(*out->wrapper_source, diags);
   std::vector<const Module*> imports{program_.front.module.get()};
   if (program_.front.prelude) imports.push_back(program_.front.prelude.get());
   ResolveOptions resolve;

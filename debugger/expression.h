@@ -36,9 +36,11 @@ struct EnvVar {
 };
 
 struct CompiledExpression {
+  // The wrapper's text, which the module's spans and names point into: registered with
+  // the compiler's SourceManager for as long as this lives (first, so it goes last).
+  std::shared_ptr<const SourceFile> wrapper_source;
   std::vector<const VarDecl*> params;  // the variables it uses, in the wrapper's order
   std::string type;                    // its type, as TVM prints types
-  // Owned together: the wrapper's source is in the compiler's SourceManager.
   std::unique_ptr<Module> module;
   std::unique_ptr<InferredTypes> types;
   std::unique_ptr<rt::Program> program;  // a program per expression: compiled code is
@@ -59,7 +61,8 @@ struct EvalResult {
 
 class ExpressionCompiler {
  public:
-  // `sources` receives a file per compiled text; `program` must outlive the compiler.
+  // `sources` receives a file per compiled text while it lives (an expression that fails
+  // to compile leaves none); `program` must outlive the compiler.
   ExpressionCompiler(SourceManager& sources, const rt::LoadedProgram& program);
 
   // Checks `text` with `env` visible (a later entry hides an earlier one of the same
