@@ -2,10 +2,12 @@
 // callers), scopes, variables through the value-inspection model, evaluation in a
 // frame, setVariable, completions, step-in targets and tensor memory.
 #include <algorithm>
+#include <set>
 
 #include "debugger/debugger.h"
 #include "ide/scope.h"
 #include "interpreter/eval/closure.h"
+#include "interpreter/eval/program.h"
 #include "lang/ops/op_registry.h"
 
 namespace relay::dbg {
@@ -21,15 +23,31 @@ bool annotatable(const std::string& type) {
   return !type.empty() && type.find('_') == std::string::npos && type.find('\'') == std::string::npos;
 }
 
-// Whether a value may hold a closure: tuples and constructors are looked through; a
-// reference counts as one (its contents may change, and may refer back to it).
-bool may_hold_closure(const rt::Value& v) {
-  if (v.is_closure() || v.is_ref()) return true;
-  const std::vector<rt::Value>* fields = v.is_tuple() ? &v.tuple().fields : v.is_ctor() ? &v.ctor().fields : nullptr;
-  if (fields)
-    for (const rt::Value& f : *fields)
-      if (may_hold_closure(f)) return true;
+// Whether `v` holds a closure whose code is `program`'s, which would outlive the program
+// if the value were stored or shown after it is gone. Tuples, constructors, references
+// and captured values are looked through; references once each (they may form cycles).
+bool holds_code_of(const rt::Value& v, const rt::Program& program, std::set<const rt::Object*>& seen) {
+  const std::vector<rt::Value>* inner = nullptr;
+  if (v.is_closure()) {
+    const rt::ClosureObj& c = v.closure();
+    if (c.kind == rt::ClosureObj::Kind::Function && program.owns(c.code)) return true;
+    inner = &c.captured;
+  } else if (v.is_ref()) {
+    return seen.insert(v.get()).second && holds_code_of(v.ref().value, program, seen);
+  } else if (v.is_tuple()) {
+    inner = &v.tuple().fields;
+  } else if (v.is_ctor()) {
+    inner = &v.ctor().fields;
+  }
+  if (inner)
+    for (const rt::Value& f : *inner)
+      if (holds_code_of(f, program, seen)) return true;
   return false;
+}
+
+bool holds_code_of(const rt::Value& v, const rt::Program& program) {
+  std::set<const rt::Object*> seen;
+  return holds_code_of(v, program, seen);
 }
 
 }  // namespace
@@ -275,7 +293,8 @@ std::optional<VariableView> Debugger::evaluate(std::string_view expression, std:
     *error = r.error;
     return std::nullopt;
   }
-  if (!pure || may_hold_closure(*r.value)) escaped_.push_back(compiled);
+  // A `repl` evaluation may also have stored such a closure in the program's references.
+  if (!pure || holds_code_of(*r.value, *compiled->program)) escaped_.push_back(compiled);
   std::string path = std::string(expression);
   VariableView v = make_variable(path, *r.value, compiled->type, "(" + path + ")");
   if (context == EvalContext::Clipboard) v.value = rt::full_text(*r.value);
@@ -318,7 +337,7 @@ std::optional<VariableView> Debugger::set_variable(int64_t reference, std::strin
     return std::nullopt;
   }
   machine_->set_frame_variable(h.frame, target->slot, *r.value);
-  escaped_.push_back(compiled);  // the new value may be (or hold) a closure of its code
+  if (holds_code_of(*r.value, *compiled->program)) escaped_.push_back(compiled);
   return make_variable("%" + bare, *r.value, static_type(target->decl, h.frame), "%" + bare);
 }
 

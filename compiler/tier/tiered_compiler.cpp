@@ -14,11 +14,14 @@ class TieredCompiler::Counted final : public rt::CompiledCall {
  public:
   explicit Counted(std::unique_ptr<rt::CompiledCall> inner) : inner_(std::move(inner)) {}
   rt::Value call(std::span<const rt::Value> args) override {
-    ++interpreted;  // until the native code answers
-    rt::Value out = inner_->call(args);
-    --interpreted;
-    ++calls;
-    return out;
+    try {
+      rt::Value out = inner_->call(args);
+      ++calls;
+      return out;
+    } catch (...) {
+      ++interpreted;  // the machine replays it
+      throw;
+    }
   }
   bool takes_next_call() override {
     if (inner_->takes_next_call()) return true;

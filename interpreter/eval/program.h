@@ -32,6 +32,12 @@ class Program {
   Value global(const FuncDef& def);
   // Compiles a lone expression as the body of a function without parameters.
   const FunctionCode& expression(const Expr& e, const InferredTypes* types);
+  // Whether `code` was compiled by this program (and so lives as long as it does).
+  bool owns(const FunctionCode* code) const {
+    for (const FunctionCode& f : functions_)
+      if (&f == code) return true;
+    return false;
+  }
 
  private:
   friend class Compiler;

@@ -156,9 +156,10 @@ bool read_text_file(const std::string& path, std::string* text, std::string* err
     return fail("cannot read `" + path + "`: it is a directory", "a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    std::string why = std::strerror(errno);
+    const std::string system = std::strerror(errno);
+    std::string why = system;  // "No such file or directory" -> "no such ...", for a label
     if (!why.empty()) why[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(why[0])));
-    return fail("cannot read `" + path + "`: " + std::strerror(errno), why);
+    return fail("cannot read `" + path + "`: " + system, why);
   }
   std::ostringstream ss;
   ss << in.rdbuf();
