@@ -41,6 +41,7 @@ bool parse_jit_option(const std::vector<std::string>& args, size_t& i, JitOption
     return true;
   }
   if (a == "--jit-report") return jit.report = true, true;
+  if (a == "--jit-wait") return jit.wait = true, true;
   if (a == "--tune-tiles") return jit.tune_tiles = true, true;
   if (a == "--profile") return jit.profile = jit.report = true, true;
   if (a.starts_with("--device=")) {
@@ -66,6 +67,7 @@ rt::RunOutcome run_with_jit(rt::LoadedProgram& loaded, const JitOptions& jit, rt
   jit::TierOptions tier_options;
   tier_options.mode = jit.mode == "off" ? jit::JitMode::Off : jit.mode == "eager" ? jit::JitMode::Eager : jit::JitMode::Auto;
   tier_options.threshold = jit.threshold;
+  tier_options.background = !jit.wait;
   if (gpu) {
     // The entry's graphs go to the GPU before it runs, compiled on this thread (the one
     // that drives the device).

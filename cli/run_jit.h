@@ -1,5 +1,5 @@
-// `relay run`'s compile-path options: --jit=off|auto|eager, --jit-threshold N, --threads N,
-// --jit-report, --bench N, --device=cuda[:N], --tune-tiles and --profile, and running
+// `relay run`'s compile-path options: --jit=off|auto|eager, --jit-threshold N, --jit-wait,
+// --threads N, --jit-report, --bench N, --device=cuda[:N], --tune-tiles and --profile, and running
 // the entry with them (tiering through compiler/tier and the pipeline of compiler/pipeline).
 #pragma once
 
@@ -22,6 +22,8 @@ struct JitOptions {
   std::string mode = "auto";  // off, auto, eager
   bool mode_given = false;    // --jit= was given (else --profile makes it eager)
   uint64_t threshold = 2;
+  bool wait = false;          // compile on the running thread: the call that reaches the
+                              // threshold already runs native (reproducible runs)
   unsigned threads = 0;       // 0: the number of cores; at most kMaxThreads
   bool report = false;
   uint64_t bench = 0;         // > 0: time that many runs after a warm-up

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "interpreter/runtime/npy.h"
@@ -17,8 +18,8 @@ struct Outcome {
   std::string out;
 };
 
-Outcome run(const std::string& args) {
-  std::string cmd = std::string(RELAY_BINARY) + " run --color=never " + args + " 2>/dev/null";
+Outcome run(const std::string& args, const std::string& stderr_path = "/dev/null") {
+  std::string cmd = std::string(RELAY_BINARY) + " run --color=never " + args + " 2>" + stderr_path;
   Outcome o;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return o;
@@ -97,4 +98,24 @@ TEST_CASE("relay run: --entry and usage errors", "[cli][run]") {
     CHECK(run(prog + " " + bad).status == 2);
   }
   CHECK(run(prog + " --threads 2 --bench 1 --max-depth 100 --random-inputs 0").status == 0);
+}
+
+TEST_CASE("relay run: --jit-wait compiles a hot function before the call that made it hot returns", "[cli][run]") {
+  TempDir dir;
+  const std::string prog = dir.file("w.relay",
+                                    "#[version = \"0.0.5\"]\n"
+                                    "def @f(%x: Tensor[(4), float32]) -> Tensor[(4), float32] { add(%x, 1f) }\n"
+                                    "def @main(%x: Tensor[(4), float32]) {\n"
+                                    "  let %a = @f(%x);\n  let %b = @f(%a);\n  let %c = @f(%b);\n  %c\n}\n");
+  const std::string report = (dir.path / "report.txt").string();
+  // The second call reaches the threshold and is compiled on the spot: it and the third
+  // run native, whatever the machine's speed (in the background they may all interpret).
+  const Outcome o = run(prog + " --random-inputs 3 --jit-threshold 2 --jit-wait --jit-report", report);
+  REQUIRE(o.status == 0);
+  std::ifstream in(report);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  INFO(text);
+  CHECK(text.find("@f(Tensor[(4), float32])\n  native      calls: 2 native, 1 interpreted") != std::string::npos);
+  // the same values as the interpreter
+  CHECK(o.out == run(prog + " --random-inputs 3 --jit=off").out);
 }
