@@ -90,6 +90,13 @@ AttrVal attr_string(std::string s) {
   return a;
 }
 
+AttrVal attr_bool(bool v) {
+  AttrVal a;
+  a.kind = AttrVal::Kind::Bool;
+  a.int_value = v ? 1 : 0;
+  return a;
+}
+
 GraphBuilder::GraphBuilder(std::shared_ptr<TypeArena> arena) { graph_.arena = std::move(arena); }
 
 NodeId GraphBuilder::push(Node n) {

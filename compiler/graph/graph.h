@@ -111,6 +111,7 @@ class GraphBuilder {
 AttrVal attr_int(int64_t v);
 AttrVal attr_ints(std::span<const int64_t> v);
 AttrVal attr_string(std::string s);
+AttrVal attr_bool(bool v);
 
 // A tensor type of the graph's arena from a concrete shape, and back.
 Ty tensor_type(TypeArena& arena, std::span<const int64_t> shape, DataType dtype);

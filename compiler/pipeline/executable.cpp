@@ -118,7 +118,7 @@ Executable::Executable(Graph graph, FusionPlan plan, Jit& jit, ThreadPool* pool,
     step.inside_library = std::move(choice.inside_library);
     step.library_output = choice.library_output;
     step.library_operands = std::move(choice.library_operands);
-    if (notes) {
+    if (notes && !assembles_only(step)) {
       std::string note = step_note(graph_, step, choice.native_why, choice.library_why);
       if (!note.empty()) notes->push_back(std::move(note));
     }
@@ -174,9 +174,23 @@ bool Executable::library_alone(const Step& s) {
   return !s.native && s.library && s.inside_library.empty() && s.group->nodes.size() == 1;
 }
 
+bool Executable::assembles_only(const Step& s) const {
+  if (s.native || s.library) return false;
+  for (NodeId id : s.group->nodes)
+    if (graph_[id].kind != NodeKind::Tuple) return false;
+  return true;
+}
+
+size_t Executable::assembly_groups() const {
+  size_t n = 0;
+  for (const Step& s : steps_) n += assembles_only(s);
+  return n;
+}
+
 size_t Executable::reference_groups() const {
   size_t n = 0;
-  for (const Step& s : steps_) n += !s.native.has_value() && s.inside_library.empty() && !library_alone(s);
+  for (const Step& s : steps_)
+    n += !s.native.has_value() && s.inside_library.empty() && !library_alone(s) && !assembles_only(s);
   return n;
 }
 
@@ -193,7 +207,8 @@ size_t Executable::fused_library_groups() const {
 }
 
 size_t Executable::epilogue_groups() const {
-  return steps_.size() - native_groups() - reference_groups() - fused_library_groups() - library_alone_groups();
+  return steps_.size() - native_groups() - reference_groups() - fused_library_groups() - library_alone_groups() -
+         assembly_groups();
 }
 
 size_t Executable::library_groups() const {

@@ -63,6 +63,9 @@ class Executable final : public rt::CompiledCall {
   size_t library_groups() const;   // the master operator through the kernel library
   size_t fused_library_groups() const;  // ... with the whole epilogue inside the library call
   size_t library_alone_groups() const;  // ... a group of the master alone
+  // Groups that compute nothing: tuples of other groups' values (a result of several
+  // fields). Counted in none of the above.
+  size_t assembly_groups() const;
   // Values handed from one library call to the next in the library's layout
   // (library_layouts.h).
   size_t library_layout_values() const { return layouts_.library_values; }
@@ -77,6 +80,7 @@ class Executable final : public rt::CompiledCall {
  private:
   struct Step;
   static bool library_alone(const Step& s);
+  bool assembles_only(const Step& s) const;
   struct Native {
     CompiledKernel kernel;
     int output_buffer = -1, status_buffer = -1;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <new>
 
+#include "interpreter/runtime/buffer_cache.h"
 #include "interpreter/runtime/dispatch.h"
 
 namespace relay::rt {
@@ -67,6 +68,11 @@ std::string shape_to_string(const Shape& shape) {
 }
 
 namespace {
+// The storage behind a tensor of `nbytes` (beyond the inline bytes): whole alignment units.
+size_t allocated_bytes(size_t nbytes) {
+  return (nbytes + TensorObj::kAlignment - 1) / TensorObj::kAlignment * TensorObj::kAlignment;
+}
+
 uint64_t next_serial() {
   static std::atomic<uint64_t> counter{1};
   return counter.fetch_add(1, std::memory_order_relaxed);
@@ -89,8 +95,7 @@ TensorObj::TensorObj(DataType dt, Shape sh, Device dev)
   if (nbytes <= kInlineBytes) {
     data = inline_;
   } else {
-    size_t rounded = (nbytes + kAlignment - 1) / kAlignment * kAlignment;
-    data = std::aligned_alloc(kAlignment, rounded);
+    data = buffer_cache::acquire(allocated_bytes(nbytes), kAlignment);
     if (!data)
       throw RuntimeError("out of memory allocating a tensor of shape " + shape_to_string(shape) + " (" +
                          std::to_string(nbytes) + " bytes)");
@@ -114,7 +119,7 @@ TensorObj::TensorObj(DataType dt, Shape sh, Ref<TensorObj> storage, size_t byte_
 }
 
 TensorObj::~TensorObj() {
-  if (data != inline_ && !storage_) std::free(data);
+  if (data != inline_ && !storage_) buffer_cache::release(data, allocated_bytes(nbytes));
 }
 
 NDArray NDArray::empty(const Shape& shape, DataType dtype, Device device) {
