@@ -194,6 +194,20 @@ TEST_CASE("reductions with their element-wise producers compile to one native ke
                    "1 fused groups: 1 native, 0 with a native epilogue, 0 with the epilogue inside a library call, 0 a library call alone, 0 on reference kernels", true);
 }
 
+TEST_CASE("layer, instance and group norms decompose into reductions and an element-wise tail, all native", "[compiler][pipeline]") {
+  // TVM's SimplifyInference: a mean, a variance and the tail; group_norm's reshape of the
+  // data into groups is a group of its own (the three others read it, as in TVM). The
+  // reference kernels compute in double, so the results agree to float32 rounding.
+  const std::string params =
+      "(%x: Tensor[(2, 8, 5, 6), float32], %g: Tensor[(6), float32], %b: Tensor[(6), float32], "
+      "%g8: Tensor[(8), float32], %b8: Tensor[(8), float32])";
+  const std::string three = "3 fused groups: 3 native, 0 with a native epilogue, 0 with the epilogue inside a library call, 0 a library call alone, 0 on reference kernels";
+  check_reductions("def @main" + params + " {\n  nn.layer_norm(%x, %g, %b, axis=-1)\n}\n", three, false);
+  check_reductions("def @main" + params + " {\n  nn.instance_norm(%x, %g8, %b8, axis=1)\n}\n", three, false);
+  check_reductions("def @main" + params + " {\n  nn.group_norm(%x, %g8, %b8, num_groups=4, axis=1)\n}\n",
+                   "4 fused groups: 4 native, 0 with a native epilogue, 0 with the epilogue inside a library call, 0 a library call alone, 0 on reference kernels", false);
+}
+
 TEST_CASE("a reduction the loop IR cannot lower stays on reference kernels with the reason", "[compiler][pipeline]") {
   // int8's element count 256 wraps to 0: the reference divides by zero, so no kernel
   auto m = t::load_model_text("def @main(%x: Tensor[(2, 256), int8]) {\n  mean(%x, axis=[1])\n}\n");
