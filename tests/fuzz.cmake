@@ -27,3 +27,14 @@ add_executable(relay_fuzz_dyn_replay
 target_link_libraries(relay_fuzz_dyn_replay PRIVATE relay_interpreter)
 add_test(NAME fuzz.dyn_corpus_replay
          COMMAND relay_fuzz_dyn_replay ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/dyn_corpus)
+
+# Differential fuzzing of the compile path: random programs run interpreted and compiled
+# must agree (tests/fuzz/jit_differential.py). A fixed range of seeds here; more with
+# `python3 tests/fuzz/jit_differential.py build/release/relay --seeds 0:2000`.
+find_program(RELAY_FUZZ_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(RELAY_FUZZ_PYTHON3 AND TARGET relay_compiler)
+  add_test(NAME fuzz.jit_differential
+           COMMAND ${RELAY_FUZZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/jit_differential.py
+                   $<TARGET_FILE:relay> --seeds 0:40 --quiet)
+  set_tests_properties(fuzz.jit_differential PROPERTIES TIMEOUT 900)
+endif()

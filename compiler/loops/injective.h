@@ -45,7 +45,8 @@ enum class IxKind : uint8_t {
   Repeat,       // x[..., i[axis] / repeats, ...]
   Concat,       // operands joined along `axis`
   Pad,          // x[i - before] inside, else operand 1 (a scalar: the pad value); `edge`
-                // reads the nearest element instead
+                // reads the nearest element instead, the mirrors the reflected one
+                // (nn.pad's reflect, nn.mirror_pad)
   Take,         // data (operand 0) at indices (operand 1) along `axis` (-1: flattened),
                 // `mode` 0 clip, 1 wrap, 2 fast (out of range fails)
   Layout,       // layout_transform from `src_layout` to `dst_layout` (primal axes upper
@@ -78,7 +79,8 @@ struct IxNode {
   std::vector<int64_t> steps;   // Slice: step per dim
   int64_t axis = 0;             // Repeat, Concat, Take
   int64_t repeats = 1;          // Repeat
-  int mode = 0;                 // Take: 0 clip, 1 wrap, 2 fast; Pad: 0 constant, 1 edge
+  int mode = 0;                 // Take: 0 clip, 1 wrap, 2 fast; Pad: 0 constant, 1 edge,
+                                // 2 reflect, 3 symmetric (mirrors within one fold)
   int64_t batch_dims = 0;       // Take
   std::string src_layout, dst_layout;  // Layout
   PoolSpec pool;                // Pool

@@ -195,8 +195,14 @@ std::string Lowerer::check() {
         if (x.size() != rank || n.begin.size() != rank) return bad(i, "pad rank");
         if (n.mode == 0 && (n.operands.size() != 2 || product(shape_of(n.operands[1])) != 1 || dtype_of(n.operands[1]) != n.dtype))
           return bad(i, "pad value");
-        for (size_t d = 0; d < rank; ++d)
+        if (n.mode < 0 || n.mode > 3) return bad(i, "pad mode");
+        for (size_t d = 0; d < rank; ++d) {
           if (x[d] == 0 && n.shape[d] != 0) return bad(i, "pad of an empty dimension");
+          // a mirror folds once: the pads fit in the data (reflect: one element fewer)
+          const int64_t most = n.mode == 2 ? x[d] - 1 : n.mode == 3 ? x[d] : INT64_MAX;
+          if (n.mode >= 2 && (n.begin[d] > most || n.shape[d] - x[d] - n.begin[d] > most))
+            return bad(i, "a mirror past the data");
+        }
         break;
       case IxKind::Take: {
         if (n.operands.size() != 2 || xt != n.dtype) return bad(i, "take operands");
@@ -320,7 +326,16 @@ Expr Lowerer::compute(ew::Emitter& em, const IxNode& n, const std::vector<Expr>&
         if (padded) {
           at = em.bind(at, "p");
           if (n.mode == 0) inside.push_back(in_range(at, s[d]));
-          at = clamp(at, 0, s[d] - 1);
+          if (n.mode <= 1) {
+            at = clamp(at, 0, s[d] - 1);  // constant (masked above) and edge
+          } else {
+            // Mirrors, as the reference's pad table: reflect (m = 0) folds -1 onto 1 and n
+            // onto n - 2; symmetric (m = 1) repeats the edge, -1 onto 0 and n onto n - 1.
+            // The planner keeps pads within one fold of the data.
+            const int64_t m = n.mode == 3 ? 1 : 0;
+            Expr folded = em.bind(max_(at, binary(BinaryOp::Sub, i64c(-m), at)), "f");
+            at = min_(folded, binary(BinaryOp::Sub, i64c(2 * s[d] - 2 + m), folded));
+          }
         }
         j[d] = s[d] == 1 ? i64c(0) : at;
       }
@@ -609,7 +624,7 @@ const std::vector<std::string_view>& lowered_index_ops() {
   static const std::vector<std::string_view> ops = {
       "transpose", "reshape", "squeeze", "expand_dims", "nn.batch_flatten", "contrib_reverse_reshape",
       "strided_slice", "reverse", "broadcast_to", "broadcast_to_like", "tile", "repeat", "concatenate",
-      "layout_transform", "nn.pad", "take", "nn.max_pool2d", "nn.avg_pool2d", "nn.global_max_pool2d",
+      "layout_transform", "nn.pad", "nn.mirror_pad", "take", "nn.max_pool2d", "nn.avg_pool2d", "nn.global_max_pool2d",
       "nn.global_avg_pool2d",
   };
   return ops;

@@ -227,16 +227,21 @@ std::optional<loops::IndexProgram> index_program(const Graph& g, const FusedGrou
       x.kind = loops::IxKind::Layout;
       x.src_layout = n.attrs.get_string("src_layout");
       x.dst_layout = n.attrs.get_string("dst_layout");
-    } else if (op == "nn.pad") {
+    } else if (op == "nn.pad" || op == "nn.mirror_pad") {
       x.kind = loops::IxKind::Pad;
-      const std::string mode = n.attrs.get_string("pad_mode");
-      x.mode = mode == "edge" ? 1 : 0;
-      ok = mode == "constant" || mode.empty() || mode == "edge";
-      if (x.mode == 1) x.operands.resize(1);
+      const std::string mode = n.attrs.get_string(op == "nn.pad" ? "pad_mode" : "mode");
+      x.mode = mode == "edge" ? 1 : mode == "reflect" || mode == "REFLECT" ? 2 : mode == "SYMMETRIC" ? 3 : 0;
+      ok = op == "nn.pad" ? mode == "constant" || mode.empty() || mode == "edge" || mode == "reflect"
+                          : mode == "REFLECT" || mode == "SYMMETRIC";
+      if (x.mode != 0) x.operands.resize(1);  // only a constant pad reads its fill value
       const auto widths = n.attrs.get_int_matrix("pad_width");
-      ok = ok && widths.size() == rank;
+      ok = ok && widths.size() == rank && in0.size() == rank;
       for (size_t d = 0; ok && d < rank; ++d) {
         ok = widths[d].size() == 2;
+        // A mirror must not reach past the data it mirrors (reflect repeats no edge, so it
+        // has one element fewer to give): the reference kernel says so.
+        const int64_t most = x.mode == 2 ? in0[d] - 1 : x.mode == 3 ? in0[d] : INT64_MAX;
+        ok = ok && widths[d][0] <= most && widths[d][1] <= most;
         if (ok) x.begin.push_back(widths[d][0]);
       }
     } else if (op == "take") {

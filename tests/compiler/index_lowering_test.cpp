@@ -174,6 +174,21 @@ TEST_CASE("nn.pad constant and edge, negative widths, pad value operand", "[comp
   check("def @main(%x: Tensor[(2, 3), float64]) {\n  nn.pad(%x, 0f64, pad_width=[[2, 2], [4, 1]], pad_mode=\"edge\")\n}\n");
 }
 
+TEST_CASE("nn.pad's reflect and nn.mirror_pad mirror up to one fold, with cropping widths", "[compiler][index]") {
+  // reflect's widest pads (one less than the dimension), symmetric's (the dimension), a
+  // negative width cropping the other end, and element-wise operators around them
+  check("def @main(%x: Tensor[(2, 5, 4), float32]) {\n"
+        "  nn.pad(%x, 0f, pad_width=[[0, 0], [4, 4], [3, -1]], pad_mode=\"reflect\")\n}\n");
+  check("def @main(%x: Tensor[(3, 4), int8]) {\n  nn.mirror_pad(%x, pad_width=[[3, 3], [4, 1]], mode=\"SYMMETRIC\")\n}\n");
+  check("def @main(%x: Tensor[(3, 6), float16]) {\n  %0 = exp(%x);\n"
+        "  %1 = nn.mirror_pad(%0, pad_width=[[2, 1], [0, 5]], mode=\"REFLECT\");\n  negative(%1)\n}\n");
+  // one fold further and the reference kernel runs, to say why it cannot
+  Outcome o = compile("def @main(%x: Tensor[(2, 5), float32]) {\n"
+                      "  nn.pad(%x, 0f, pad_width=[[0, 0], [5, 0]], pad_mode=\"reflect\")\n}\n", 0, 5);
+  REQUIRE(!o.notes.empty());
+  CHECK(o.notes[0].find(" 1 on reference kernels") != std::string::npos);
+}
+
 TEST_CASE("take's clip, wrap and fast modes, indices past both ends, batch_dims", "[compiler][index]") {
   for (const char* mode : {"clip", "wrap"}) {
     const std::string m = mode;
