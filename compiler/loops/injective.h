@@ -42,7 +42,8 @@ enum class IxKind : uint8_t {
   Slice,        // x[begin[d] + i[d] * step[d]] (strided_slice, reverse; steps may be < 0)
   Broadcast,    // numpy broadcasting of x to `shape` (broadcast_to)
   Tile,         // x right-aligned, each dimension read modulo its extent
-  Repeat,       // x[..., i[axis] / repeats, ...]
+  Repeat,       // x[..., i[axis] / repeats, ...] (repeat; nn.upsampling's nearest neighbour
+                // by whole factors is one per spatial axis)
   Concat,       // operands joined along `axis`
   Pad,          // x[i - before] inside, else operand 1 (a scalar: the pad value); `edge`
                 // reads the nearest element instead, the mirrors the reflected one

@@ -624,7 +624,7 @@ const std::vector<std::string_view>& lowered_index_ops() {
   static const std::vector<std::string_view> ops = {
       "transpose", "reshape", "squeeze", "expand_dims", "nn.batch_flatten", "contrib_reverse_reshape",
       "strided_slice", "reverse", "broadcast_to", "broadcast_to_like", "tile", "repeat", "concatenate",
-      "layout_transform", "nn.pad", "nn.mirror_pad", "take", "nn.max_pool2d", "nn.avg_pool2d", "nn.global_max_pool2d",
+      "layout_transform", "nn.pad", "nn.mirror_pad", "nn.upsampling", "take", "nn.max_pool2d", "nn.avg_pool2d", "nn.global_max_pool2d",
       "nn.global_avg_pool2d",
   };
   return ops;

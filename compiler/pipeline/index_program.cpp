@@ -241,8 +241,36 @@ std::optional<loops::IndexProgram> index_program(const Graph& g, const FusedGrou
         // A mirror must not reach past the data it mirrors (reflect repeats no edge, so it
         // has one element fewer to give): the reference kernel says so.
         const int64_t most = x.mode == 2 ? in0[d] - 1 : x.mode == 3 ? in0[d] : INT64_MAX;
-        ok = ok && widths[d][0] <= most && widths[d][1] <= most;
+        if (ok && (widths[d][0] > most || widths[d][1] > most)) {
+          *why = "`" + op + "` mirrors past the data in dimension " + std::to_string(d) + ": its reference kernel";
+          return std::nullopt;
+        }
         if (ok) x.begin.push_back(widths[d][0]);
+      }
+    } else if (op == "nn.upsampling") {
+      // Nearest neighbour by whole factors without align_corners: the reference reads
+      // x[i / k] along H and W (TOPI's integer-division case), two Repeat nodes. Other
+      // methods and fractional factors stay on the reference kernel.
+      const std::string layout = n.attrs.get_string("layout");
+      const size_t h = layout.find('H'), w = layout.find('W');
+      ok = n.attrs.get_string("method") == "nearest_neighbor" && !n.attrs.get_bool("align_corners") &&
+           layout.size() == rank && in0.size() == rank && h != std::string::npos && w != std::string::npos &&
+           in0[h] > 0 && in0[w] > 0 && x.shape[h] % in0[h] == 0 && x.shape[w] % in0[w] == 0;
+      if (ok) {
+        loops::IxNode rows = x;
+        rows.kind = loops::IxKind::Repeat;
+        rows.axis = static_cast<int64_t>(h);
+        rows.repeats = x.shape[h] / in0[h];
+        rows.shape = in0;
+        rows.shape[h] = x.shape[h];
+        x.operands = {loops::IxRef::node(static_cast<int>(p.nodes.size()))};
+        p.nodes.push_back(std::move(rows));
+        x.kind = loops::IxKind::Repeat;
+        x.axis = static_cast<int64_t>(w);
+        x.repeats = x.shape[w] / in0[w];
+      } else {
+        *why = "`nn.upsampling` other than nearest neighbour by whole factors: its reference kernel";
+        return std::nullopt;
       }
     } else if (op == "take") {
       x.kind = loops::IxKind::Take;

@@ -189,6 +189,23 @@ TEST_CASE("nn.pad's reflect and nn.mirror_pad mirror up to one fold, with croppi
   CHECK(o.notes[0].find(" 1 on reference kernels") != std::string::npos);
 }
 
+TEST_CASE("nn.upsampling's nearest neighbour by whole factors repeats rows and columns", "[compiler][index]") {
+  check("def @main(%x: Tensor[(2, 3, 5, 4), float32]) {\n"
+        "  %0 = nn.upsampling(%x, scale_h=2f, scale_w=3f, method=\"nearest_neighbor\");\n  add(%0, 1f)\n}\n");
+  check("def @main(%x: Tensor[(1, 3, 2, 4), int32]) {\n"
+        "  nn.upsampling(%x, scale_h=4f, scale_w=1f, layout=\"NHWC\", method=\"nearest_neighbor\")\n}\n");
+  // fractional factors, bilinear and align_corners: the reference kernel, with the reason
+  for (const char* attrs : {"scale_h=1.5f, scale_w=2f, method=\"nearest_neighbor\"",
+                            "scale_h=2f, scale_w=2f, method=\"bilinear\"",
+                            "scale_h=2f, scale_w=2f, method=\"nearest_neighbor\", align_corners=True"}) {
+    Outcome o = compile(std::string("def @main(%x: Tensor[(2, 3, 5, 4), float32]) {\n  nn.upsampling(%x, ") + attrs +
+                            ")\n}\n",
+                        0, 5);
+    REQUIRE(o.notes.size() == 2);
+    CHECK(o.notes[1].find("other than nearest neighbour by whole factors") != std::string::npos);
+  }
+}
+
 TEST_CASE("take's clip, wrap and fast modes, indices past both ends, batch_dims", "[compiler][index]") {
   for (const char* mode : {"clip", "wrap"}) {
     const std::string m = mode;
