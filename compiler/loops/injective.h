@@ -67,6 +67,8 @@ struct PoolSpec {
   int64_t kernel[2] = {1, 1}, stride[2] = {1, 1}, dilation[2] = {1, 1};
   int64_t pad_before[2] = {0, 0}, pad_after[2] = {0, 0};
   bool count_include_pad = false;
+  bool max_from_first_tap = false;  // adaptive max: the window's first tap starts the fold
+                                    // (NaN or -inf there stay), not the lowest finite value
 };
 
 struct IxNode {

@@ -480,7 +480,10 @@ Expr Lowerer::pool(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& id
         j[axes[1]] = w;
         Expr v = cast(value_t, value(e2, n.operands[0], project(j, x)));
         Expr a = load(k_.buffer(acc), i64c(0));
-        Expr next = ps.is_max ? select(compare(CmpOp::Gt, v, a), v, a) : binary(BinaryOp::Add, a, cast(acc_t, v));
+        Expr take = compare(CmpOp::Gt, v, a);
+        if (ps.max_from_first_tap)
+          take = binary(BinaryOp::Or, compare(CmpOp::Eq, load(k_.buffer(cnt), i64c(0)), i64c(0)), take);
+        Expr next = ps.is_max ? select(take, v, a) : binary(BinaryOp::Add, a, cast(acc_t, v));
         e2.block.push_back(store(k_.buffer(acc), i64c(0), next));
         e2.block.push_back(store(k_.buffer(cnt), i64c(0), binary(BinaryOp::Add, load(k_.buffer(cnt), i64c(0)), i64c(1))));
       });
@@ -624,8 +627,8 @@ const std::vector<std::string_view>& lowered_index_ops() {
   static const std::vector<std::string_view> ops = {
       "transpose", "reshape", "squeeze", "expand_dims", "nn.batch_flatten", "contrib_reverse_reshape",
       "strided_slice", "reverse", "broadcast_to", "broadcast_to_like", "tile", "repeat", "concatenate",
-      "layout_transform", "nn.pad", "nn.mirror_pad", "nn.upsampling", "take", "nn.max_pool2d", "nn.avg_pool2d", "nn.global_max_pool2d",
-      "nn.global_avg_pool2d",
+      "layout_transform", "nn.pad", "nn.mirror_pad", "nn.upsampling", "take", "nn.max_pool2d", "nn.avg_pool2d",
+      "nn.adaptive_max_pool2d", "nn.adaptive_avg_pool2d", "nn.global_max_pool2d", "nn.global_avg_pool2d",
   };
   return ops;
 }

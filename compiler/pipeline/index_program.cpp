@@ -81,7 +81,8 @@ bool pair(const Node& n, const char* attr, int64_t out[2], int64_t fallback) {
 bool pool_spec(const Node& n, const std::vector<int64_t>& x, loops::PoolSpec& ps, std::string* why) {
   const std::string_view op = n.op->name;
   const bool global = op == "nn.global_max_pool2d" || op == "nn.global_avg_pool2d";
-  ps.is_max = op == "nn.max_pool2d" || op == "nn.global_max_pool2d";
+  const bool adaptive = op == "nn.adaptive_max_pool2d" || op == "nn.adaptive_avg_pool2d";
+  ps.is_max = op == "nn.max_pool2d" || op == "nn.global_max_pool2d" || op == "nn.adaptive_max_pool2d";
   if (!pool_axes(n.attrs.get_string("layout"), x.size(), ps.h_axis, ps.w_axis)) {
     *why = "a pool over layout \"" + n.attrs.get_string("layout") + "\"";
     return false;
@@ -94,6 +95,24 @@ bool pool_spec(const Node& n, const std::vector<int64_t>& x, loops::PoolSpec& ps
   if (global) {
     ps.kernel[0] = x[static_cast<size_t>(ps.h_axis)];
     ps.kernel[1] = x[static_cast<size_t>(ps.w_axis)];
+    return true;
+  }
+  if (adaptive) {
+    // Output o of an axis pools [o * in / out, ceil((o + 1) * in / out)): where out divides
+    // in, windows of in / out taps at that stride (PyTorch's exported ResNets end with one
+    // of output size 1). Max keeps the reference's start from the window's first tap.
+    std::vector<int64_t> size = n.attrs.get_ints("output_size");
+    const int64_t in[2] = {x[static_cast<size_t>(ps.h_axis)], x[static_cast<size_t>(ps.w_axis)]};
+    if (size.empty()) size = {in[0], in[1]};
+    if (size.size() == 1) size.push_back(size[0]);
+    for (int a = 0; a < 2; ++a) {
+      if (size.size() != 2 || size[a] < 1 || in[a] < 1 || in[a] % size[a] != 0) {
+        *why = "an adaptive pool whose output size does not divide the input's: its reference kernel";
+        return false;
+      }
+      ps.kernel[a] = ps.stride[a] = in[a] / size[a];
+    }
+    ps.max_from_first_tap = ps.is_max;
     return true;
   }
   const std::optional<WindowAttrs> window = window_attrs_2d(n.attrs);
@@ -289,7 +308,7 @@ std::optional<loops::IndexProgram> index_program(const Graph& g, const FusedGrou
         x.batch_dims = b;
       }
     } else if (op == "nn.max_pool2d" || op == "nn.avg_pool2d" || op == "nn.global_max_pool2d" ||
-               op == "nn.global_avg_pool2d") {
+               op == "nn.global_avg_pool2d" || op == "nn.adaptive_max_pool2d" || op == "nn.adaptive_avg_pool2d") {
       x.kind = loops::IxKind::Pool;
       if (!pool_spec(n, in0, x.pool, why)) return std::nullopt;
       if (!loops::pool_supports(x.dtype)) {

@@ -258,6 +258,25 @@ TEST_CASE("max and avg pools: padding, ceil_mode, dilation, count_include_pad, N
         "  %1 = multiply(%0, %s);\n  nn.relu(%1)\n}\n");
 }
 
+TEST_CASE("adaptive pools whose output size divides the input's are pools, max from the first tap", "[compiler][index]") {
+  // the inputs hold NaN and infinities: adaptive max keeps a first tap that is NaN or
+  // -inf, where max_pool2d would start from the lowest finite value
+  for (const char* dt : {"float32", "float16", "int8", "uint16"}) {
+    const std::string d = dt;
+    for (const char* op : {"nn.adaptive_max_pool2d", "nn.adaptive_avg_pool2d"}) {
+      const std::string o = op;
+      check("def @main(%x: Tensor[(2, 3, 6, 4), " + d + "]) {\n  " + o + "(%x, output_size=[1, 1])\n}\n");
+      check("def @main(%x: Tensor[(2, 3, 6, 4), " + d + "]) {\n  " + o + "(%x, output_size=[3, 2])\n}\n");
+      check("def @main(%x: Tensor[(1, 4, 8, 5), " + d + "]) {\n  " + o + "(%x, output_size=[2], layout=\"NHWC\")\n}\n");
+    }
+  }
+  // sizes that do not divide: the reference kernel, which says why in the report
+  Outcome o = compile("def @main(%x: Tensor[(2, 3, 6, 4), float32]) {\n  nn.adaptive_max_pool2d(%x, output_size=[4, 3])\n}\n",
+                      0, 5);
+  REQUIRE(o.notes.size() == 2);
+  CHECK(o.notes[1].find("does not divide") != std::string::npos);
+}
+
 TEST_CASE("softmax, fast_softmax and log_softmax are one kernel each, bitwise the reference's", "[compiler][index]") {
   // tolerance 0 ULPs: the same max/exp-sum/normalise folds in the same order and formulas
   // (float16/bfloat16 in float32, rounded where the reference stores)
