@@ -1,7 +1,8 @@
 // Common-subexpression elimination: one forward sweep with a table from a node's key
 // (kind, operator, attributes, remapped inputs, field) to the first node with that key.
 // Inputs are remapped before the key is made, so chains of duplicates collapse in one
-// sweep. Small constants are merged by value too, so calls on equal literals meet.
+// sweep. Small constants are merged by value too, so calls on equal literals meet; casts
+// to a wider float are left for each reader to fuse.
 #include <cstring>
 #include <map>
 
@@ -15,6 +16,16 @@ namespace {
 constexpr size_t kMaxMergedConstantBytes = 64;
 
 bool is_random(const Node& n) { return n.kind == NodeKind::Call && n.op->name.starts_with("random."); }
+
+// A cast to a wider float is not merged: fused into each reader it costs a register
+// conversion, merged it becomes a value several groups read, materialised at twice the
+// bytes of its input (the normalisations' float64 statistics, simplify_inference.cpp).
+bool is_widening_cast(const Graph& g, const Node& n) {
+  if (n.kind != NodeKind::Call || n.op->name != "cast" || n.inputs.size() != 1) return false;
+  const auto* from = ty_as<TensorTy>(g[n.inputs[0]].type);
+  const auto* to = ty_as<TensorTy>(n.type);
+  return from && to && from->dtype.is_float() && to->dtype.is_float() && to->dtype.bits > from->dtype.bits;
+}
 
 std::string key_of(const Node& n, const std::vector<NodeId>& inputs) {
   std::string k = std::to_string(static_cast<int>(n.kind)) + "|";
@@ -38,7 +49,7 @@ Graph eliminate_common_subexpressions(const Graph& g) {
     const Node& n = g.nodes[i];
     std::vector<NodeId> inputs;
     for (NodeId in : n.inputs) inputs.push_back(map[in]);
-    bool mergeable = n.kind != NodeKind::Input && !is_random(n) &&
+    bool mergeable = n.kind != NodeKind::Input && !is_random(n) && !is_widening_cast(g, n) &&
                      (n.kind != NodeKind::Constant || n.constant.nbytes() <= kMaxMergedConstantBytes);
     if (!mergeable) {
       map[i] = b.copy(n, std::move(inputs));

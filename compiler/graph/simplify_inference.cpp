@@ -1,10 +1,10 @@
 // Inference simplification (TVM's SimplifyInference): batch_norm, dropout and bias_add
 // become elementwise and broadcast ops that fuse into their neighbours' groups; layer_norm,
 // instance_norm and group_norm become a mean, a variance and an element-wise tail, which
-// lower as reductions and element-wise kernels. The op sequences follow TVM's
-// *ToInferUnpack rewrites. batch_norm's is also the order the reference kernel computes in
-// (interpreter/kernels/nn_norm.cpp); the other normalisations' reference kernels work in
-// double, so compiled results agree with them to the dtype's rounding.
+// lower as reductions and element-wise kernels, as TVM's *ToInferUnpack rewrites do. Each
+// follows the order the reference kernel computes in (interpreter/kernels/nn_norm.cpp):
+// batch_norm in the data's dtype, the others in float64 as their reference kernels do,
+// so results agree with them to the dtype's rounding.
 #include "compiler/graph/passes.h"
 #include "compiler/graph/rebuild.h"
 
@@ -50,40 +50,57 @@ NodeId batch_norm(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in)
   return b.tuple({out, mean, var}, s);
 }
 
-// (data - mean) / sqrt(variance + epsilon) with the statistics over `axes`, kept as
-// size-1 dimensions so they broadcast back.
-NodeId standardize(GraphBuilder& b, NodeId data, const std::vector<int64_t>& axes, double epsilon, Span s) {
-  NodeId mean = b.call("mean", {{"axis", attr_ints(axes)}, {"keepdims", attr_bool(true)}}, {data}, s);
-  NodeId var = b.call("variance", {{"axis", attr_ints(axes)}, {"keepdims", attr_bool(true)}}, {data, mean}, s);
-  NodeId denom = b.call("sqrt", {}, {b.call("add", {}, {var, scalar_like(b, data, epsilon, s)}, s)}, s);
-  return b.call("divide", {}, {b.call("subtract", {}, {data, mean}, s), denom}, s);
+NodeId cast_to(GraphBuilder& b, NodeId x, DataType t, Span s) {
+  if (ty_as<TensorTy>(b.type_of(x))->dtype == t) return x;
+  return b.call("cast", {{"dtype", attr_string(dtype_name(t))}}, {x}, s);
 }
 
-// `out` * gamma + beta along `axis`, as the layer's scale and center attributes say.
-NodeId scale_and_center(GraphBuilder& b, const Node& n, NodeId out, NodeId gamma, NodeId beta, int64_t axis,
-                        int64_t ndim) {
-  if (n.attrs.get_bool("scale", true)) out = b.call("multiply", {}, {out, expand_to_axis(b, gamma, axis, ndim, n.span)}, n.span);
-  if (n.attrs.get_bool("center", true)) out = b.call("add", {}, {out, expand_to_axis(b, beta, axis, ndim, n.span)}, n.span);
-  return out;
+// The layer `n` normalising `data` (as the caller has shaped it) over `axes`:
+//   (data - mean) * (1 / sqrt(variance + epsilon)), back to `shape`, * gamma + beta
+// along `axis`, in float64 and then the data's dtype. That is the reference kernels' op
+// sequence and precision (interpreter/kernels/nn_norm.cpp), which matters: over an axis
+// of nearly equal values the statistics cancel, and float32 ones made results differ in
+// the second digit (tests/fuzz/jit_differential.py found it). TVM's decomposition works
+// in the data's dtype.
+NodeId normalize(GraphBuilder& b, const Node& n, NodeId data, const std::vector<int64_t>& axes,
+                 const std::vector<int64_t>& shape, int64_t axis, NodeId gamma, NodeId beta) {
+  const Span s = n.span;
+  const DataType dtype = ty_as<TensorTy>(b.type_of(data))->dtype, f64 = DataType::float_(64);
+  const int64_t ndim = static_cast<int64_t>(shape.size());
+  // A cast per reader: each fuses into its reader's kernel (common-subexpression
+  // elimination leaves widening casts apart), where one shared cast would be a float64
+  // copy of the data written once and read three times.
+  NodeId x = cast_to(b, data, f64, s);
+  NodeId mean = b.call("mean", {{"axis", attr_ints(axes)}, {"keepdims", attr_bool(true)}}, {cast_to(b, data, f64, s)}, s);
+  NodeId var = b.call("variance", {{"axis", attr_ints(axes)}, {"keepdims", attr_bool(true)}},
+                      {cast_to(b, data, f64, s), mean}, s);
+  NodeId eps = scalar_like(b, x, n.attrs.get_double("epsilon", 1e-5), s);
+  NodeId rstd = b.call("divide", {}, {scalar_like(b, x, 1.0, s), b.call("sqrt", {}, {b.call("add", {}, {var, eps}, s)}, s)}, s);
+  NodeId out = b.call("multiply", {}, {b.call("subtract", {}, {x, mean}, s), rstd}, s);
+  if (*concrete_shape(b.type_of(out)) != shape) out = b.call("reshape", {{"newshape", attr_ints(shape)}}, {out}, s);
+  if (n.attrs.get_bool("scale", true))
+    out = b.call("multiply", {}, {out, expand_to_axis(b, cast_to(b, gamma, f64, s), axis, ndim, s)}, s);
+  if (n.attrs.get_bool("center", true))
+    out = b.call("add", {}, {out, expand_to_axis(b, cast_to(b, beta, f64, s), axis, ndim, s)}, s);
+  return cast_to(b, out, dtype, s);
 }
 
 // Statistics over `axis`.
 NodeId layer_norm(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
-  const int64_t ndim = rank_of(b, in[0]);
-  const int64_t axis = normalized_axis(n.attrs.get_int("axis", -1), ndim);
-  NodeId out = standardize(b, in[0], {axis}, n.attrs.get_double("epsilon", 1e-5), n.span);
-  return scale_and_center(b, n, out, in[1], in[2], axis, ndim);
+  const std::vector<int64_t> shape = *concrete_shape(b.type_of(in[0]));
+  const int64_t axis = normalized_axis(n.attrs.get_int("axis", -1), static_cast<int64_t>(shape.size()));
+  return normalize(b, n, in[0], {axis}, shape, axis, in[1], in[2]);
 }
 
 // Statistics over every axis but the first (the batch) and `axis`.
 NodeId instance_norm(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
-  const int64_t ndim = rank_of(b, in[0]);
+  const std::vector<int64_t> shape = *concrete_shape(b.type_of(in[0]));
+  const int64_t ndim = static_cast<int64_t>(shape.size());
   const int64_t axis = normalized_axis(n.attrs.get_int("axis", 1), ndim);
   std::vector<int64_t> axes;
   for (int64_t d = 1; d < ndim; ++d)
     if (d != axis) axes.push_back(d);
-  NodeId out = standardize(b, in[0], axes, n.attrs.get_double("epsilon", 1e-5), n.span);
-  return scale_and_center(b, n, out, in[1], in[2], axis, ndim);
+  return normalize(b, n, in[0], axes, shape, axis, in[1], in[2]);
 }
 
 // The channel axis split into (num_groups, channels / num_groups); statistics over the
@@ -100,10 +117,8 @@ NodeId group_norm(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in)
   grouped.insert(grouped.end(), shape.begin() + axis + 1, shape.end());
   std::vector<int64_t> axes;
   for (int64_t d = axis + 1; d < static_cast<int64_t>(grouped.size()); ++d) axes.push_back(d);
-  NodeId out = b.call("reshape", {{"newshape", attr_ints(grouped)}}, {in[0]}, n.span);
-  out = standardize(b, out, axes, n.attrs.get_double("epsilon", 1e-5), n.span);
-  out = b.call("reshape", {{"newshape", attr_ints(shape)}}, {out}, n.span);
-  return scale_and_center(b, n, out, in[1], in[2], axis, ndim);
+  NodeId x = b.call("reshape", {{"newshape", attr_ints(grouped)}}, {in[0]}, n.span);
+  return normalize(b, n, x, axes, shape, axis, in[1], in[2]);
 }
 
 NodeId bias_add(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {

@@ -49,6 +49,9 @@ using LoweredReduction = LoweredKernel;
 // The accumulator row of a reduction whose innermost dimension is kept is processed in
 // chunks of this many outputs (a local array, so it stays in cache / on the stack).
 inline constexpr int64_t kReductionRow = 512;
+// Reduced innermost (a sum over the last axis), the CPU folds this many outputs side by
+// side, each serially in the reference's order.
+inline constexpr int64_t kInterleavedOutputs = 8;
 
 // The GPU's warp per output: fewer than kLaneReductionOutputs outputs of at least
 // kLaneReductionCount elements each, for float32/int32 sum and mean and int32 max and min.

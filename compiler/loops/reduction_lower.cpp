@@ -166,7 +166,11 @@ LoweredReduction lower(const ReductionProgram& p, std::string name, LoopShape sh
   std::vector<size_t> kept, red_dims;
   for (size_t d = 0; d < nest.dims.size(); ++d) (nest.classes[d] ? red_dims : kept).push_back(d);
   const bool gpu = shape_for == LoopShape::Gpu;
-  const bool row = !gpu && !kept.empty() && !red_dims.empty() && nest.classes.back() == 0;
+  // Reduced innermost on the CPU: the last kept dimension still becomes a row, of a few
+  // outputs (kInterleavedOutputs) folded side by side, each in its own order: independent
+  // chains the core overlaps, where one output at a time waits on every add's latency.
+  const bool reduced_innermost = !gpu && !kept.empty() && !red_dims.empty() && nest.classes.back() == 1;
+  const bool row = !gpu && !kept.empty() && !red_dims.empty();
   int64_t reduced_elements = 1;
   for (size_t d : red_dims) reduced_elements *= nest.dims[d];
   const std::optional<BinaryOp> combine = lane_combine(p.op, t);
@@ -181,7 +185,9 @@ LoweredReduction lower(const ReductionProgram& p, std::string name, LoopShape sh
   // iteration when it is the only kept dimension, so the threads share it).
   const int64_t last = row ? nest.dims[kept.back()] : 1;
   int64_t chunk = 1;
-  if (row) {
+  if (row && reduced_innermost) {
+    chunk = std::min(kInterleavedOutputs, last);
+  } else if (row) {
     chunk = std::min(kReductionRow, last);
     if (kept.size() == 1) chunk = std::min(chunk, std::max<int64_t>(64, (last / 16 + 15) / 16 * 16));
   }
@@ -239,8 +245,10 @@ LoweredReduction lower(const ReductionProgram& p, std::string name, LoopShape sh
     }
   }
   // The row loop's extent: min(chunk, last - base) (a shorter last chunk).
-  const Expr row_extent = chunks > 1 ? binary(BinaryOp::Min, int_imm(chunk), binary(BinaryOp::Sub, int_imm(last), row_base))
-                                     : int_imm(last);
+  // A constant when every chunk is whole, so the backend can keep the row in registers.
+  const Expr row_extent = chunks > 1 && last % chunk != 0
+                              ? binary(BinaryOp::Min, int_imm(chunk), binary(BinaryOp::Sub, int_imm(last), row_base))
+                              : int_imm(std::min(chunk, last));
   auto index_of = [&](size_t operand) {
     Expr e = int_imm(0);
     for (size_t d = 0; d < nest.dims.size(); ++d) e = ew::index_add(e, ew::index_scale(pos[d], nest.strides[operand][d]));

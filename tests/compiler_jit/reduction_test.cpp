@@ -258,12 +258,19 @@ TEST_CASE("reductions the reference rejects are not lowered, with the reason", "
   CHECK_FALSE(loops::lower_reduction(wrong, "k").ok());
 }
 
-TEST_CASE("the loop IR of a reduction: reduction loops, and a vectorizable row when the kept axis is innermost",
+TEST_CASE("the loop IR of a reduction: reduction loops, and a vectorizable row of outputs inside them",
           "[jit][reduce]") {
+  // Reduced innermost: a float sum keeps its order, so the only vectorizable loop is over
+  // kInterleavedOutputs outputs, inside the reduction loop (each output folds serially).
   const std::string inner =
-      loops::print_kernel(loops::lower_reduction(reduction(ReduceOp::Sum, DataType::float_(32), {8, 64}, {1}, false, false), "k").kernel);
-  CHECK(inner.find("reduction for") != std::string::npos);
-  CHECK(inner.find("vectorizable for") == std::string::npos);  // a float sum keeps its order
+      loops::print_kernel(loops::lower_reduction(reduction(ReduceOp::Sum, DataType::float_(32), {16, 64}, {1}, false, false), "k").kernel);
+  INFO(inner);
+  const size_t fold = inner.find("reduction for");
+  REQUIRE(fold != std::string::npos);
+  const size_t row = inner.find("vectorizable for", fold);
+  REQUIRE(row != std::string::npos);
+  CHECK(inner.find("in [0, " + std::to_string(loops::kInterleavedOutputs) + ")", row) != std::string::npos);
+  CHECK(inner.find("reduction for", row) == std::string::npos);  // nothing reduces inside the row
   const std::string outer =
       loops::print_kernel(loops::lower_reduction(reduction(ReduceOp::Sum, DataType::float_(32), {8, 64}, {0}, false, false), "k").kernel);
   CHECK(outer.find("reduction for") != std::string::npos);
