@@ -5,13 +5,13 @@
 // the parallel one), reduced dimensions the inner `reduction` loops in row-major order, so
 // every output folds its elements in exactly the reference kernel's order:
 //
-//   reduced innermost (sum over the last axis, softmax's max/sum):
-//     parallel for o / serial for kept... { acc = identity;
-//       reduction for r... { prologue at the element; acc = fold(acc, value) }
-//       out[...] = finish(acc) }
-//   The per-output fold is a serial chain: not vectorised, since vectorising it would
-//   reassociate float sums (LLVM may still vectorise integer ones, whose wrapping
-//   arithmetic is associative, by itself).
+//   reduced innermost (sum over the last axis, layer_norm's statistics):
+//     parallel for o / serial for kept... / rows of kInterleavedOutputs outputs {
+//       vectorizable for c { acc[c] = identity }
+//       reduction for r... { vectorizable for c { prologue; acc[c] = fold(acc[c], value) } }
+//       vectorizable for c { out[...c] = finish(acc[c]) } }
+//   Each output's fold is a serial chain, never vectorised along r (that would
+//   reassociate float sums); the 8 outputs of a row are independent chains side by side.
 //
 //   kept innermost (sum over axis 0, mean over the batch):
 //     parallel for o / serial for kept... / chunks of the last kept dimension {
