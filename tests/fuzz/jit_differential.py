@@ -343,7 +343,7 @@ def layout_4d(p, r, x):
     if x.dtype != FLOAT or len(x.shape) != 4:
         return None
     n, c, h, w = x.shape
-    op = r.choice(["batch_flatten", "layout", "adaptive", "upsampling"])
+    op = r.choice(["batch_flatten", "layout", "adaptive", "upsampling", "mirror_pad", "instance_norm", "group_norm"])
     if op == "batch_flatten":
         return p.let("nn.batch_flatten(%s)" % x.name, [n, c * h * w])
     if op == "layout":
@@ -352,13 +352,29 @@ def layout_4d(p, r, x):
                         [n, c // f, h, w, f])
         return p.let("layout_transform(%s, src_layout=\"NCHW%dc\", dst_layout=\"NCHW\")" % (blocked.name, f),
                      x.shape)
-    if op == "adaptive":
-        oh, ow = r.randint(1, h), r.randint(1, w)
+    if op == "adaptive":  # sizes dividing the input's lower as pools, others do not
+        divisors = lambda d: [k for k in range(1, d + 1) if d % k == 0]
+        oh, ow = (r.choice(divisors(h)), r.choice(divisors(w))) if r.random() < 0.6 else (r.randint(1, h), r.randint(1, w))
         kind = r.choice(["avg", "max"])
         return p.let("nn.adaptive_%s_pool2d(%s, output_size=%s)" % (kind, x.name, ints([oh, ow])), [n, c, oh, ow])
-    s = r.choice([1, 2])
-    return p.let("nn.upsampling(%s, scale_h=%df, scale_w=%df, method=\"nearest_neighbor\")" % (x.name, s, s),
-                 [n, c, h * s, w * s])
+    if op == "upsampling":
+        sh, sw = r.choice([1, 2, 3]), r.choice([1, 2])
+        layout = r.choice(["NCHW", "NHWC"])
+        shape = [n, c, h * sh, w * sw] if layout == "NCHW" else [n, c * sh, h * sw, w]
+        return p.let("nn.upsampling(%s, scale_h=%df, scale_w=%df, layout=\"%s\", method=\"nearest_neighbor\")"
+                     % (x.name, sh, sw, layout), shape)
+    if op == "mirror_pad":
+        mode = r.choice(["REFLECT", "SYMMETRIC"])
+        most = lambda d: d - 1 if mode == "REFLECT" else d
+        widths = [[0, 0], [0, 0]] + [[r.randint(0, most(d)), r.randint(0, most(d))] for d in (h, w)]
+        text = "[" + ", ".join("[%d, %d]" % tuple(wd) for wd in widths) + "]"
+        return p.let("nn.mirror_pad(%s, pad_width=%s, mode=\"%s\")" % (x.name, text, mode),
+                     [n, c, h + sum(widths[2]), w + sum(widths[3])])
+    gamma, beta = p.param([c]), p.param([c])
+    if op == "instance_norm":
+        return p.let("nn.instance_norm(%s, %s, %s, axis=1)" % (x.name, gamma.name, beta.name), x.shape)
+    groups = r.choice([g for g in (1, 2, 3, c) if c % g == 0])
+    return p.let("nn.group_norm(%s, %s, %s, num_groups=%d, axis=1)" % (x.name, gamma.name, beta.name, groups), x.shape)
 
 
 def conv2d_transpose(p, r, x):
