@@ -151,7 +151,13 @@ def binary(p, r, x):
     y = broadcast_partner(p, r, x)
     if r.random() < 0.5:
         x, y = y, x
-    op = r.choice(["add", "subtract", "multiply", "divide", "maximum", "minimum", "power", "where"])
+    ops = ["add", "subtract", "multiply", "divide", "maximum", "minimum", "power", "where"]
+    if FLOAT == "float16":
+        # float16 batch_norm is decomposed in float16, as TVM does, where its reference
+        # kernel rounds once: a unit in the last place apart, which dividing by a value
+        # near zero (or a power) turns into any difference at all
+        ops = [o for o in ops if o not in ("divide", "power")]
+    op = r.choice(ops)
     shape = broadcast_shape(x.shape, y.shape)
     if op == "where":
         cond = p.let("greater(%s, %s)" % (x.name, y.name), shape, "bool")
