@@ -96,6 +96,13 @@ struct IndexProgram {
 
 using LoweredIndexProgram = LoweredKernel;
 
+// The widest pad a mirror `mode` (Pad: 2 reflect, 3 symmetric) takes on a dimension of
+// `extent`: one fold (reflect repeats no edge, so it has one element fewer to give).
+// Other modes have no limit.
+inline int64_t widest_mirror_pad(int mode, int64_t extent) {
+  return mode == 2 ? extent - 1 : mode == 3 ? extent : INT64_MAX;
+}
+
 // `shape`: the CPU's loops (rows in parallel, a row's elements vectorisable), or the GPU's
 // (a parallel iteration per output element; ir.h).
 LoweredIndexProgram lower_index_program(const IndexProgram& p, std::string name, LoopShape shape = LoopShape::Cpu);

@@ -198,9 +198,8 @@ std::string Lowerer::check() {
         if (n.mode < 0 || n.mode > 3) return bad(i, "pad mode");
         for (size_t d = 0; d < rank; ++d) {
           if (x[d] == 0 && n.shape[d] != 0) return bad(i, "pad of an empty dimension");
-          // a mirror folds once: the pads fit in the data (reflect: one element fewer)
-          const int64_t most = n.mode == 2 ? x[d] - 1 : n.mode == 3 ? x[d] : INT64_MAX;
-          if (n.mode >= 2 && (n.begin[d] > most || n.shape[d] - x[d] - n.begin[d] > most))
+          const int64_t most = widest_mirror_pad(n.mode, x[d]);
+          if (n.begin[d] > most || n.shape[d] - x[d] - n.begin[d] > most)
             return bad(i, "a mirror past the data");
         }
         break;

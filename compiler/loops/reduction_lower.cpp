@@ -169,8 +169,8 @@ LoweredReduction lower(const ReductionProgram& p, std::string name, LoopShape sh
   // Reduced innermost on the CPU: the last kept dimension still becomes a row, of a few
   // outputs (kInterleavedOutputs) folded side by side, each in its own order: independent
   // chains the core overlaps, where one output at a time waits on every add's latency.
-  const bool reduced_innermost = !gpu && !kept.empty() && !red_dims.empty() && nest.classes.back() == 1;
   const bool row = !gpu && !kept.empty() && !red_dims.empty();
+  const bool reduced_innermost = row && nest.classes.back() == 1;
   int64_t reduced_elements = 1;
   for (size_t d : red_dims) reduced_elements *= nest.dims[d];
   const std::optional<BinaryOp> combine = lane_combine(p.op, t);

@@ -56,8 +56,8 @@ bool slice_ranges(const Node& n, const std::vector<int64_t>& shape, std::vector<
   return true;
 }
 
-// The spatial axes of a pool's layout: H and W present and not split.
-bool pool_axes(const std::string& layout, size_t rank, int& h, int& w) {
+// The H and W axes of a 2-D layout (pools, upsampling): both present, none split.
+bool spatial_axes(const std::string& layout, size_t rank, int& h, int& w) {
   h = w = -1;
   if (layout.size() != rank) return false;  // letters only: no split axes
   for (size_t i = 0; i < layout.size(); ++i) {
@@ -83,7 +83,7 @@ bool pool_spec(const Node& n, const std::vector<int64_t>& x, loops::PoolSpec& ps
   const bool global = op == "nn.global_max_pool2d" || op == "nn.global_avg_pool2d";
   const bool adaptive = op == "nn.adaptive_max_pool2d" || op == "nn.adaptive_avg_pool2d";
   ps.is_max = op == "nn.max_pool2d" || op == "nn.global_max_pool2d" || op == "nn.adaptive_max_pool2d";
-  if (!pool_axes(n.attrs.get_string("layout"), x.size(), ps.h_axis, ps.w_axis)) {
+  if (!spatial_axes(n.attrs.get_string("layout"), x.size(), ps.h_axis, ps.w_axis)) {
     *why = "a pool over layout \"" + n.attrs.get_string("layout") + "\"";
     return false;
   }
@@ -257,9 +257,8 @@ std::optional<loops::IndexProgram> index_program(const Graph& g, const FusedGrou
       ok = ok && widths.size() == rank && in0.size() == rank;
       for (size_t d = 0; ok && d < rank; ++d) {
         ok = widths[d].size() == 2;
-        // A mirror must not reach past the data it mirrors (reflect repeats no edge, so it
-        // has one element fewer to give): the reference kernel says so.
-        const int64_t most = x.mode == 2 ? in0[d] - 1 : x.mode == 3 ? in0[d] : INT64_MAX;
+        // A mirror must not reach past the data it mirrors: the reference kernel says so.
+        const int64_t most = loops::widest_mirror_pad(x.mode, in0[d]);
         if (ok && (widths[d][0] > most || widths[d][1] > most)) {
           *why = "`" + op + "` mirrors past the data in dimension " + std::to_string(d) + ": its reference kernel";
           return std::nullopt;
@@ -270,11 +269,11 @@ std::optional<loops::IndexProgram> index_program(const Graph& g, const FusedGrou
       // Nearest neighbour by whole factors without align_corners: the reference reads
       // x[i / k] along H and W (TOPI's integer-division case), two Repeat nodes. Other
       // methods and fractional factors stay on the reference kernel.
-      const std::string layout = n.attrs.get_string("layout");
-      const size_t h = layout.find('H'), w = layout.find('W');
+      int hi = -1, wi = -1;
       ok = n.attrs.get_string("method") == "nearest_neighbor" && !n.attrs.get_bool("align_corners") &&
-           layout.size() == rank && in0.size() == rank && h != std::string::npos && w != std::string::npos &&
-           in0[h] > 0 && in0[w] > 0 && x.shape[h] % in0[h] == 0 && x.shape[w] % in0[w] == 0;
+           in0.size() == rank && spatial_axes(n.attrs.get_string("layout"), rank, hi, wi);
+      const size_t h = static_cast<size_t>(hi), w = static_cast<size_t>(wi);
+      ok = ok && in0[h] > 0 && in0[w] > 0 && x.shape[h] % in0[h] == 0 && x.shape[w] % in0[w] == 0;
       if (ok) {
         loops::IxNode rows = x;
         rows.kind = loops::IxKind::Repeat;
