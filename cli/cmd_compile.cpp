@@ -16,6 +16,7 @@
 #include "compiler/graph/passes.h"
 #include "compiler/pipeline/executable.h"
 #include "compiler/pipeline/gpu_groups.h"
+#include "compiler/pipeline/kernel_fusion.h"
 #include "compiler/graph/print.h"
 #include "interpreter/eval/run.h"
 
@@ -168,16 +169,16 @@ int cmd_compile(const Args& args) {
     }
     compiler::Graph g = compiler::optimize(*built.graph);
     if (emit == "optimized") std::fputs(compiler::print_graph(g).c_str(), stdout);
-    else if (emit == "fused") std::fputs(compiler::print_fused(g, compiler::fuse(g)).c_str(), stdout);
+    else if (emit == "fused") std::fputs(compiler::print_fused(g, compiler::fuse_for_kernels(g)).c_str(), stdout);
     else if (emit == "memory") {
-      const compiler::FusionPlan plan = compiler::fuse(g);
+      const compiler::FusionPlan plan = compiler::fuse_for_kernels(g);
       const std::vector<compiler::PlanStep> steps = compiler::plan_steps(g, plan);
       std::fputs(compiler::print_memory_plan(g, compiler::plan_memory(g, steps)).c_str(), stdout);
     }
     else if (gpu_target)
-      std::fputs(compiler::emit_gpu_groups(g, compiler::fuse(g), emit == "asm" ? "ptx" : emit, *gpu_target).c_str(),
+      std::fputs(compiler::emit_gpu_groups(g, compiler::fuse_for_kernels(g), emit == "asm" ? "ptx" : emit, *gpu_target).c_str(),
                  stdout);
-    else std::fputs(compiler::emit_groups(g, compiler::fuse(g), emit, compiler::Jit::instance()).c_str(), stdout);
+    else std::fputs(compiler::emit_groups(g, compiler::fuse_for_kernels(g), emit, compiler::Jit::instance()).c_str(), stdout);
   } catch (const compiler::GraphError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return kExitErrors;

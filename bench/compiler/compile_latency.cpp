@@ -23,6 +23,7 @@
 #include "compiler/graph/passes.h"
 #include "compiler/pipeline/compile_function.h"
 #include "compiler/pipeline/executable.h"
+#include "compiler/pipeline/kernel_fusion.h"
 #include "interpreter/eval/run.h"
 #include "lang/base/source.h"
 
@@ -88,7 +89,7 @@ int main(int argc, char** argv) {
   compiler::BuildResult built = compiler::build_graph(def, types, loaded->front.module->metadata.get(), *specs);
   if (!built.ok()) die(built.reason);
   const compiler::Graph g = compiler::optimize(*built.graph);
-  const compiler::FusionPlan plan = compiler::fuse(g);
+  const compiler::FusionPlan plan = compiler::fuse_for_kernels(g);
   std::vector<loops::Kernel> kernels;
   for (const compiler::FusedGroup& group : plan.groups) {
     std::string why;

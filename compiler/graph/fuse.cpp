@@ -302,19 +302,28 @@ FusionPlan fuse(const Graph& g, size_t max_fused_ops) {
   part.run(dom);
 
   // Collect groups by root, in order of their first member.
-  std::vector<FusedGroup> groups;
+  std::vector<std::vector<NodeId>> members;
   std::vector<int32_t> by_root(g.size(), -1);
-  std::vector<int32_t> group_of(g.size(), -1);
   for (NodeId i = 0; i < g.size(); ++i) {
     if (!is_member(g.nodes[i])) continue;
     size_t r = part.root(i);
     if (by_root[r] < 0) {
-      by_root[r] = static_cast<int32_t>(groups.size());
-      groups.emplace_back();
-      groups.back().id = static_cast<uint32_t>(by_root[r]);
+      by_root[r] = static_cast<int32_t>(members.size());
+      members.emplace_back();
     }
-    group_of[i] = by_root[r];
-    groups[by_root[r]].nodes.push_back(i);
+    members[by_root[r]].push_back(i);
+  }
+  return plan_of_groups(g, std::move(members));
+}
+
+FusionPlan plan_of_groups(const Graph& g, std::vector<std::vector<NodeId>> members) {
+  std::vector<FusedGroup> groups(members.size());
+  std::vector<int32_t> group_of(g.size(), -1);
+  for (size_t k = 0; k < members.size(); ++k) {
+    groups[k].id = static_cast<uint32_t>(k);
+    std::sort(members[k].begin(), members[k].end());
+    groups[k].nodes = std::move(members[k]);
+    for (NodeId i : groups[k].nodes) group_of[i] = static_cast<int32_t>(k);
   }
   auto users = g.users();
   for (FusedGroup& gr : groups) {

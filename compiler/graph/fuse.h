@@ -51,4 +51,10 @@ FusionPattern node_pattern(const Graph& g, NodeId id);
 
 FusionPlan fuse(const Graph& g, size_t max_fused_ops = 256);
 
+// The plan whose groups have these members (each call, tuple and projection of `g` in
+// exactly one): each group's inputs, outputs, pattern and master as fuse() derives them,
+// the groups in topological order. fuse() ends with it; a later pass that splits or
+// merges groups (compiler/pipeline/kernel_fusion.h) rebuilds its plan with it.
+FusionPlan plan_of_groups(const Graph& g, std::vector<std::vector<NodeId>> members);
+
 }  // namespace relay::compiler

@@ -148,6 +148,9 @@ const std::vector<std::string_view>& lowered_reduction_ops() {
     std::vector<std::string_view> v;
     for (const OpName& o : kOps) v.push_back(o.name);
     v.push_back("variance");  // a mean of (x - mean)^2: the graph layer builds the prologue
+    // sums over the axes broadcasting to the target shape created (the graph layer finds them)
+    v.push_back("collapse_sum_like");
+    v.push_back("collapse_sum_to");
     return v;
   }();
   return ops;

@@ -2,6 +2,7 @@
 
 #include "compiler/graph/passes.h"
 #include "compiler/pipeline/gpu_executable.h"
+#include "compiler/pipeline/kernel_fusion.h"
 #include "compiler/pipeline/scalar_call.h"
 
 namespace relay::compiler {
@@ -45,7 +46,7 @@ std::vector<ArgSpec> specs_of(const jit::Signature& sig) {
 // A built graph through the passes, fusion and code generation.
 void compile_graph(Graph built, ThreadPool* pool, const ExecutionOptions& run, jit::CompileOutcome& out) {
   Graph g = optimize(built);
-  FusionPlan plan = fuse(g);
+  FusionPlan plan = fuse_for_kernels(g);
   if (run.gpu) {
     out.code = std::make_unique<GpuExecutable>(std::move(g), std::move(plan), run, &out.notes);
     return;

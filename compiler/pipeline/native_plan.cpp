@@ -155,6 +155,8 @@ std::optional<NativePlan> plan_reduction(const Graph& g, const FusedGroup& group
   if (!program) return std::nullopt;
   FusedGroup part = group;
   part.inputs = std::move(inputs);
+  // The node's shape: a collapse_sum's program drops the 1s it keeps (same elements).
+  std::vector<int64_t> out_shape = shape_of(g[group.master].type);
   if (shape == loops::LoopShape::Gpu) {
     if (auto split = loops::lower_split_reduction(*program, kernel_name(g, group))) {
       if (!split->finish.ok()) {
@@ -162,7 +164,7 @@ std::optional<NativePlan> plan_reduction(const Graph& g, const FusedGroup& group
         return std::nullopt;
       }
       auto plan = lowered_plan(NativePlan::Kind::Reduction, std::move(part), std::move(split->partial), program->out_dtype,
-                               program->out_shape, loops::status_message(*program), why);
+                               std::move(out_shape), loops::status_message(*program), why);
       if (plan) {
         plan->finish = std::move(split->finish.kernel);
         plan->workspace_bytes = split->partial_bytes;
@@ -172,7 +174,7 @@ std::optional<NativePlan> plan_reduction(const Graph& g, const FusedGroup& group
     }
   }
   return lowered_plan(NativePlan::Kind::Reduction, std::move(part), loops::lower_reduction(*program, kernel_name(g, group), shape),
-                      program->out_dtype, program->out_shape, loops::status_message(*program), why);
+                      program->out_dtype, std::move(out_shape), loops::status_message(*program), why);
 }
 
 }  // namespace
@@ -352,7 +354,11 @@ std::optional<loops::ReductionProgram> reduction_program(const Graph& g, const F
   // variance(x, mean) is the mean of (x - mean)^2 folded as the reference folds it (the
   // subtraction and square in the dtype, then the sum), divided by count - unbiased.
   const bool variance = op == "variance";
-  const std::optional<loops::ReduceOp> reduce = variance ? loops::ReduceOp::Mean : loops::reduce_op_named(op);
+  // collapse_sum_like/collapse_sum_to sum over the axes that broadcasting the target shape
+  // to the data's created (TVM's topi::collapse_sum); the second operand gives only that shape.
+  const bool collapse = op == "collapse_sum_like" || op == "collapse_sum_to";
+  const std::optional<loops::ReduceOp> reduce =
+      variance ? loops::ReduceOp::Mean : collapse ? loops::ReduceOp::Sum : loops::reduce_op_named(op);
   if (group.pattern != FusionPattern::Reduction || !reduce) {
     const std::string_view listed = interpreted_reason(op);
     *why = listed.empty() ? "pattern " + std::string(fusion_pattern_name(group.pattern)) : std::string(listed);
@@ -365,7 +371,7 @@ std::optional<loops::ReductionProgram> reduction_program(const Graph& g, const F
     *why = "`" + std::string(op) + "` is not the group's only output";
     return std::nullopt;
   }
-  if (master.inputs.size() != (variance ? 2u : 1u) || !g[master.inputs[0]].type ||
+  if (master.inputs.size() != (variance || collapse ? 2u : 1u) || !g[master.inputs[0]].type ||
       g[master.inputs[0]].type->kind != TyKind::Tensor) {
     *why = "`" + std::string(op) + "` of a tuple";
     return std::nullopt;
@@ -401,11 +407,26 @@ std::optional<loops::ReductionProgram> reduction_program(const Graph& g, const F
     p.count_offset = master.attrs.get_bool("unbiased") ? 1 : 0;
   }
   p.op = *reduce;
+  p.out_dtype = dtype_of(master.type);
+  if (collapse) {
+    // The reduced axes dropped: the target shape's elements in the same row-major order
+    // (its kept 1s are where the data has 1 too), so the output buffer is the target's.
+    const std::vector<int64_t> in = shape_of(g[data].type), to = shape_of(master.type);
+    const size_t lead = in.size() - to.size();
+    for (size_t d = 0; d < in.size(); ++d) {
+      if (d < lead || (to[d - lead] == 1 && in[d] != 1)) p.axes.push_back(static_cast<int64_t>(d));
+      else p.out_shape.push_back(in[d]);
+    }
+    if (p.axes.empty()) {  // an empty axis list would mean every axis
+      *why = "`" + std::string(op) + "` collapses no axis";
+      return std::nullopt;
+    }
+    return p;
+  }
   p.axes = master.attrs.get_ints("axis");
   p.keepdims = master.attrs.get_bool("keepdims");
   p.exclude = master.attrs.get_bool("exclude");
   p.select_last_index = master.attrs.get_bool("select_last_index");
-  p.out_dtype = dtype_of(master.type);
   p.out_shape = shape_of(master.type);
   return p;
 }

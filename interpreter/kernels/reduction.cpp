@@ -17,20 +17,25 @@ namespace relay::rt {
 
 ReduceSpec reduce_spec(const KernelCall& call, const Shape& in) {
   const size_t rank = in.size();
-  ReduceSpec s;
   std::vector<int64_t> axes = call.attrs.get_ints("axis");
-  s.reduced.assign(rank, axes.empty());
+  std::vector<bool> reduced(rank, axes.empty());
   if (!axes.empty()) {
     for (int64_t a : axes) {
       const auto d = static_cast<size_t>(normalize_axis(a, rank, call.op.name));
-      if (s.reduced[d])
+      if (reduced[d])
         throw RuntimeError("`" + std::string(call.op.name) + "`: axis " + std::to_string(a) + " names dimension " +
                            std::to_string(d) + " of a rank-" + std::to_string(rank) + " tensor twice");
-      s.reduced[d] = true;
+      reduced[d] = true;
     }
-    if (call.attrs.get_bool("exclude")) s.reduced.flip();
+    if (call.attrs.get_bool("exclude")) reduced.flip();
   }
-  const bool keepdims = call.attrs.get_bool("keepdims");
+  return reduce_spec_of(std::move(reduced), in, call.attrs.get_bool("keepdims"));
+}
+
+ReduceSpec reduce_spec_of(std::vector<bool> reduced, const Shape& in, bool keepdims) {
+  const size_t rank = in.size();
+  ReduceSpec s;
+  s.reduced = std::move(reduced);
   s.out_strides.assign(rank, 0);
   s.reduced_index_strides.assign(rank, 0);
   int64_t out_stride = 1, reduced_stride = 1;
@@ -138,10 +143,9 @@ void fold(const T* in, A* acc, const RowPlan<2>& plan) {
   }
 }
 
+// Op's fold of x into the outputs the spec says.
 template <class Op>
-Value reduce_kernel(const KernelCall& call) {
-  const NDArray x = call.tensor(0);
-  const ReduceSpec spec = reduce_spec(call, x.shape());
+NDArray reduce_with(const NDArray& x, const ReduceSpec& spec) {
   NDArray out = NDArray::empty(spec.out_shape, x.dtype());
   dispatch_dtype(x.dtype(), [&]<class T>(TypeTag<T>) {
     using A = typename Op::template Acc<T>;
@@ -152,6 +156,18 @@ Value reduce_kernel(const KernelCall& call) {
   });
   return out;
 }
+
+template <class Op>
+Value reduce_kernel(const KernelCall& call) {
+  const NDArray x = call.tensor(0);
+  return reduce_with<Op>(x, reduce_spec(call, x.shape()));
+}
+
+}  // namespace
+
+NDArray sum_over(const NDArray& x, const ReduceSpec& spec) { return reduce_with<SumOp>(x, spec); }
+
+namespace {
 
 // mean = sum / count, with count converted to the dtype (TVM's MeanCompute).
 Value mean(const KernelCall& call) {

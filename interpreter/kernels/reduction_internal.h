@@ -26,6 +26,13 @@ struct ReduceSpec {
 // `axis` None or empty: every axis (exclude ignored); else the listed axes (negative ones
 // from the end; out of range or repeated is a RuntimeError), complemented by `exclude`.
 ReduceSpec reduce_spec(const KernelCall& call, const Shape& in);
+// The spec of a reduction over the dimensions `reduced` marks.
+ReduceSpec reduce_spec_of(std::vector<bool> reduced, const Shape& in, bool keepdims);
+
+// `sum` of x as the spec says (TVM's topi::sum): each output folds its elements in
+// row-major order in x's dtype (floats in their compute type, float16 rounded at every
+// step; integers wrapping). collapse_sum_like/collapse_sum_to are this sum too.
+NDArray sum_over(const NDArray& x, const ReduceSpec& spec);
 
 // The input (contiguous) walked row by row together with the output offsets.
 inline RowPlan<2> reduce_plan(const Shape& in, const ReduceSpec& spec) {

@@ -3,6 +3,7 @@
 // tile.
 #include <cctype>
 
+#include "interpreter/kernels/reduction_internal.h"
 #include "interpreter/kernels/transform_internal.h"
 
 namespace relay::rt {
@@ -165,27 +166,18 @@ NDArray broadcast(const KernelCall& call, const NDArray& data, const Shape& to) 
 Value broadcast_to_kernel(const KernelCall& call) { return broadcast(call, call.tensor(0), call.attrs.get_ints("shape")); }
 Value broadcast_to_like_kernel(const KernelCall& call) { return broadcast(call, call.tensor(0), call.tensor(1).shape()); }
 
-// Sums data over the dims that broadcasting `to` to data's shape would have created.
+// Sums data over the dims that broadcasting `to` to data's shape would have created: the
+// leading ones `to` lacks and those where `to` has 1 and data more. TVM's topi::collapse_sum
+// is a `sum` over those axes (in the dtype, each output in row-major order), so this is
+// the `sum` kernel's fold, reshaped to `to`.
 NDArray collapse_sum(const KernelCall& call, const NDArray& data, const Shape& to) {
   if (broadcast_shapes(to, data.shape(), call.op.name) != data.shape())
     fail(call, "shape " + str(to) + " does not broadcast to data of shape " + str(data.shape()));
-  NDArray out = NDArray::zeros(to, data.dtype());
-  const std::vector<int64_t> st[1] = {broadcast_strides(to, data.shape())};
-  dispatch_dtype(data.dtype(), [&]<class T>(TypeTag<T>) {
-    using C = Acc<T>;
-    std::vector<C> acc(static_cast<size_t>(out.size()), C{});
-    const T* s = data.data<T>();
-    for_each_strided(data.shape(), st, [&](int64_t i, const int64_t* o) {
-      if constexpr (std::is_same_v<C, bool>) acc[o[0]] = acc[o[0]] || s[i];
-      else acc[o[0]] = static_cast<C>(acc[o[0]] + static_cast<C>(s[i]));
-    });
-    T* d = out.data<T>();
-    for (size_t i = 0; i < acc.size(); ++i) {
-      if constexpr (is_floating_v<T>) d[i] = static_cast<T>(static_cast<Compute<T>>(acc[i]));
-      else d[i] = static_cast<T>(acc[i]);
-    }
-  });
-  return out;
+  const Shape& in = data.shape();
+  const size_t lead = in.size() - to.size();
+  std::vector<bool> reduced(in.size(), false);
+  for (size_t d = 0; d < in.size(); ++d) reduced[d] = d < lead || (to[d - lead] == 1 && in[d] != 1);
+  return sum_over(data, reduce_spec_of(std::move(reduced), in, false)).reshaped(to);
 }
 
 Value collapse_sum_like_kernel(const KernelCall& call) { return collapse_sum(call, call.tensor(0), call.tensor(1).shape()); }

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "compiler/graph/passes.h"
+#include "compiler/pipeline/kernel_fusion.h"
 #include "lang/base/source.h"
 
 namespace relay::testing {
@@ -46,7 +47,7 @@ FusedGraph fused_main(const CompiledModel& m) {
   compiler::BuildResult built = build_main(m);
   REQUIRE(built.ok());
   compiler::Graph g = compiler::optimize(*built.graph);
-  compiler::FusionPlan plan = compiler::fuse(g);
+  compiler::FusionPlan plan = compiler::fuse_for_kernels(g);
   return {std::move(g), std::move(plan)};
 }
 

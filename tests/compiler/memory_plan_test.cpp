@@ -15,6 +15,7 @@
 #include "compiler/graph/passes.h"
 #include "compiler/pipeline/compile_function.h"
 #include "compiler/pipeline/executable.h"
+#include "compiler/pipeline/kernel_fusion.h"
 #include "compiler/pipeline/memory_plan.h"
 #include "tests/compiler/compiler_test_util.h"
 
@@ -35,7 +36,7 @@ Planned plan_model(const t::CompiledModel& m) {
   BuildResult r = t::build_main(m);
   REQUIRE(r.ok());
   Planned p{optimize(*r.graph), {}, {}, {}};
-  p.fusion = fuse(p.g);
+  p.fusion = fuse_for_kernels(p.g);
   p.steps = plan_steps(p.g, p.fusion);
   p.plan = plan_memory(p.g, p.steps);
   return p;

@@ -11,6 +11,7 @@
 
 #include "compiler/graph/passes.h"
 #include "compiler/pipeline/compile_function.h"
+#include "compiler/pipeline/kernel_fusion.h"
 #include "interpreter/value_print.h"
 #include "tests/compiler/compiler_test_util.h"
 
@@ -41,7 +42,7 @@ TEST_CASE("relay compile's later stages print each group's native kernel", "[com
   compiler::BuildResult r = t::build_main(*m);
   REQUIRE(r.ok());
   compiler::Graph g = compiler::optimize(*r.graph);
-  compiler::FusionPlan plan = compiler::fuse(g);
+  compiler::FusionPlan plan = compiler::fuse_for_kernels(g);
   const std::string loops = compiler::emit_groups(g, plan, "loops", compiler::Jit::instance());
   CHECK(loops.find("group 0 (nn.batch_flatten, 1 ops): one index-mapping kernel") != std::string::npos);
   CHECK(loops.find("nn.dense on its reference kernel, the epilogue native") != std::string::npos);
@@ -160,11 +161,18 @@ void check_reductions(const std::string& text, const std::string& summary, bool 
   CHECK(c.notes.size() == 1);  // no group on reference kernels, so no further note
   std::vector<rt::Value> vals(args.begin(), args.end());
   rt::Value got = c.code->call(vals);
-  CHECK(got.tensor().dtype() == want.tensor().dtype());
-  // exact: every element equal (the reductions fold in the reference's order); else the
-  // exp's libm rounding in the element-wise groups
-  if (exact) CHECK(t::max_rel_diff(got.tensor(), want.tensor()) == 0);
-  else CHECK(t::max_rel_diff(got.tensor(), want.tensor()) < 1e-6);
+  const std::vector<rt::Value> gots = got.is_tuple() ? got.tuple().fields : std::vector<rt::Value>{got};
+  const std::vector<rt::Value> wants = want.is_tuple() ? want.tuple().fields : std::vector<rt::Value>{want};
+  REQUIRE(gots.size() == wants.size());
+  for (size_t k = 0; k < gots.size(); ++k) {
+    INFO("result " << k);
+    CHECK(gots[k].tensor().dtype() == wants[k].tensor().dtype());
+    CHECK(gots[k].tensor().shape() == wants[k].tensor().shape());
+    // exact: every element equal (the reductions fold in the reference's order); else the
+    // exp's libm rounding in the element-wise groups
+    if (exact) CHECK(t::max_rel_diff(gots[k].tensor(), wants[k].tensor()) == 0);
+    else CHECK(t::max_rel_diff(gots[k].tensor(), wants[k].tensor()) < 1e-6);
+  }
 }
 
 }  // namespace
@@ -189,9 +197,45 @@ TEST_CASE("reductions with their element-wise producers compile to one native ke
       "  %1 = argmax(multiply(%x, %y), axis=[2], exclude=True);\n"
       "  add(%0, %1)\n}\n",
       "3 fused groups: 3 native, 0 with a native epilogue, 0 with the epilogue inside a library call, 0 a library call alone, 0 on reference kernels", true);
+  // collapse_sum_like/collapse_sum_to (gradients of broadcasts): sums over the axes the
+  // target shape lacks or has as 1, written straight into the target's shape
+  check_reductions(
+      "def @main(%x: Tensor[(4, 3, 5), float32], %y: Tensor[(3, 1), float32], %w: Tensor[(6, 2), int32], %s: Tensor[(2), int64]) {\n"
+      "  %0 = collapse_sum_like(multiply(%x, %x), %y);\n"
+      "  %1 = collapse_sum_to(add(%w, %w), %s, shape=[1, 2]);\n"
+      "  (%0, %1)\n}\n",
+      "2 fused groups: 2 native, 0 with a native epilogue, 0 with the epilogue inside a library call, 0 a library call alone, 0 on reference kernels", true);
   // a whole-tensor float16 sum over the kept-innermost row form (axis 0)
   check_reductions("def @main(%x: Tensor[(16, 40), float16]) {\n  sum(sigmoid(%x), axis=[0])\n}\n",
                    "1 fused groups: 1 native, 0 with a native epilogue, 0 with the epilogue inside a library call, 0 a library call alone, 0 on reference kernels", true);
+}
+
+TEST_CASE("a reduction fed by tile, repeat or broadcast_to splits into an index kernel and the reduction, both native", "[compiler][pipeline]") {
+  // TVM fuses these broadcast-pattern producers into the reduction (one group); the
+  // reduction kernel's prologue is element-wise only, so fuse_for_kernels splits them off
+  const std::string two = "2 fused groups: 2 native, 0 with a native epilogue, 0 with the epilogue inside a library call, 0 a library call alone, 0 on reference kernels";
+  const std::vector<std::string> bodies = {
+      "sum(tile(multiply(%x, %x), reps=[2, 1, 3]), axis=[1])",
+      "mean(repeat(%x, repeats=3, axis=0), axis=[0, 2], keepdims=True)",
+      "max(broadcast_to(%x, shape=[2, 4, 8, 5]), axis=[0, 3])",
+      "argmin(add(tile(%x, reps=[1, 2, 1]), 1f), axis=[2])",
+  };
+  for (const std::string& body : bodies) {
+    const std::string text = "def @main(%x: Tensor[(4, 8, 5), float32]) {\n  " + body + "\n}\n";
+    INFO(text);
+    auto m = t::load_model_text(text);
+    REQUIRE(m->error.empty());
+    compiler::BuildResult r = t::build_main(*m);
+    REQUIRE(r.ok());
+    compiler::Graph g = compiler::optimize(*r.graph);
+    CHECK(compiler::fuse(g).groups.size() == 1);
+    const compiler::FusionPlan split = compiler::fuse_for_kernels(g);
+    REQUIRE(split.groups.size() == 2);
+    CHECK(split.groups[1].nodes.size() == 1);
+    CHECK(split.groups[1].pattern == FusionPattern::Reduction);
+    CHECK(split.groups[1].inputs == split.groups[0].outputs);
+    check_reductions(text, two, true);
+  }
 }
 
 TEST_CASE("layer, instance and group norms decompose into reductions and an element-wise tail, all native", "[compiler][pipeline]") {
@@ -215,7 +259,7 @@ TEST_CASE("a reduction the loop IR cannot lower stays on reference kernels with 
   compiler::BuildResult r = t::build_main(*m);
   REQUIRE(r.ok());
   compiler::Graph g = compiler::optimize(*r.graph);
-  compiler::FusionPlan plan = compiler::fuse(g);
+  compiler::FusionPlan plan = compiler::fuse_for_kernels(g);
   const std::string loops = compiler::emit_groups(g, plan, "loops", compiler::Jit::instance());
   CHECK(loops.find("reference kernels (the reference fails: integer division by zero in `mean`") != std::string::npos);
 }
@@ -226,7 +270,7 @@ TEST_CASE("relay compile --emit=loops prints a reduction group's kernel", "[comp
   compiler::BuildResult r = t::build_main(*m);
   REQUIRE(r.ok());
   compiler::Graph g = compiler::optimize(*r.graph);
-  compiler::FusionPlan plan = compiler::fuse(g);
+  compiler::FusionPlan plan = compiler::fuse_for_kernels(g);
   const std::string loops = compiler::emit_groups(g, plan, "loops", compiler::Jit::instance());
   CHECK(loops.find("sum with its element-wise producers, one native kernel") != std::string::npos);
   CHECK(loops.find("reduction for") != std::string::npos);

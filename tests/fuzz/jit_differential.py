@@ -171,7 +171,15 @@ def reduction(p, r, x):
     rank = len(x.shape)
     axes = sorted(r.sample(range(rank), r.randint(1, rank)))
     keep = r.random() < 0.4
-    op = r.choice(["sum", "mean", "max", "min", "prod", "variance", "argmax", "argmin"])
+    op = r.choice(["sum", "mean", "max", "min", "prod", "variance", "argmax", "argmin", "collapse_sum"])
+    if op == "collapse_sum":  # to a shape that broadcasts back: leading axes gone, some 1s
+        lead = r.randint(0, rank - 1)
+        to = [1 if r.random() < 0.5 else d for d in x.shape[lead:]]
+        if r.random() < 0.5:
+            like = p.param(to)
+            return p.let("collapse_sum_like(%s, %s)" % (x.name, like.name), to)
+        dims = p.param([len(to)], "int64")
+        return p.let("collapse_sum_to(%s, %s, shape=%s)" % (x.name, dims.name, ints(to)), to)
     if op in ("argmax", "argmin"):
         axes = [r.randrange(rank)]
     if op == "variance":  # variance(data, mean) with the mean kept at the data's rank

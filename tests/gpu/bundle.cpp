@@ -28,6 +28,7 @@
 #include "compiler/llvm/jit.h"
 #include "compiler/loops/matmul.h"
 #include "compiler/pipeline/gpu_groups.h"
+#include "compiler/pipeline/kernel_fusion.h"
 #include "interpreter/eval/run.h"
 #include "lang/base/source.h"
 #include "tests/compiler_jit/support.h"
@@ -222,7 +223,7 @@ void write_model_cases(Writer& w, const Options& o) {
   for (const std::string& name : o.models) {
     std::unique_ptr<Model> m = load_model(name);
     const compiler::Graph& g = *m->graph;
-    const compiler::FusionPlan plan = compiler::fuse(g);
+    const compiler::FusionPlan plan = compiler::fuse_for_kernels(g);
     const compiler::GpuGroups gpu = compiler::plan_gpu_groups(g, plan, o.target);
     // Every node's value: the reference kernels over the whole graph, one node at a time.
     const std::vector<rt::NDArray>& args = m->args;
