@@ -1,10 +1,13 @@
 // Inference simplification (TVM's SimplifyInference): batch_norm, dropout and bias_add
 // become elementwise and broadcast ops that fuse into their neighbours' groups; layer_norm,
 // instance_norm and group_norm become a mean, a variance and an element-wise tail, which
-// lower as reductions and element-wise kernels, as TVM's *ToInferUnpack rewrites do. Each
+// lower as reductions and element-wise kernels, as TVM's *ToInferUnpack rewrites do;
+// l2_normalize a sum of squares and a division (TVM's topi computes it so). Each
 // follows the order the reference kernel computes in (interpreter/kernels/nn_norm.cpp):
 // batch_norm in the data's dtype, the others in float64 as their reference kernels do,
 // so results agree with them to the dtype's rounding.
+#include <algorithm>
+
 #include "compiler/graph/passes.h"
 #include "compiler/graph/rebuild.h"
 
@@ -121,6 +124,28 @@ NodeId group_norm(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in)
   return normalize(b, n, x, axes, shape, axis, in[1], in[2]);
 }
 
+// data / sqrt(max(sum(data * data over `axis`), eps)) in float64, then the data's dtype:
+// the reference kernel's sequence and precision (nn_norm.cpp), whose std::max(s, eps) is
+// maximum(eps, s) (a NaN sum stays NaN). TVM's topi::l2_normalize works in the dtype. An
+// empty axis list makes each element its own group (no `sum`: it would read [] as every axis).
+NodeId l2_normalize(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
+  const Span s = n.span;
+  const int64_t ndim = rank_of(b, in[0]);
+  std::vector<int64_t> axes;
+  for (int64_t a : n.attrs.get_ints("axis")) {
+    if (a < -ndim || a >= ndim) return b.copy(n, in);  // its kernel says why
+    axes.push_back(normalized_axis(a, ndim));
+  }
+  std::sort(axes.begin(), axes.end());
+  axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
+  const DataType dtype = ty_as<TensorTy>(b.type_of(in[0]))->dtype, f64 = DataType::float_(64);
+  NodeId x = cast_to(b, in[0], f64, s);
+  NodeId sum = b.call("multiply", {}, {x, x}, s);
+  if (!axes.empty()) sum = b.call("sum", {{"axis", attr_ints(axes)}, {"keepdims", attr_bool(true)}}, {sum}, s);
+  NodeId norm = b.call("sqrt", {}, {b.call("maximum", {}, {scalar_like(b, x, n.attrs.get_double("eps"), s), sum}, s)}, s);
+  return cast_to(b, b.call("divide", {}, {cast_to(b, in[0], f64, s), norm}, s), dtype, s);
+}
+
 NodeId bias_add(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
   const int64_t ndim = rank_of(b, in[0]);
   const int64_t axis = normalized_axis(n.attrs.get_int("axis", 1), ndim);
@@ -139,6 +164,7 @@ Graph simplify_inference(const Graph& g) {
     if (on_floats && n.op->name == "nn.layer_norm") return layer_norm(b, n, in);
     if (on_floats && n.op->name == "nn.instance_norm") return instance_norm(b, n, in);
     if (on_floats && n.op->name == "nn.group_norm") return group_norm(b, n, in);
+    if (on_floats && n.op->name == "nn.l2_normalize") return l2_normalize(b, n, in);
     if (n.kind == NodeKind::Call && n.op->name == "nn.dropout") {
       // The result is the input; the mask stays a projection of the original call, which
       // dead-code elimination drops unless something reads it.

@@ -50,6 +50,8 @@ enum class IxKind : uint8_t {
                 // (nn.pad's reflect, nn.mirror_pad)
   Take,         // data (operand 0) at indices (operand 1) along `axis` (-1: flattened),
                 // `mode` 0 clip, 1 wrap, 2 fast (out of range fails)
+  Gather,       // data (operand 0) at the same index but along `axis`, where it reads
+                // indices (operand 1, the output's shape) there; out of range fails
   Layout,       // layout_transform from `src_layout` to `dst_layout` (primal axes upper
                 // case, "<n><lower>" split sub-axes); coordinates past a padded split read 0
   Pool,         // max/avg over a 2-D window, see PoolSpec
@@ -80,7 +82,7 @@ struct IxNode {
   std::vector<int64_t> perm;    // Transpose
   std::vector<int64_t> begin;   // Slice: first index per dim; Pad: padding before per dim
   std::vector<int64_t> steps;   // Slice: step per dim
-  int64_t axis = 0;             // Repeat, Concat, Take
+  int64_t axis = 0;             // Repeat, Concat, Take, Gather
   int64_t repeats = 1;          // Repeat
   int mode = 0;                 // Take: 0 clip, 1 wrap, 2 fast; Pad: 0 constant, 1 edge,
                                 // 2 reflect, 3 symmetric (mirrors within one fold)

@@ -94,6 +94,7 @@ class Lowerer {
   Expr pool(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& idx);
   Expr concat(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& idx);
   Expr take(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& idx);
+  Expr gather(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& idx);
   Expr layout(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& idx);
   // Emits `fill` into a nested block (its own memo scope; failures recorded there).
   Block nested(const std::function<void(ew::Emitter&)>& fill);
@@ -122,7 +123,8 @@ std::string Lowerer::check() {
     if (n.kind != IxKind::Elementwise && n.operands.empty()) return bad(i, "no operand");
     const std::vector<int64_t> x = n.operands.empty() ? std::vector<int64_t>{} : shape_of(n.operands[0]);
     const DataType xt = n.operands.empty() ? n.dtype : dtype_of(n.operands[0]);
-    if (n.kind != IxKind::Elementwise && n.kind != IxKind::Take && xt != n.dtype) return bad(i, "dtype changes");
+    if (n.kind != IxKind::Elementwise && n.kind != IxKind::Take && n.kind != IxKind::Gather && xt != n.dtype)
+      return bad(i, "dtype changes");
     switch (n.kind) {
       case IxKind::Elementwise: {
         std::vector<DataType> types;
@@ -217,6 +219,18 @@ std::string Lowerer::check() {
         }
         if (n.mode < 0 || n.mode > 2) return bad(i, "take mode");
         if (n.mode == 2) can_fail_ = true;
+        break;
+      }
+      case IxKind::Gather: {
+        if (n.operands.size() != 2 || xt != n.dtype) return bad(i, "gather operands");
+        const DataType it = dtype_of(n.operands[1]);
+        if (!(it.is_int() || it.is_uint())) return bad(i, "gather indices are not integers");
+        const auto& ind = shape_of(n.operands[1]);
+        if (ind != n.shape || x.size() != rank || n.axis < 0 || static_cast<size_t>(n.axis) >= rank)
+          return bad(i, "gather shapes");
+        for (size_t d = 0; d < rank; ++d)
+          if (d != static_cast<size_t>(n.axis) && x[d] != n.shape[d]) return bad(i, "gather shapes");
+        can_fail_ = true;
         break;
       }
       case IxKind::Layout: {
@@ -344,6 +358,7 @@ Expr Lowerer::compute(ew::Emitter& em, const IxNode& n, const std::vector<Expr>&
       return select(all_of(inside), v, fill);
     }
     case IxKind::Take: return take(em, n, idx);
+    case IxKind::Gather: return gather(em, n, idx);
     case IxKind::Layout: return layout(em, n, idx);
     case IxKind::Pool: return pool(em, n, idx);
   }
@@ -403,6 +418,18 @@ Expr Lowerer::take(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& id
   j.push_back(resolved);
   for (size_t d = a + 1; d < data.size(); ++d) j.push_back(idx[d - 1 + ind.size() - static_cast<size_t>(n.batch_dims)]);
   return value(em, n.operands[0], project(j, data));
+}
+
+// The reference (transform_index.cpp) raises its error for an index outside [0, dim): the
+// status flag reports it and the load stays inside.
+Expr Lowerer::gather(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& idx) {
+  const size_t a = static_cast<size_t>(n.axis);
+  const int64_t dim = shape_of(n.operands[0])[a];
+  Expr i = em.bind(cast(i64(), value(em, n.operands[1], idx)), "k");
+  em.failures.push_back(unary(UnaryOp::Not, in_range(i, dim)));
+  std::vector<Expr> j = idx;
+  j[a] = em.bind(clamp(i, 0, dim - 1), "k");
+  return value(em, n.operands[0], j);
 }
 
 Expr Lowerer::layout(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& idx) {
@@ -626,7 +653,7 @@ const std::vector<std::string_view>& lowered_index_ops() {
   static const std::vector<std::string_view> ops = {
       "transpose", "reshape", "squeeze", "expand_dims", "nn.batch_flatten", "contrib_reverse_reshape",
       "strided_slice", "reverse", "broadcast_to", "broadcast_to_like", "tile", "repeat", "concatenate",
-      "layout_transform", "nn.pad", "nn.mirror_pad", "nn.upsampling", "take", "nn.max_pool2d", "nn.avg_pool2d",
+      "layout_transform", "nn.pad", "nn.mirror_pad", "nn.upsampling", "take", "gather", "nn.max_pool2d", "nn.avg_pool2d",
       "nn.adaptive_max_pool2d", "nn.adaptive_avg_pool2d", "nn.global_max_pool2d", "nn.global_avg_pool2d",
   };
   return ops;

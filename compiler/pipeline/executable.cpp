@@ -74,6 +74,7 @@ std::string Executable::step_note(const Graph& g, const Step& step, const std::s
     return id + ": " + master_runs +
            (side ? "; " + std::to_string(side) + " op(s) computing its operands on reference kernels" : "");
   }
+  if (!step.native && step.library && group.nodes.size() == 1) return id + ": " + master_runs;  // the call alone
   if (!step.native) {
     const std::string how = step.library ? "through " + step.library->describe() + ", the rest on reference kernels: "
                                          : "on reference kernels: ";

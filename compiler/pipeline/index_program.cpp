@@ -306,6 +306,10 @@ std::optional<loops::IndexProgram> index_program(const Graph& g, const FusedGrou
         ok = ok && b >= 0 && b <= std::min<int64_t>(x.axis, static_cast<int64_t>(irank));
         x.batch_dims = b;
       }
+    } else if (op == "gather") {
+      x.kind = loops::IxKind::Gather;
+      x.axis = n.attrs.get_int("axis");
+      ok = args.size() == 2 && normalize(x.axis, in0.size());
     } else if (op == "nn.max_pool2d" || op == "nn.avg_pool2d" || op == "nn.global_max_pool2d" ||
                op == "nn.global_avg_pool2d" || op == "nn.adaptive_max_pool2d" || op == "nn.adaptive_avg_pool2d") {
       x.kind = loops::IxKind::Pool;

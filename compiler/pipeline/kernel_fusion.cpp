@@ -3,14 +3,15 @@
 #include <algorithm>
 #include <string>
 
+#include "compiler/loops/softmax.h"
 #include "compiler/pipeline/native_plan.h"
 
 namespace relay::compiler {
 
 namespace {
 
-// The reduction `group.master` as a group of its own.
-FusedGroup reduction_alone(const Graph& g, const FusedGroup& group) {
+// The master of `group` (a reduction; a softmax once its pattern is set) as a group of its own.
+FusedGroup master_alone(const Graph& g, const FusedGroup& group) {
   FusedGroup alone;
   alone.id = group.id;
   alone.nodes = {group.master};
@@ -30,7 +31,21 @@ bool splits(const Graph& g, const FusedGroup& group) {
   std::vector<NodeId> inputs;
   std::string why;
   if (reduction_program(g, group, &inputs, &why)) return false;
-  return reduction_program(g, reduction_alone(g, group), &inputs, &why).has_value();
+  return reduction_program(g, master_alone(g, group), &inputs, &why).has_value();
+}
+
+// Whether `group` is a softmax with an epilogue, which the softmax kernel does not take,
+// while the softmax alone lowers.
+bool splits_softmax(const Graph& g, const FusedGroup& group) {
+  const Node& master = g[group.master];
+  const auto& ops = loops::lowered_softmax_ops();
+  if (group.pattern != FusionPattern::OutElementwiseFusable || group.nodes.size() < 2 || !master.op ||
+      std::find(ops.begin(), ops.end(), master.op->name) == ops.end())
+    return false;
+  FusedGroup alone = master_alone(g, group);
+  alone.pattern = FusionPattern::OutElementwiseFusable;
+  std::string why;
+  return plan_native(g, alone, &why).has_value();
 }
 
 }  // namespace
@@ -39,14 +54,17 @@ FusionPlan fuse_for_kernels(const Graph& g) {
   FusionPlan plan = fuse(g);
   std::vector<std::vector<NodeId>> members;
   bool split = false;
+  // The members before the master, the master, the members after it: each part non-empty.
+  auto split_at_master = [&](const FusedGroup& group) {
+    const auto at = std::find(group.nodes.begin(), group.nodes.end(), group.master);
+    if (at != group.nodes.begin()) members.emplace_back(group.nodes.begin(), at);
+    members.push_back({group.master});
+    if (at + 1 != group.nodes.end()) members.emplace_back(at + 1, group.nodes.end());
+    split = true;
+  };
   for (const FusedGroup& group : plan.groups) {
-    if (splits(g, group)) {
-      members.emplace_back(group.nodes.begin(), group.nodes.end() - 1);
-      members.push_back({group.master});
-      split = true;
-    } else {
-      members.push_back(group.nodes);
-    }
+    if (splits(g, group) || splits_softmax(g, group)) split_at_master(group);
+    else members.push_back(group.nodes);
   }
   return split ? plan_of_groups(g, std::move(members)) : plan;
 }

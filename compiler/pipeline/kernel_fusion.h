@@ -7,6 +7,11 @@
 // reference kernels. Such a group becomes two: its producers (one index-mapping kernel,
 // loops/injective.h) and the reduction alone (native), at the cost of one intermediate
 // tensor the size of the reduced one.
+//
+// Likewise a softmax (log_softmax) group with an element-wise epilogue: the softmax kernel
+// takes the softmax alone (loops/softmax.h), so the group becomes the softmax and its
+// epilogue, both native, instead of the softmax's reference kernel with a native epilogue
+// (16 x 512 x 512 float32, softmax then a multiply: 29.9 -> 10.0 ms, 2 threads).
 #pragma once
 
 #include "compiler/graph/fuse.h"

@@ -223,6 +223,21 @@ TEST_CASE("take's clip, wrap and fast modes, indices past both ends, batch_dims"
   CHECK_THROWS(o.code->call(o.args));
 }
 
+TEST_CASE("gather along any axis with an element-wise producer, and an index out of range", "[compiler][index]") {
+  check("def @main(%x: Tensor[(4, 5, 6), float32], %i: Tensor[(4, 3, 6), int64]) {\n"
+        "  gather(negative(%x), %i, axis=1)\n}\n", -5);
+  check("def @main(%x: Tensor[(4, 5), int16], %i: Tensor[(4, 9), int32]) {\n  gather(%x, %i, axis=-1)\n}\n", -5);
+  check("def @main(%x: Tensor[(4, 5), float64], %i: Tensor[(2, 5), uint8]) {\n"
+        "  add(gather(%x, %i, axis=0), 1f64)\n}\n", -4);
+  // an index past either end: the reference throws, and so does the compiled code
+  for (uint64_t seed : {3u, 9u}) {
+    Outcome o = compile("def @main(%x: Tensor[(4, 5), float32], %i: Tensor[(4, 6), int32]) {\n"
+                        "  gather(%x, %i, axis=1)\n}\n", 9, seed);
+    CHECK(!o.want);
+    CHECK_THROWS(o.code->call(o.args));
+  }
+}
+
 TEST_CASE("broadcast_to, tile, repeat and reverse", "[compiler][index]") {
   check("def @main(%x: Tensor[(3, 1), float32]) {\n  broadcast_to(%x, shape=[2, 3, 4])\n}\n");
   check("def @main(%x: Tensor[(2, 3), int32]) {\n  tile(%x, reps=[2, 1, 3])\n}\n");

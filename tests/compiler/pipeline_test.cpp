@@ -238,7 +238,45 @@ TEST_CASE("a reduction fed by tile, repeat or broadcast_to splits into an index 
   }
 }
 
-TEST_CASE("layer, instance and group norms decompose into reductions and an element-wise tail, all native", "[compiler][pipeline]") {
+TEST_CASE("a softmax with an epilogue splits into the softmax and the epilogue, both native", "[compiler][pipeline]") {
+  // TVM's groups: the add (producers do not join a softmax), softmax + multiply,
+  // log_softmax + add, the result tuple. The softmax kernel takes the softmax alone, so each
+  // epilogue becomes a kernel of its own (before: the softmax's reference kernel, the
+  // epilogue native)
+  const std::string text =
+      "def @main(%x: Tensor[(4, 8, 33), float32], %m: Tensor[(4, 1, 33), float32], %y: Tensor[(2, 6, 5), float16]) {\n"
+      "  %0 = nn.softmax(add(%x, %m), axis=-1);\n"
+      "  %1 = nn.log_softmax(%y, axis=1);\n"
+      "  (multiply(%0, 3f), add(%1, %y))\n}\n";
+  auto m = t::load_model_text(text);
+  REQUIRE(m->error.empty());
+  compiler::BuildResult r = t::build_main(*m);
+  REQUIRE(r.ok());
+  compiler::Graph g = compiler::optimize(*r.graph);
+  CHECK(compiler::fuse(g).groups.size() == 4);
+  CHECK(compiler::fuse_for_kernels(g).groups.size() == 6);
+  check_reductions(text, "5 fused groups: 5 native, 0 with a native epilogue, 0 with the epilogue inside a library call, 0 a library call alone, 0 on reference kernels", true);
+}
+
+TEST_CASE("the report names the library behind a lone matrix product and no reference kernels", "[compiler][pipeline]") {
+  auto m = t::load_model_text("def @main(%x: Tensor[(4, 64), float32], %w: Tensor[(32, 64), float32]) {\n"
+                              "  nn.dense(%x, %w, units=None)\n}\n");
+  REQUIRE(m->error.empty());
+  std::vector<rt::NDArray> args = t::random_args(*m, 5);
+  compiler::ThreadPool pool(2);
+  Compiled c = compile_main(*m, args, &pool);
+  REQUIRE(c.code);
+  REQUIRE(c.notes.size() == 2);
+  INFO(c.notes[1]);
+  if (c.notes[0].find("1 a library call alone") != std::string::npos) {  // oneDNN took it
+    CHECK(c.notes[1].starts_with("group 0: nn.dense through oneDNN "));
+    CHECK(c.notes[1].find("reference") == std::string::npos);
+  } else {  // a build without oneDNN: the reference kernel, and the report says why
+    CHECK(c.notes[1].find("reference kernel") != std::string::npos);
+  }
+}
+
+TEST_CASE("layer, instance and group norms and l2_normalize decompose into reductions and an element-wise tail, all native", "[compiler][pipeline]") {
   // TVM's SimplifyInference: a mean, a variance and the tail; group_norm's reshape of the
   // data into groups is a group of its own (the three others read it, as in TVM). The
   // reference kernels compute in double, so the results agree to float32 rounding.
@@ -250,6 +288,12 @@ TEST_CASE("layer, instance and group norms decompose into reductions and an elem
   check_reductions("def @main" + params + " {\n  nn.instance_norm(%x, %g8, %b8, axis=1)\n}\n", three, false);
   check_reductions("def @main" + params + " {\n  nn.group_norm(%x, %g8, %b8, num_groups=4, axis=1)\n}\n",
                    "4 fused groups: 4 native, 0 with a native epilogue, 0 with the epilogue inside a library call, 0 a library call alone, 0 on reference kernels", false);
+  // l2_normalize: a sum of squares, then the division (the reference's float64 sequence,
+  // so bit for bit); over no axis, each element alone, one element-wise kernel
+  check_reductions("def @main" + params + " {\n  nn.l2_normalize(%x, eps=1e-10f, axis=[3, 1])\n}\n",
+                   "2 fused groups: 2 native, 0 with a native epilogue, 0 with the epilogue inside a library call, 0 a library call alone, 0 on reference kernels", true);
+  check_reductions("def @main" + params + " {\n  nn.l2_normalize(%x, eps=0.5f, axis=[])\n}\n",
+                   "1 fused groups: 1 native, 0 with a native epilogue, 0 with the epilogue inside a library call, 0 a library call alone, 0 on reference kernels", true);
 }
 
 TEST_CASE("a reduction the loop IR cannot lower stays on reference kernels with the reason", "[compiler][pipeline]") {

@@ -322,6 +322,12 @@ def take(p, r, x):
         return None
     axis = r.randrange(len(x.shape))
     n = x.shape[axis]
+    if r.random() < 0.3:  # gather: indices of the data's rank, inside [0, n)
+        shape = list(x.shape)
+        shape[axis] = r.randint(1, 4)
+        v = Value("%%p%d" % len(p.params), shape, "int64")
+        p.params.append((v, np.array(p.rng.integers(0, n, size=shape), dtype="int64")))
+        return p.let("gather(%s, %s, axis=%d)" % (x.name, v.name, axis - len(x.shape) * r.randint(0, 1)), shape)
     shape = [r.randint(1, 4) for _ in range(r.randint(0, 2))]
     mode = r.choice(["clip", "wrap", "fast"])
     lo, hi = (0, n - 1) if mode == "fast" else (-2 * n, 2 * n)
@@ -347,6 +353,12 @@ def repeat_or_broadcast(p, r, x):
 def layer_norm(p, r, x):
     if x.dtype != FLOAT or not x.shape:
         return None
+    if r.random() < 0.3:  # l2_normalize over some axes (or none)
+        rank = len(x.shape)
+        axes = r.sample(range(-rank, rank), r.randint(0, min(2, rank)))
+        axes = [a for k, a in enumerate(axes) if (a % rank) not in [b % rank for b in axes[:k]]]
+        eps = r.choice(["1e-10f", "1e-05f", "0.5f"])
+        return p.let("nn.l2_normalize(%s, eps=%s, axis=%s)" % (x.name, eps, ints(axes)), x.shape)
     axis = r.randrange(-len(x.shape), len(x.shape))
     c = x.shape[axis]
     g, b = p.param([c]), p.param([c])
