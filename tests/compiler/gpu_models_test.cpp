@@ -43,9 +43,15 @@ FusedModel fused_model(const char* name) {
   return {std::move(m), std::move(fused.graph), std::move(fused.plan)};
 }
 
-void check_model(const char* name, std::initializer_list<int> architectures, size_t min_gpu_groups) {
-  INFO(name);
-  const FusedModel fm = fused_model(name);
+// A program's @main the same way.
+FusedModel fused_text(const std::string& text) {
+  auto m = t::load_model_text(text);
+  REQUIRE(m->error.empty());
+  t::FusedGraph fused = t::fused_main(*m);
+  return {std::move(m), std::move(fused.graph), std::move(fused.plan)};
+}
+
+void check_model(const FusedModel& fm, std::initializer_list<int> architectures, size_t min_gpu_groups) {
   const compiler::Graph& g = fm.graph;
   const compiler::FusionPlan& plan = fm.plan;
   const std::string ptxas = t::find_ptxas();
@@ -67,6 +73,11 @@ void check_model(const char* name, std::initializer_list<int> architectures, siz
     }
     if (!ptxas.empty()) CHECK(t::ptxas_errors(ptxas, gpu.module.ptx, target.arch()) == "");
   }
+}
+
+void check_model(const char* name, std::initializer_list<int> architectures, size_t min_gpu_groups) {
+  INFO(name);
+  check_model(fused_model(name), architectures, min_gpu_groups);
 }
 
 // Empty when `a` and `b` are the same bits (tensors, or tuples of them), NaN matching NaN.
@@ -94,9 +105,7 @@ std::string same_bits(const rt::Value& a, const rt::Value& b) {
 }
 
 // The model compiled twice for the CPU, once with each loop shape, on the same arguments.
-void check_gpu_shapes_on_cpu(const char* name) {
-  INFO(name);
-  const FusedModel fm = fused_model(name);
+void check_gpu_shapes_on_cpu(const FusedModel& fm) {
   compiler::ThreadPool pool(2);
   compiler::Executable cpu(fm.graph, fm.plan, compiler::Jit::instance(), &pool, nullptr, loops::LoopShape::Cpu);
   compiler::Executable gpu(fm.graph, fm.plan, compiler::Jit::instance(), &pool, nullptr, loops::LoopShape::Gpu);
@@ -104,6 +113,11 @@ void check_gpu_shapes_on_cpu(const char* name) {
   const std::vector<rt::NDArray> args = t::random_args(*fm.model, 11);
   const std::vector<rt::Value> vals(args.begin(), args.end());
   CHECK(same_bits(gpu.call(vals), cpu.call(vals)) == "");
+}
+
+void check_gpu_shapes_on_cpu(const char* name) {
+  INFO(name);
+  check_gpu_shapes_on_cpu(fused_model(name));
 }
 
 // Every matrix product and convolution of the model as the GPU's kernel (plan_gpu_master),
@@ -224,6 +238,22 @@ def @main(%x: Tensor[(1, 8, 8, 3), float32], %w: Tensor[(3, 3, 3, 4), float32]) 
 TEST_CASE("models compiled with the GPU's loop shapes compute what the CPU's do", "[gpu][models]") {
   for (const char* name : {"mlp", "dqn", "lstm", "dcgan", "resnet18", "mobilenet", "squeezenet1_1"})
     check_gpu_shapes_on_cpu(name);
+}
+
+TEST_CASE("gather, collapse sums, split reductions and softmaxes, l2_normalize as GPU kernels", "[gpu][models]") {
+  // the groups fuse_for_kernels splits (a tile before a sum, a softmax's epilogue) and the
+  // lowerings of gather, collapse_sum_like and l2_normalize's decomposition: PTX that
+  // ptxas assembles, and the GPU's loop shapes computing the CPU's bits
+  const FusedModel fm = fused_text(
+      "def @main(%x: Tensor[(4, 8, 33), float32], %i: Tensor[(4, 3, 33), int64], %y: Tensor[(8, 1), float32]) {\n"
+      "  %0 = gather(exp(%x), %i, axis=1);\n"
+      "  %1 = sum(tile(%x, reps=[1, 2, 1]), axis=[1]);\n"
+      "  %2 = collapse_sum_like(multiply(%x, %x), %y);\n"
+      "  %3 = multiply(nn.softmax(%x, axis=-1), 2f);\n"
+      "  %4 = nn.l2_normalize(%x, eps=1e-10f, axis=[2]);\n"
+      "  (%0, %1, %2, %3, %4)\n}\n");
+  check_model(fm, {80, 90}, 8);
+  check_gpu_shapes_on_cpu(fm);
 }
 
 TEST_CASE("the MLP, DQN and LSTM as GPU kernels assemble", "[gpu][models]") {
