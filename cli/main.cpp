@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "cli/commands.h"
+#include "interpreter/runtime/allocator_tuning.h"
 
 namespace {
 
@@ -40,6 +41,7 @@ void print_usage(FILE* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  relay::rt::tune_allocator();
   if (argc < 2) {
     print_usage(stderr);
     return relay::cli::kExitUsage;
