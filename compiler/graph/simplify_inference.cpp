@@ -2,7 +2,8 @@
 // become elementwise and broadcast ops that fuse into their neighbours' groups; layer_norm,
 // instance_norm and group_norm become a mean, a variance and an element-wise tail, which
 // lower as reductions and element-wise kernels, as TVM's *ToInferUnpack rewrites do;
-// l2_normalize a sum of squares and a division (TVM's topi computes it so). Each
+// l2_normalize a sum of squares and a division, lrn a windowed sum of squares and a
+// division (TVM's topi computes them so). Each
 // follows the order the reference kernel computes in (interpreter/kernels/nn_norm.cpp):
 // batch_norm in the data's dtype, the others in float64 as their reference kernels do,
 // so results agree with them to the dtype's rounding.
@@ -146,6 +147,48 @@ NodeId l2_normalize(GraphBuilder& b, const Node& n, const std::vector<NodeId>& i
   return cast_to(b, b.call("divide", {}, {cast_to(b, in[0], f64, s), norm}, s), dtype, s);
 }
 
+// x / (bias + alpha * s / size)^beta with s the sum of squares over the `size` positions
+// of `axis` from i - size/2 (clipped at both ends), in float64 and then the data's dtype:
+// the reference kernel's sequence (nn_norm.cpp). The window is `size` slices of the
+// squares padded with zeros (size/2 before, the rest after), added in window order; a
+// zero where the reference's window is clipped adds nothing (0 + a is a), so the sums are
+// its own. One index-mapping kernel: the pad and slices read the squares in place.
+NodeId lrn(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
+  const Span s = n.span;
+  const std::vector<int64_t> shape = *concrete_shape(b.type_of(in[0]));
+  const auto ndim = static_cast<int64_t>(shape.size());
+  int64_t axis = n.attrs.get_int("axis", 1);
+  const int64_t size = n.attrs.get_int("size", 5);
+  // Out of range: its kernel says why; a long window stays a loop (its kernel's).
+  if (axis < -ndim || axis >= ndim || size <= 0 || size > 16) return b.copy(n, in);
+  axis = normalized_axis(axis, ndim);
+  const DataType dtype = ty_as<TensorTy>(b.type_of(in[0]))->dtype, f64 = DataType::float_(64);
+  NodeId x = cast_to(b, in[0], f64, s);
+  NodeId squares = b.call("multiply", {}, {x, x}, s);
+  AttrVal widths;
+  widths.kind = AttrVal::Kind::Array;
+  for (int64_t d = 0; d < ndim; ++d) {
+    const int64_t around[2] = {d == axis ? size / 2 : 0, d == axis ? size - 1 - size / 2 : 0};
+    widths.items.push_back(attr_ints(around));
+  }
+  NodeId padded = b.call("nn.pad", {{"pad_width", widths}, {"pad_mode", attr_string("constant")}},
+                         {squares, scalar_like(b, x, 0.0, s)}, s);
+  NodeId sum = 0;
+  for (int64_t k = 0; k < size; ++k) {
+    const int64_t begin[1] = {k}, end[1] = {k + shape[static_cast<size_t>(axis)]}, step[1] = {1}, axes[1] = {axis};
+    NodeId window = b.call("strided_slice",
+                           {{"begin", attr_ints(begin)}, {"end", attr_ints(end)}, {"strides", attr_ints(step)},
+                            {"axes", attr_ints(axes)}, {"slice_mode", attr_string("end")}},
+                           {padded}, s);
+    sum = k == 0 ? window : b.call("add", {}, {sum, window}, s);
+  }
+  NodeId scaled = b.call("divide", {}, {b.call("multiply", {}, {scalar_like(b, x, n.attrs.get_double("alpha", 1e-4), s), sum}, s),
+                                        scalar_like(b, x, static_cast<double>(size), s)}, s);
+  NodeId norm = b.call("power", {}, {b.call("add", {}, {scalar_like(b, x, n.attrs.get_double("bias", 2), s), scaled}, s),
+                                     scalar_like(b, x, n.attrs.get_double("beta", 0.75), s)}, s);
+  return cast_to(b, b.call("divide", {}, {cast_to(b, in[0], f64, s), norm}, s), dtype, s);
+}
+
 NodeId bias_add(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
   const int64_t ndim = rank_of(b, in[0]);
   const int64_t axis = normalized_axis(n.attrs.get_int("axis", 1), ndim);
@@ -165,6 +208,7 @@ Graph simplify_inference(const Graph& g) {
     if (on_floats && n.op->name == "nn.instance_norm") return instance_norm(b, n, in);
     if (on_floats && n.op->name == "nn.group_norm") return group_norm(b, n, in);
     if (on_floats && n.op->name == "nn.l2_normalize") return l2_normalize(b, n, in);
+    if (on_floats && n.op->name == "nn.lrn") return lrn(b, n, in);
     if (n.kind == NodeKind::Call && n.op->name == "nn.dropout") {
       // The result is the input; the mask stays a projection of the original call, which
       // dead-code elimination drops unless something reads it.

@@ -276,7 +276,7 @@ TEST_CASE("the report names the library behind a lone matrix product and no refe
   }
 }
 
-TEST_CASE("layer, instance and group norms and l2_normalize decompose into reductions and an element-wise tail, all native", "[compiler][pipeline]") {
+TEST_CASE("layer, instance and group norms, l2_normalize and lrn decompose into kernels that lower, all native", "[compiler][pipeline]") {
   // TVM's SimplifyInference: a mean, a variance and the tail; group_norm's reshape of the
   // data into groups is a group of its own (the three others read it, as in TVM). The
   // reference kernels compute in double, so the results agree to float32 rounding.
@@ -294,6 +294,12 @@ TEST_CASE("layer, instance and group norms and l2_normalize decompose into reduc
                    "2 fused groups: 2 native, 0 with a native epilogue, 0 with the epilogue inside a library call, 0 a library call alone, 0 on reference kernels", true);
   check_reductions("def @main" + params + " {\n  nn.l2_normalize(%x, eps=0.5f, axis=[])\n}\n",
                    "1 fused groups: 1 native, 0 with a native epilogue, 0 with the epilogue inside a library call, 0 a library call alone, 0 on reference kernels", true);
+  // lrn: the squares padded with zeros, `size` slices of them added in window order, then
+  // the division (float64, bit for bit), one index-mapping kernel; odd and even windows,
+  // one wider than the axis
+  for (const char* attrs : {"size=5, axis=1", "size=4, axis=3, alpha=0.5f, beta=0.5f", "size=11, axis=1, bias=1f"})
+    check_reductions("def @main" + params + " {\n  nn.lrn(%x, " + attrs + ")\n}\n",
+                     "1 fused groups: 1 native, 0 with a native epilogue, 0 with the epilogue inside a library call, 0 a library call alone, 0 on reference kernels", true);
 }
 
 TEST_CASE("a reduction the loop IR cannot lower stays on reference kernels with the reason", "[compiler][pipeline]") {

@@ -353,6 +353,11 @@ def repeat_or_broadcast(p, r, x):
 def layer_norm(p, r, x):
     if x.dtype != FLOAT or not x.shape:
         return None
+    if r.random() < 0.15:  # lrn: a window of squares along one axis
+        axis = r.randrange(-len(x.shape), len(x.shape))
+        return p.let("nn.lrn(%s, size=%d, axis=%d, bias=%s, alpha=%s, beta=%s)" % (
+            x.name, r.randint(1, 7), axis, r.choice(["1f", "2f"]), r.choice(["0.0001f", "0.5f"]),
+            r.choice(["0.75f", "0.5f", "1f"])), x.shape)
     if r.random() < 0.3:  # l2_normalize over some axes (or none)
         rank = len(x.shape)
         axes = r.sample(range(-rank, rank), r.randint(0, min(2, rank)))
