@@ -178,7 +178,7 @@ bool Executable::library_alone(const Step& s) {
 bool Executable::assembles_only(const Step& s) const {
   if (s.native || s.library) return false;
   for (NodeId id : s.group->nodes)
-    if (graph_[id].kind != NodeKind::Tuple) return false;
+    if (graph_[id].kind != NodeKind::Tuple && graph_[id].kind != NodeKind::GetItem) return false;
   return true;
 }
 

@@ -48,10 +48,31 @@ bool splits_softmax(const Graph& g, const FusedGroup& group) {
   return plan_native(g, alone, &why).has_value();
 }
 
+// The plan with each projection of a tuple made outside its group (an operator's result of
+// several fields, a tuple parameter) taken out into a group of its own, or `plan` itself
+// when there is none. Such a group computes nothing (the field is the value), and the
+// rest of its former group can then be one kernel that reads the field's buffer.
+FusionPlan split_projections(const Graph& g, FusionPlan plan) {
+  std::vector<std::vector<NodeId>> members;
+  bool split = false;
+  for (const FusedGroup& group : plan.groups) {
+    std::vector<NodeId> rest;
+    for (NodeId id : group.nodes) {
+      const Node& n = g[id];
+      const bool outside = n.kind == NodeKind::GetItem && plan.group_of[n.inputs[0]] != static_cast<int32_t>(group.id);
+      if (outside && group.nodes.size() > 1) members.push_back({id});
+      else rest.push_back(id);
+    }
+    split = split || rest.size() != group.nodes.size();
+    if (!rest.empty()) members.push_back(std::move(rest));
+  }
+  return split ? plan_of_groups(g, std::move(members)) : plan;
+}
+
 }  // namespace
 
 FusionPlan fuse_for_kernels(const Graph& g) {
-  FusionPlan plan = fuse(g);
+  FusionPlan plan = split_projections(g, fuse(g));
   std::vector<std::vector<NodeId>> members;
   bool split = false;
   // The members before the master, the master, the members after it: each part non-empty.

@@ -258,6 +258,28 @@ TEST_CASE("a softmax with an epilogue splits into the softmax and the epilogue, 
   check_reductions(text, "5 fused groups: 5 native, 0 with a native epilogue, 0 with the epilogue inside a library call, 0 a library call alone, 0 on reference kernels", true);
 }
 
+TEST_CASE("the fields of an operator's tuple result feed native kernels, and their projections count as no group", "[compiler][pipeline]") {
+  // topk's (values, indices): TVM's fusion puts each projection with its consumer; split
+  // off, the exp reads the field's buffer in a native kernel
+  auto m = t::load_model_text("def @main(%x: Tensor[(4, 10), float32]) {\n"
+                              "  %0 = topk(%x, k=3, axis=-1, ret_type=\"both\", is_ascend=False, dtype=\"int32\");\n"
+                              "  (exp(%0.0), add(%0.1, 1))\n}\n");
+  REQUIRE(m->error.empty());
+  std::vector<rt::NDArray> args = t::random_args(*m, 3);
+  rt::Value want = t::interpret(*m, args);
+  compiler::ThreadPool pool(2);
+  Compiled c = compile_main(*m, args, &pool);
+  REQUIRE(c.code);
+  REQUIRE(c.notes.size() == 2);
+  CHECK(c.notes[0] == "3 fused groups: 2 native, 0 with a native epilogue, 0 with the epilogue inside a library call, 0 a library call alone, 1 on reference kernels");
+  CHECK(c.notes[1].starts_with("group 0 (topk, 1 ops) on reference kernels: opaque"));
+  std::vector<rt::Value> vals(args.begin(), args.end());
+  rt::Value got = c.code->call(vals);
+  REQUIRE(got.is_tuple());
+  CHECK(t::max_rel_diff(got.tuple().fields[0].tensor(), want.tuple().fields[0].tensor()) < 1e-6);
+  CHECK(t::max_rel_diff(got.tuple().fields[1].tensor(), want.tuple().fields[1].tensor()) == 0);
+}
+
 TEST_CASE("the report names the library behind a lone matrix product and no reference kernels", "[compiler][pipeline]") {
   auto m = t::load_model_text("def @main(%x: Tensor[(4, 64), float32], %w: Tensor[(32, 64), float32]) {\n"
                               "  nn.dense(%x, %w, units=None)\n}\n");
