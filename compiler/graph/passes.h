@@ -35,8 +35,13 @@ Graph simplify_inference(const Graph& g);
 // eliminate_dead_code after (the split goes when nothing else reads the tuple).
 Graph slice_split_fields(const Graph& g);
 
-// simplify_inference, slice_split_fields, fold_constants, eliminate_common_subexpressions,
-// eliminate_dead_code.
+// nn.conv1d, nn.max_pool1d and nn.avg_pool1d (NCW or NWC) as their 2-D forms over a unit
+// height between an expand_dims and a squeeze, so that they reach the 2-D convolution
+// library calls and pool kernels; the same sums over the same taps.
+Graph one_d_as_two_d(const Graph& g);
+
+// simplify_inference, one_d_as_two_d, slice_split_fields, fold_constants,
+// eliminate_common_subexpressions, eliminate_dead_code.
 Graph optimize(const Graph& g);
 
 }  // namespace relay::compiler

@@ -221,7 +221,8 @@ Graph simplify_inference(const Graph& g) {
 }
 
 Graph optimize(const Graph& g) {
-  return eliminate_dead_code(eliminate_common_subexpressions(fold_constants(slice_split_fields(simplify_inference(g)))));
+  return eliminate_dead_code(
+      eliminate_common_subexpressions(fold_constants(slice_split_fields(one_d_as_two_d(simplify_inference(g))))));
 }
 
 }  // namespace relay::compiler

@@ -280,6 +280,42 @@ TEST_CASE("the fields of an operator's tuple result feed native kernels, and the
   CHECK(t::max_rel_diff(got.tuple().fields[1].tensor(), want.tuple().fields[1].tensor()) == 0);
 }
 
+TEST_CASE("1-D convolutions and pools run as 2-D ones over a unit height, none on reference kernels", "[compiler][pipeline]") {
+  const std::string text =
+      "def @main(%x: Tensor[(2, 8, 37), float32], %w: Tensor[(12, 4, 3), float32], %y: Tensor[(2, 37, 8), float32], "
+      "%v: Tensor[(3, 8, 6), float32]) {\n"
+      "  %0 = nn.conv1d(%x, %w, strides=[2], padding=[1, 2], dilation=[2], groups=2, channels=12, kernel_size=[3]);\n"
+      "  %1 = nn.conv1d(%y, %v, padding=[1], data_layout=\"NWC\", kernel_layout=\"WIO\");\n"
+      "  %2 = nn.max_pool1d(%x, pool_size=[3], strides=[2], padding=[1], ceil_mode=True);\n"
+      "  %3 = nn.avg_pool1d(%y, pool_size=[4], strides=[3], padding=[2, 1], layout=\"NWC\", count_include_pad=True);\n"
+      "  %4 = nn.avg_pool1d(%x, pool_size=[2], dilation=[3]);\n"
+      "  (nn.relu(%0), %1, %2, %3, %4)\n}\n";
+  auto m = t::load_model_text(text);
+  REQUIRE(m->error.empty());
+  compiler::BuildResult r = t::build_main(*m);
+  REQUIRE(r.ok());
+  const compiler::Graph g = compiler::optimize(*r.graph);
+  for (const compiler::Node& n : g.nodes)
+    if (n.kind == compiler::NodeKind::Call) CHECK(std::string_view(n.op->name).find("1d") == std::string_view::npos);
+  std::vector<rt::NDArray> args = t::random_args(*m, 3);
+  rt::Value want = t::interpret(*m, args);
+  compiler::ThreadPool pool(2);
+  Compiled c = compile_main(*m, args, &pool);
+  REQUIRE(c.code);
+  INFO(c.notes[0]);
+  CHECK(c.notes[0].ends_with(" 0 on reference kernels"));
+  std::vector<rt::Value> vals(args.begin(), args.end());
+  rt::Value got = c.code->call(vals);
+  REQUIRE(got.is_tuple());
+  for (size_t k = 0; k < 5; ++k) {
+    INFO("result " << k);
+    const rt::NDArray &a = got.tuple().fields[k].tensor(), &b = want.tuple().fields[k].tensor();
+    REQUIRE(a.shape() == b.shape());
+    // the convolutions sum 12 or 48 products in the library's order; the pools are exact
+    CHECK(t::max_rel_diff(a, b) <= (k < 2 ? 1e-5 : 0.0));
+  }
+}
+
 TEST_CASE("the report names the library behind a lone matrix product and no reference kernels", "[compiler][pipeline]") {
   auto m = t::load_model_text("def @main(%x: Tensor[(4, 64), float32], %w: Tensor[(32, 64), float32]) {\n"
                               "  nn.dense(%x, %w, units=None)\n}\n");

@@ -496,6 +496,42 @@ def pool(p, r, x):
                     "True" if ceil else "False", extra), [n, c] + size)
 
 
+def window_1d(p, r, x):
+    """nn.conv1d, nn.max_pool1d or nn.avg_pool1d over a rank-3 value (NCW or NWC), which
+    the compiler runs as 2-D windows over a unit height."""
+    if x.dtype != FLOAT or len(x.shape) != 3:
+        return None
+    nwc = r.random() < 0.3
+    n, c, w = (x.shape[0], x.shape[2], x.shape[1]) if nwc else x.shape
+    layout = ', data_layout="NWC", kernel_layout="WIO"' if nwc else ""
+    stride, dilation = r.choice([1, 1, 2]), r.choice([1, 1, 2])
+    if r.random() < 0.5:
+        groups = r.choice([g for g in [1, 1, 2, c] if c % g == 0])
+        out_c = groups * r.randint(1, 3) if groups > 1 else r.choice([1, 4, 8])
+        k = r.choice([1, 3, 5])
+        pads = [r.randint(0, 2), r.randint(0, 2)]
+        o = conv_out(w, k, stride, pads[0], pads[1], dilation)
+        if o < 1:
+            return None
+        wshape = [k, c // groups, out_c] if nwc else [out_c, c // groups, k]
+        wt = p.param(wshape, low=-0.5, high=0.5)
+        return p.let("nn.conv1d(%s, %s, strides=[%d], padding=%s, dilation=[%d], groups=%d, channels=%d, "
+                     "kernel_size=[%d]%s)" % (x.name, wt.name, stride, ints(pads), dilation, groups, out_c, k, layout),
+                     [n, o, out_c] if nwc else [n, out_c, o])
+    op = r.choice(["nn.max_pool1d", "nn.avg_pool1d"])
+    k = r.choice([1, 2, 3])
+    pad = r.randint(0, k // 2)
+    ceil = r.random() < 0.3
+    span = w + 2 * pad - dilation * (k - 1) - 1
+    if span < 0:
+        return None
+    o = (span + (stride - 1 if ceil else 0)) // stride + 1
+    extra = ", count_include_pad=%s" % r.choice(["True", "False"]) if op == "nn.avg_pool1d" else ""
+    return p.let("%s(%s, pool_size=[%d], strides=[%d], dilation=[%d], padding=[%d], layout=\"%s\", ceil_mode=%s%s)"
+                 % (op, x.name, k, stride, dilation, pad, "NWC" if nwc else "NCW", "True" if ceil else "False", extra),
+                 [n, o, c] if nwc else [n, c, o])
+
+
 def batch_norm(p, r, x):
     if x.dtype != FLOAT or len(x.shape) != 4:
         return None
@@ -517,7 +553,8 @@ def bias_add(p, r, x):
 
 GENERATORS = [(unary, 5), (binary, 5), (reduction, 2), (softmax, 1), (layout, 4), (dense, 1),
               (batch_matmul, 1), (conv2d, 2), (pool, 1), (batch_norm, 1), (bias_add, 1), (integer, 2),
-              (take, 1), (repeat_or_broadcast, 1), (layer_norm, 1), (layout_4d, 2), (conv2d_transpose, 1)]
+              (take, 1), (repeat_or_broadcast, 1), (layer_norm, 1), (layout_4d, 2), (conv2d_transpose, 1),
+              (window_1d, 3)]
 
 
 class Case:
