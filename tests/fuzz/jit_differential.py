@@ -353,12 +353,14 @@ def repeat_or_broadcast(p, r, x):
 def layer_norm(p, r, x):
     if x.dtype != FLOAT or not x.shape:
         return None
-    if r.random() < 0.15:  # lrn: a window of squares along one axis
+    # Not in float16 programs: both divide by a norm, which turns float16 batch_norm's
+    # last-place difference (see binary) into any difference when the norm is near eps.
+    if FLOAT != "float16" and r.random() < 0.15:  # lrn: a window of squares along one axis
         axis = r.randrange(-len(x.shape), len(x.shape))
         return p.let("nn.lrn(%s, size=%d, axis=%d, bias=%s, alpha=%s, beta=%s)" % (
             x.name, r.randint(1, 7), axis, r.choice(["1f", "2f"]), r.choice(["0.0001f", "0.5f"]),
             r.choice(["0.75f", "0.5f", "1f"])), x.shape)
-    if r.random() < 0.3:  # l2_normalize over some axes (or none)
+    if FLOAT != "float16" and r.random() < 0.3:  # l2_normalize over some axes (or none)
         rank = len(x.shape)
         axes = r.sample(range(-rank, rank), r.randint(0, min(2, rank)))
         axes = [a for k, a in enumerate(axes) if (a % rank) not in [b % rank for b in axes[:k]]]
