@@ -14,16 +14,18 @@ namespace relay::compiler {
 
 namespace {
 
-// The unit axis of a 1-D layout's 2-D form, and that form's name.
+// The unit axis of a 1-D layout's 2-D form, that form's name, and whether it is a
+// weight's layout (OIW, WIO) rather than data's (NCW, NWC).
 struct Lifted {
   int64_t axis;
   const char* layout;
+  bool weight;
 };
 std::optional<Lifted> lift_layout(const std::string& layout) {
-  if (layout == "NCW") return Lifted{2, "NCHW"};
-  if (layout == "NWC") return Lifted{1, "NHWC"};
-  if (layout == "OIW") return Lifted{2, "OIHW"};
-  if (layout == "WIO") return Lifted{0, "HWIO"};
+  if (layout == "NCW") return Lifted{2, "NCHW", false};
+  if (layout == "NWC") return Lifted{1, "NHWC", false};
+  if (layout == "OIW") return Lifted{2, "OIHW", true};
+  if (layout == "WIO") return Lifted{0, "HWIO", true};
   return std::nullopt;
 }
 
@@ -59,10 +61,7 @@ std::optional<NodeId> conv1d(GraphBuilder& b, const Node& n, const std::vector<N
   const std::string data_layout = n.attrs.get_string("data_layout");
   const auto data = lift_layout(data_layout), kernel = lift_layout(n.attrs.get_string("kernel_layout"));
   const std::string out_layout = n.attrs.get_string("out_layout");
-  const auto is = [](const std::optional<Lifted>& l, const char* a, const char* b) {
-    return l && (std::string(l->layout) == a || std::string(l->layout) == b);
-  };
-  if (!is(data, "NCHW", "NHWC") || !is(kernel, "OIHW", "HWIO") ||
+  if (!data || data->weight || !kernel || !kernel->weight ||
       !(out_layout.empty() || out_layout == data_layout) || in.size() != 2 || !rank_3(b, in[0]) || !rank_3(b, in[1]))
     return std::nullopt;
   const auto strides = lift_one(n.attrs.get_ints("strides")), dilation = lift_one(n.attrs.get_ints("dilation"));
@@ -85,7 +84,7 @@ std::optional<NodeId> conv1d(GraphBuilder& b, const Node& n, const std::vector<N
 std::optional<NodeId> pool1d(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in, bool is_max) {
   const std::string layout = n.attrs.get_string("layout"), out_layout = n.attrs.get_string("out_layout");
   const auto lifted = lift_layout(layout);
-  if (!lifted || (layout != "NCW" && layout != "NWC") || !(out_layout.empty() || out_layout == layout) ||
+  if (!lifted || lifted->weight || !(out_layout.empty() || out_layout == layout) ||
       in.size() != 1 || !rank_3(b, in[0]))
     return std::nullopt;
   const auto size = lift_one(n.attrs.get_ints("pool_size")), strides = lift_one(n.attrs.get_ints("strides")),

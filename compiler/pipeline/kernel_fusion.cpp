@@ -10,14 +10,15 @@ namespace relay::compiler {
 
 namespace {
 
-// The master of `group` (a reduction; a softmax once its pattern is set) as a group of its own.
-FusedGroup master_alone(const Graph& g, const FusedGroup& group) {
+// The master of `group` as a group of its own, of `pattern` (what the master's kernel
+// expects: Reduction for a reduction, OutElementwiseFusable for a softmax).
+FusedGroup master_alone(const Graph& g, const FusedGroup& group, FusionPattern pattern) {
   FusedGroup alone;
   alone.id = group.id;
   alone.nodes = {group.master};
   alone.outputs = {group.master};
   alone.master = group.master;
-  alone.pattern = FusionPattern::Reduction;
+  alone.pattern = pattern;
   for (NodeId in : g[group.master].inputs)
     if (std::find(alone.inputs.begin(), alone.inputs.end(), in) == alone.inputs.end()) alone.inputs.push_back(in);
   return alone;
@@ -31,7 +32,7 @@ bool splits(const Graph& g, const FusedGroup& group) {
   std::vector<NodeId> inputs;
   std::string why;
   if (reduction_program(g, group, &inputs, &why)) return false;
-  return reduction_program(g, master_alone(g, group), &inputs, &why).has_value();
+  return reduction_program(g, master_alone(g, group, FusionPattern::Reduction), &inputs, &why).has_value();
 }
 
 // Whether `group` is a softmax with an epilogue, which the softmax kernel does not take,
@@ -42,10 +43,8 @@ bool splits_softmax(const Graph& g, const FusedGroup& group) {
   if (group.pattern != FusionPattern::OutElementwiseFusable || group.nodes.size() < 2 || !master.op ||
       std::find(ops.begin(), ops.end(), master.op->name) == ops.end())
     return false;
-  FusedGroup alone = master_alone(g, group);
-  alone.pattern = FusionPattern::OutElementwiseFusable;
   std::string why;
-  return plan_native(g, alone, &why).has_value();
+  return plan_native(g, master_alone(g, group, FusionPattern::OutElementwiseFusable), &why).has_value();
 }
 
 // The plan with each projection of a tuple made outside its group (an operator's result of

@@ -8,6 +8,7 @@
 #include "compiler/loops/softmax.h"
 #include "compiler/pipeline/index_program.h"
 #include "compiler/pipeline/interpreted_ops.h"
+#include "interpreter/kernels/kernel_util.h"
 
 namespace relay::compiler {
 
@@ -411,10 +412,10 @@ std::optional<loops::ReductionProgram> reduction_program(const Graph& g, const F
   if (collapse) {
     // The reduced axes dropped: the target shape's elements in the same row-major order
     // (its kept 1s are where the data has 1 too), so the output buffer is the target's.
-    const std::vector<int64_t> in = shape_of(g[data].type), to = shape_of(master.type);
-    const size_t lead = in.size() - to.size();
+    const std::vector<int64_t> in = shape_of(g[data].type);
+    const std::vector<bool> collapsed = rt::collapsed_axes(in, shape_of(master.type));
     for (size_t d = 0; d < in.size(); ++d) {
-      if (d < lead || (to[d - lead] == 1 && in[d] != 1)) p.axes.push_back(static_cast<int64_t>(d));
+      if (collapsed[d]) p.axes.push_back(static_cast<int64_t>(d));
       else p.out_shape.push_back(in[d]);
     }
     if (p.axes.empty()) {  // an empty axis list would mean every axis

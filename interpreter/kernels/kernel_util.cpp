@@ -19,6 +19,13 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, std::string_view op) {
   return out;
 }
 
+std::vector<bool> collapsed_axes(const Shape& in, const Shape& to) {
+  const size_t lead = in.size() - to.size();
+  std::vector<bool> collapsed(in.size(), false);
+  for (size_t d = 0; d < in.size(); ++d) collapsed[d] = d < lead || (to[d - lead] == 1 && in[d] != 1);
+  return collapsed;
+}
+
 std::vector<int64_t> broadcast_strides(const Shape& in, const Shape& out) {
   std::vector<int64_t> strides(out.size(), 0);
   const auto own = contiguous_strides(in);

@@ -20,6 +20,11 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, std::string_view op);
 // `out` (right-aligned; 0 along broadcast dimensions).
 std::vector<int64_t> broadcast_strides(const Shape& in, const Shape& out);
 
+// The axes of `in` that broadcasting `to` to `in` would have created: the leading ones
+// `to` lacks and those where `to` has 1 and `in` more. What collapse_sum_like/_to sum
+// over (TVM's topi::collapse_sum); `to` must broadcast to `in`.
+std::vector<bool> collapsed_axes(const Shape& in, const Shape& to);
+
 // An axis in [-rank, rank) as a non-negative index; RuntimeError otherwise.
 int64_t normalize_axis(int64_t axis, size_t rank, std::string_view op);
 

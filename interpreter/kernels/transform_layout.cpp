@@ -166,18 +166,13 @@ NDArray broadcast(const KernelCall& call, const NDArray& data, const Shape& to) 
 Value broadcast_to_kernel(const KernelCall& call) { return broadcast(call, call.tensor(0), call.attrs.get_ints("shape")); }
 Value broadcast_to_like_kernel(const KernelCall& call) { return broadcast(call, call.tensor(0), call.tensor(1).shape()); }
 
-// Sums data over the dims that broadcasting `to` to data's shape would have created: the
-// leading ones `to` lacks and those where `to` has 1 and data more. TVM's topi::collapse_sum
+// Sums data over its collapsed_axes (kernel_util.h) for `to`. TVM's topi::collapse_sum
 // is a `sum` over those axes (in the dtype, each output in row-major order), so this is
 // the `sum` kernel's fold, reshaped to `to`.
 NDArray collapse_sum(const KernelCall& call, const NDArray& data, const Shape& to) {
   if (broadcast_shapes(to, data.shape(), call.op.name) != data.shape())
     fail(call, "shape " + str(to) + " does not broadcast to data of shape " + str(data.shape()));
-  const Shape& in = data.shape();
-  const size_t lead = in.size() - to.size();
-  std::vector<bool> reduced(in.size(), false);
-  for (size_t d = 0; d < in.size(); ++d) reduced[d] = d < lead || (to[d - lead] == 1 && in[d] != 1);
-  return sum_over(data, reduce_spec_of(std::move(reduced), in, false)).reshaped(to);
+  return sum_over(data, reduce_spec_of(collapsed_axes(data.shape(), to), data.shape(), false)).reshaped(to);
 }
 
 Value collapse_sum_like_kernel(const KernelCall& call) { return collapse_sum(call, call.tensor(0), call.tensor(1).shape()); }

@@ -43,10 +43,15 @@ compiler::BuildResult build_main(const CompiledModel& m) {
   return compiler::build_graph(*m.program->entry, m.types(), m.metadata(), *specs);
 }
 
-FusedGraph fused_main(const CompiledModel& m) {
+compiler::Graph optimized_main(const CompiledModel& m) {
   compiler::BuildResult built = build_main(m);
+  INFO(built.reason);
   REQUIRE(built.ok());
-  compiler::Graph g = compiler::optimize(*built.graph);
+  return compiler::optimize(*built.graph);
+}
+
+FusedGraph fused_main(const CompiledModel& m) {
+  compiler::Graph g = optimized_main(m);
   compiler::FusionPlan plan = compiler::fuse_for_kernels(g);
   return {std::move(g), std::move(plan)};
 }

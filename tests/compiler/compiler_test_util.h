@@ -30,7 +30,10 @@ std::unique_ptr<CompiledModel> load_model_text(const std::string& text);
 // @main's graph at its annotated shapes (REQUIREs that the shapes are concrete).
 compiler::BuildResult build_main(const CompiledModel& m);
 
-// @main's graph through the passes and fusion (REQUIREs that it is a graph).
+// @main's graph through the passes (REQUIREs that it is a graph).
+compiler::Graph optimized_main(const CompiledModel& m);
+
+// The same and its fusion into kernels (fuse_for_kernels).
 struct FusedGraph {
   compiler::Graph graph;
   compiler::FusionPlan plan;

@@ -16,10 +16,7 @@ Graph optimized(const std::string& text) {
   auto m = t::load_model_text(text);
   INFO(m->error);
   REQUIRE(m->error.empty());
-  BuildResult r = t::build_main(*m);
-  INFO(r.reason);
-  REQUIRE(r.ok());
-  return optimize(*r.graph);
+  return t::optimized_main(*m);
 }
 
 std::vector<std::string> summaries(const Graph& g, const FusionPlan& p) {
@@ -121,9 +118,7 @@ size_t ops_in(const Graph& g, const FusedGroup& gr, std::string_view op) {
 TEST_CASE("ResNet-18's first block fuses as TVM fuses it", "[compiler][fuse]") {
   auto m = t::load_model_file(std::string(RELAY_SOURCE_DIR) + "/tests/models/resnet18.relay");
   REQUIRE(m->error.empty());
-  BuildResult r = t::build_main(*m);
-  REQUIRE(r.ok());
-  Graph g = optimize(*r.graph);
+  Graph g = t::optimized_main(*m);
   FusionPlan p = fuse(g);
   INFO(print_fused(g, p));
 
@@ -173,9 +168,7 @@ TEST_CASE("fusion covers every model and each op node is in exactly one group", 
   for (const char* name : {"mobilenet", "squeezenet1_0", "inception_v3", "densenet121", "lstm", "dcgan"}) {
     INFO(name);
     auto m = t::load_model_file(std::string(RELAY_SOURCE_DIR) + "/tests/models/" + name + ".relay");
-    BuildResult r = t::build_main(*m);
-    REQUIRE(r.ok());
-    Graph g = optimize(*r.graph);
+    Graph g = t::optimized_main(*m);
     FusionPlan p = fuse(g);
     size_t members = 0;
     for (const FusedGroup& gr : p.groups) {

@@ -33,9 +33,7 @@ struct Planned {
 };
 
 Planned plan_model(const t::CompiledModel& m) {
-  BuildResult r = t::build_main(m);
-  REQUIRE(r.ok());
-  Planned p{optimize(*r.graph), {}, {}, {}};
+  Planned p{t::optimized_main(m), {}, {}, {}};
   p.fusion = fuse_for_kernels(p.g);
   p.steps = plan_steps(p.g, p.fusion);
   p.plan = plan_memory(p.g, p.steps);

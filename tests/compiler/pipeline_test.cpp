@@ -39,10 +39,7 @@ Compiled compile_main(t::CompiledModel& m, const std::vector<rt::NDArray>& args,
 TEST_CASE("relay compile's later stages print each group's native kernel", "[compiler][pipeline]") {
   auto m = t::load_model_file(std::string(RELAY_SOURCE_DIR) + "/tests/models/mlp.relay");
   REQUIRE(m->error.empty());
-  compiler::BuildResult r = t::build_main(*m);
-  REQUIRE(r.ok());
-  compiler::Graph g = compiler::optimize(*r.graph);
-  compiler::FusionPlan plan = compiler::fuse_for_kernels(g);
+  auto [g, plan] = t::fused_main(*m);
   const std::string loops = compiler::emit_groups(g, plan, "loops", compiler::Jit::instance());
   CHECK(loops.find("group 0 (nn.batch_flatten, 1 ops): one index-mapping kernel") != std::string::npos);
   CHECK(loops.find("nn.dense on its reference kernel, the epilogue native") != std::string::npos);
@@ -225,9 +222,7 @@ TEST_CASE("a reduction fed by tile, repeat or broadcast_to splits into an index 
     INFO(text);
     auto m = t::load_model_text(text);
     REQUIRE(m->error.empty());
-    compiler::BuildResult r = t::build_main(*m);
-    REQUIRE(r.ok());
-    compiler::Graph g = compiler::optimize(*r.graph);
+    compiler::Graph g = t::optimized_main(*m);
     CHECK(compiler::fuse(g).groups.size() == 1);
     const compiler::FusionPlan split = compiler::fuse_for_kernels(g);
     REQUIRE(split.groups.size() == 2);
@@ -250,9 +245,7 @@ TEST_CASE("a softmax with an epilogue splits into the softmax and the epilogue, 
       "  (multiply(%0, 3f), add(%1, %y))\n}\n";
   auto m = t::load_model_text(text);
   REQUIRE(m->error.empty());
-  compiler::BuildResult r = t::build_main(*m);
-  REQUIRE(r.ok());
-  compiler::Graph g = compiler::optimize(*r.graph);
+  compiler::Graph g = t::optimized_main(*m);
   CHECK(compiler::fuse(g).groups.size() == 4);
   CHECK(compiler::fuse_for_kernels(g).groups.size() == 6);
   check_reductions(text, "5 fused groups: 5 native, 0 with a native epilogue, 0 with the epilogue inside a library call, 0 a library call alone, 0 on reference kernels", true);
@@ -292,9 +285,7 @@ TEST_CASE("1-D convolutions and pools run as 2-D ones over a unit height, none o
       "  (nn.relu(%0), %1, %2, %3, %4)\n}\n";
   auto m = t::load_model_text(text);
   REQUIRE(m->error.empty());
-  compiler::BuildResult r = t::build_main(*m);
-  REQUIRE(r.ok());
-  const compiler::Graph g = compiler::optimize(*r.graph);
+  const compiler::Graph g = t::optimized_main(*m);
   for (const compiler::Node& n : g.nodes)
     if (n.kind == compiler::NodeKind::Call) CHECK(std::string_view(n.op->name).find("1d") == std::string_view::npos);
   std::vector<rt::NDArray> args = t::random_args(*m, 3);
@@ -364,10 +355,7 @@ TEST_CASE("a reduction the loop IR cannot lower stays on reference kernels with 
   // int8's element count 256 wraps to 0: the reference divides by zero, so no kernel
   auto m = t::load_model_text("def @main(%x: Tensor[(2, 256), int8]) {\n  mean(%x, axis=[1])\n}\n");
   REQUIRE(m->error.empty());
-  compiler::BuildResult r = t::build_main(*m);
-  REQUIRE(r.ok());
-  compiler::Graph g = compiler::optimize(*r.graph);
-  compiler::FusionPlan plan = compiler::fuse_for_kernels(g);
+  auto [g, plan] = t::fused_main(*m);
   const std::string loops = compiler::emit_groups(g, plan, "loops", compiler::Jit::instance());
   CHECK(loops.find("reference kernels (the reference fails: integer division by zero in `mean`") != std::string::npos);
 }
@@ -375,10 +363,7 @@ TEST_CASE("a reduction the loop IR cannot lower stays on reference kernels with 
 TEST_CASE("relay compile --emit=loops prints a reduction group's kernel", "[compiler][pipeline]") {
   auto m = t::load_model_text("def @main(%x: Tensor[(4, 33), float32]) {\n  sum(exp(%x), axis=[1], keepdims=True)\n}\n");
   REQUIRE(m->error.empty());
-  compiler::BuildResult r = t::build_main(*m);
-  REQUIRE(r.ok());
-  compiler::Graph g = compiler::optimize(*r.graph);
-  compiler::FusionPlan plan = compiler::fuse_for_kernels(g);
+  auto [g, plan] = t::fused_main(*m);
   const std::string loops = compiler::emit_groups(g, plan, "loops", compiler::Jit::instance());
   CHECK(loops.find("sum with its element-wise producers, one native kernel") != std::string::npos);
   CHECK(loops.find("reduction for") != std::string::npos);
