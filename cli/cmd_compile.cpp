@@ -30,7 +30,7 @@ void compile_usage(FILE* out) {
                "\n"
                "Compiles @main (or NAME) of FILE for its parameters' shapes and prints a stage.\n"
                "  --shape NAME=DIMS  a parameter's shape, e.g. data=1x3x224x224 (needed for `?` dims)\n"
-               "  --emit=STAGE       graph | optimized | fused (default) | loops | llvm | asm | memory\n"
+               "  --emit=STAGE       graph | optimized | fused (default) | loops | llvm | asm | ptx | memory\n"
                "  loops, llvm, asm: each fused group's native kernel (loop IR, optimised LLVM IR, host\n"
                "  assembly), or why it runs on reference kernels\n"
                "  memory: the memory plan (arena slots, in-place pairs, peak bytes)\n"

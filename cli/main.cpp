@@ -17,12 +17,12 @@ struct Command {
 };
 
 const Command kCommands[] = {
-    {"check", relay::cli::cmd_check, "check files for syntax and name errors"},
+    {"check", relay::cli::cmd_check, "check files for syntax, name and type errors"},
     {"fmt", relay::cli::cmd_fmt, "format files in the canonical layout"},
     {"explain", relay::cli::cmd_explain, "explain a diagnostic code, e.g. `relay explain E0040`"},
     {"ops", relay::cli::cmd_ops, "list the operators with their signatures (`--json` for data)"},
-    {"run", relay::cli::cmd_run, "run @main with the reference interpreter"},
-    {"compile", relay::cli::cmd_compile, "print a stage of the compile path (--emit=graph|optimized|fused)"},
+    {"run", relay::cli::cmd_run, "run @main: interpreted, hot functions compiled (--jit), or on a GPU (--device=cuda)"},
+    {"compile", relay::cli::cmd_compile, "print a stage of the compile path (graph, fused groups, loop IR, LLVM IR, asm, PTX, memory)"},
     {"lsp", relay::cli::cmd_lsp, "the language server (LSP over stdio)"},
     {"dap", relay::cli::cmd_dap, "the debug adapter (Debug Adapter Protocol over stdio)"},
     {"repl", relay::cli::cmd_repl, "an interactive session (runs a script when stdin is not a terminal)"},
