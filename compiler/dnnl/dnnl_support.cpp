@@ -93,8 +93,19 @@ void run_reorder(const dnnl::reorder& reorder, const dnnl::memory& from, const d
 
 }  // namespace
 
-dnnl::memory::desc plain(const dnnl::memory::dims& dims, dnnl::memory::format_tag tag) {
-  return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, tag);
+dnnl::memory::desc plain(const dnnl::memory::dims& dims, dnnl::memory::format_tag tag,
+                         dnnl::memory::data_type type) {
+  return dnnl::memory::desc(dims, type, tag);
+}
+
+DataType relay_dtype(dnnl::memory::data_type type) {
+  using dt = dnnl::memory::data_type;
+  switch (type) {
+    case dt::s32: return DataType::int_(32);
+    case dt::s8: return DataType::int_(8);
+    case dt::u8: return DataType::uint_(8);
+    default: return DataType::float_(32);
+  }
 }
 
 ScratchMemory::Lease ScratchMemory::take(const dnnl::memory::desc& desc) const {

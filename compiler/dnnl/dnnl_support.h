@@ -47,8 +47,12 @@ class FlushDenormals {
 // share it and corrupt each other's results.
 dnnl::primitive_attr caller_scratchpad();
 
-// A float32 memory descriptor of `dims` with a plain `tag`.
-dnnl::memory::desc plain(const dnnl::memory::dims& dims, dnnl::memory::format_tag tag);
+// A float32 memory descriptor of `dims` with a plain `tag` (of `type`, for the quantized kernels).
+dnnl::memory::desc plain(const dnnl::memory::dims& dims, dnnl::memory::format_tag tag,
+                         dnnl::memory::data_type type = dnnl::memory::data_type::f32);
+
+// Relay's dtype for oneDNN's (float32, int32, int8, uint8; the kernels use no other).
+DataType relay_dtype(dnnl::memory::data_type type);
 
 // A buffer of one descriptor kept between calls: a call takes it when no other call holds
 // it (a concurrent or re-entered call gets a fresh one), so the steady state allocates

@@ -47,6 +47,7 @@ class PreparedKernel final : public LibraryKernel, public LayoutAware {
         weights_(user_weights, pd.weights_desc(), channel_run),
         scratchpad_(pd.scratchpad_desc()),
         out_shape_(std::move(out_shape)),
+        out_dtype_(relay_dtype(user_dst.data_type())),
         flops_(flops),
         epilogue_(std::move(epilogue)) {
     if (epilogue_ && epilogue_->has_bias())
@@ -56,7 +57,7 @@ class PreparedKernel final : public LibraryKernel, public LayoutAware {
   rt::NDArray run(std::span<const rt::NDArray> inputs, const rt::NDArray& dest, unsigned threads) const override {
     use_threads(threads);
     FlushDenormals flush(threads);
-    rt::NDArray out = dest.defined() ? dest : rt::NDArray::empty(out_shape_, DataType::float_(32));
+    rt::NDArray out = dest.defined() ? dest : rt::NDArray::empty(out_shape_, out_dtype_);
     // What this call holds: memories over its buffers, scratch, the epilogue's operands.
     OperandLayout::Leases src_leases, dst_leases;
     UserMemory::Lease weight_lease, bias_lease, residual_lease;
@@ -99,9 +100,10 @@ class PreparedKernel final : public LibraryKernel, public LayoutAware {
   }
 
   bool can_hand_over(const LibraryKernel& reader, size_t input) const override {
-    // Only a result the library writes in a layout of its own (else nothing is saved) that
-    // fits the plain tensor's slot.
-    if (!dst_.reorders() || !dst_.chosen_fits()) return false;
+    // Only a float32 result (the layout pass and the native kernels that read held values
+    // know float32 layouts) the library writes in a layout of its own (else nothing is
+    // saved) that fits the plain tensor's slot.
+    if (out_dtype_ != DataType::float_(32) || !dst_.reorders() || !dst_.chosen_fits()) return false;
     const auto* other = dynamic_cast<const LayoutAware*>(&reader);
     const dnnl::memory::desc* wanted = other ? other->input_layout(input) : nullptr;
     return wanted && *wanted == dst_.chosen();
@@ -118,8 +120,11 @@ class PreparedKernel final : public LibraryKernel, public LayoutAware {
       residual_in_layout_ = true;
     }
   }
-  ActivationLayout written_layout() const override { return dst_.chosen_activation_layout(); }
+  ActivationLayout written_layout() const override {
+    return out_dtype_ == DataType::float_(32) ? dst_.chosen_activation_layout() : ActivationLayout::plain();
+  }
   ActivationLayout read_layout(size_t input) const override {
+    if (out_dtype_ != DataType::float_(32)) return ActivationLayout::plain();
     if (input == 0) return src_.chosen_activation_layout();
     return is_residual(input) ? dst_.chosen_activation_layout() : ActivationLayout::plain();
   }
@@ -146,6 +151,7 @@ class PreparedKernel final : public LibraryKernel, public LayoutAware {
   PreparedWeights weights_;
   Scratchpad scratchpad_;
   std::vector<int64_t> out_shape_;
+  DataType out_dtype_;  // float32, or int32 for a quantized convolution
   double flops_;
   std::optional<FusedEpilogue> epilogue_;
   std::optional<UserMemory> bias_memory_;  // over each call's folded bias

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <random>
 #include <thread>
 
 #include "compiler/dnnl/library_kernel.h"
@@ -169,6 +170,105 @@ TEST_CASE("library kernels: concurrent calls of one kernel", "[compiler][library
     });
   for (std::thread& th : threads) th.join();
   for (double d : diffs) CHECK(d <= 72 * std::ldexp(1.0, -23));
+}
+
+namespace {
+
+// Seeded integers over each int8/uint8 argument's whole range (random_args' [-1, 1) would
+// leave them almost all 0); other arguments (the scales) as random_args made them.
+std::vector<rt::NDArray> full_range_ints(std::vector<rt::NDArray> args, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (rt::NDArray& a : args) {
+    const DataType d = a.dtype();
+    if (d != DataType::int_(8) && d != DataType::uint_(8)) continue;
+    a = a.copy();  // a new tensor: values are immutable, and the weight cache keys on the tensor
+    std::uniform_int_distribution<int> v(d.is_int() ? -128 : 0, d.is_int() ? 127 : 255);
+    for (int64_t k = 0; k < a.size(); ++k) a.set_double(k, v(rng));
+  }
+  return args;
+}
+
+const Case kQuantizedCases[] = {
+    {"int8 data, zero point -128 (TVM's uint8-as-int8), padding 1", "%x: Tensor[(1, 16, 9, 9), int8], %w: Tensor[(8, 16, 3, 3), int8], %s: Tensor[(8), float32]",
+     "qnn.conv2d(%x, %w, -128, 0, 0.05f, %s, padding=[1, 1, 1, 1], channels=8, kernel_size=[3, 3], out_dtype=\"int32\")"},
+    {"3 input channels, stride 2, wide padding, batch 2", "%x: Tensor[(2, 3, 17, 16), int8], %w: Tensor[(16, 3, 5, 5), int8], %s: Tensor[(16), float32]",
+     "qnn.conv2d(%x, %w, 7, 0, 0.05f, %s, strides=[2, 2], padding=[3, 2, 1, 2], channels=16, kernel_size=[5, 5], out_dtype=\"int32\")"},
+    {"uint8 data, zero point 128, dilation 2", "%x: Tensor[(1, 8, 12, 11), uint8], %w: Tensor[(8, 8, 3, 3), int8], %s: float32",
+     "qnn.conv2d(%x, %w, 128, 0, 0.05f, %s, padding=[2, 2, 2, 2], dilation=[2, 2], channels=8, kernel_size=[3, 3], out_dtype=\"int32\")"},
+    {"zero point 0, 1x1", "%x: Tensor[(1, 32, 7, 7), int8], %w: Tensor[(64, 32, 1, 1), int8], %s: float32",
+     "qnn.conv2d(%x, %w, 0, 0, 0.05f, %s, channels=64, kernel_size=[1, 1], out_dtype=\"int32\")"},
+    {"depthwise", "%x: Tensor[(1, 32, 10, 10), int8], %w: Tensor[(32, 1, 3, 3), int8], %s: Tensor[(32), float32]",
+     "qnn.conv2d(%x, %w, -3, 0, 0.05f, %s, strides=[2, 2], padding=[1, 1, 1, 1], groups=32, channels=32, kernel_size=[3, 3], out_dtype=\"int32\")"},
+    {"groups 4", "%x: Tensor[(1, 16, 8, 8), uint8], %w: Tensor[(16, 4, 3, 3), int8], %s: float32",
+     "qnn.conv2d(%x, %w, 100, 0, 0.05f, %s, padding=[1, 1], groups=4, channels=16, kernel_size=[3, 3], out_dtype=\"int32\")"},
+    {"NHWC HWIO", "%x: Tensor[(1, 10, 10, 16), int8], %w: Tensor[(3, 3, 16, 24), int8], %s: float32",
+     "qnn.conv2d(%x, %w, -128, 0, 0.05f, %s, padding=[1, 1, 1, 1], channels=24, kernel_size=[3, 3], data_layout=\"NHWC\", kernel_layout=\"HWIO\", out_dtype=\"int32\")"},
+};
+
+// The call's inputs for @main's arguments `args`: a parameter's argument, a constant's value.
+std::vector<rt::NDArray> call_inputs(const OneCall& c, const std::vector<rt::NDArray>& args) {
+  std::vector<rt::NDArray> inputs;
+  for (compiler::NodeId in : c.graph[c.call].inputs) {
+    const compiler::Node& n = c.graph[in];
+    inputs.push_back(n.kind == compiler::NodeKind::Constant ? n.constant : args.at(n.index));
+  }
+  return inputs;
+}
+
+// Whether this processor's int8 products are exact for oneDNN (VNNI); else the kernel
+// declines with that reason, which `c`'s first call checks.
+bool quantized_library_here(const OneCall& c) {
+  if (!library_built()) return false;
+  std::string why;
+  if (compiler::make_library_kernel(c.graph, c.call, &why)) return true;
+  INFO(why);
+  REQUIRE(why.find("no VNNI instructions") != std::string::npos);
+  WARN("no VNNI on this processor: the quantized convolutions stay on their reference kernels");
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("library kernels: quantized convolutions are the reference kernel's, bit for bit", "[compiler][library]") {
+  uint64_t seed = 41;
+  for (const Case& k : kQuantizedCases) {
+    INFO(k.name << ": " << k.body);
+    OneCall c = one_call(k.params, k.body, seed);
+    if (!quantized_library_here(c)) return;
+    auto kernel = library_kernel(c);
+    CHECK(kernel->describe().starts_with("oneDNN "));
+    for (unsigned threads : {1u, 2u}) {
+      const std::vector<rt::NDArray> args = call_inputs(c, full_range_ints(c.args, seed++));
+      const rt::NDArray want = reference(c, args);
+      const rt::NDArray got = kernel->run(args, {}, threads);
+      REQUIRE(got.dtype() == DataType::int_(32));
+      REQUIRE(got.shape() == want.shape());
+      int64_t differ = 0;
+      for (int64_t i = 0; i < got.size(); ++i) differ += got.get_int(i) != want.get_int(i);
+      CHECK(differ == 0);
+    }
+  }
+}
+
+TEST_CASE("library kernels: quantized convolutions the library cannot match are declined with a reason", "[compiler][library]") {
+  const char* params = "%x: Tensor[(1, 8, 6, 6), int8], %w: Tensor[(8, 8, 3, 3), int8], %s: float32, %z: int32";
+  struct Declined {
+    const char* body;
+    const char* why;
+  };
+  const Declined cases[] = {
+      {"qnn.conv2d(%x, %w, 0, 3, 0.05f, %s, padding=[1, 1], channels=8, kernel_size=[3, 3], out_dtype=\"int32\")",
+       "zero point is not the constant 0"},
+      {"qnn.conv2d(%x, %w, %z, 0, 0.05f, %s, padding=[1, 1], channels=8, kernel_size=[3, 3], out_dtype=\"int32\")",
+       "zero point is not one constant"},
+  };
+  for (const Declined& d : cases) {
+    INFO(d.body);
+    OneCall c = one_call(params, d.body, 51);
+    std::string why;
+    CHECK(compiler::make_library_kernel(c.graph, c.call, &why) == nullptr);
+    if (compiler::library_kernels_built()) CHECK(why.find(d.why) != std::string::npos);
+  }
 }
 
 TEST_CASE("library kernels: what the library does not take is declined with a reason", "[compiler][library]") {

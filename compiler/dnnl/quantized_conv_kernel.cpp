@@ -1,0 +1,109 @@
+// qnn.conv2d through oneDNN's int8 convolution: int8 or uint8 data with its zero point,
+// int8 weights with zero point 0 (symmetric weights, what TVM's quantizers and PyTorch's
+// produce), an int32 result; NCHW/OIHW (any groups) or NHWC/HWIO. The result is what TVM's
+// QNN canonicalisation computes, sum((data - data_zp) * weight) in int32, and the
+// reference kernel's bit for bit, on processors with VNNI instructions (AVX-512 VNNI,
+// AVX-VNNI, AMX), whose int8 products accumulate exactly in int32. Without them oneDNN
+// multiplies pairs into saturating int16 sums (or halves the weights), so the call
+// declines and the reference kernel runs. The scales do not enter the int32 result (the
+// requantize after it uses them) and the epilogue stays outside the call.
+#include <memory>
+
+#include "compiler/dnnl/dnnl_kernels.h"
+#include "compiler/dnnl/dnnl_support.h"
+#include "compiler/dnnl/prepared_kernel.h"
+
+namespace relay::compiler::dnnl_impl {
+
+using dnnl::memory;
+using tag = memory::format_tag;
+
+namespace {
+
+// Whether oneDNN's int8 kernels on this processor accumulate products exactly.
+bool exact_int8_products() {
+  const auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+  const auto has = [isa](dnnl_cpu_isa_t bits) { return (isa & static_cast<unsigned>(bits)) == static_cast<unsigned>(bits); };
+  return has(dnnl_cpu_isa_avx512_core_vnni) || has(dnnl_cpu_isa_avx2_vnni);
+}
+
+// The value of a scalar integer constant node (a zero point), or nullopt.
+std::optional<int32_t> scalar_int_constant(const Graph& g, NodeId id) {
+  const Node& n = g[id];
+  if (n.kind != NodeKind::Constant || n.constant.size() != 1 || !n.constant.dtype().is_int()) return std::nullopt;
+  return static_cast<int32_t>(n.constant.get_int(0));
+}
+
+std::optional<memory::data_type> quantized_type(Ty t) {
+  const auto* tensor = ty_as<TensorTy>(t);
+  if (!tensor) return std::nullopt;
+  const DataType d = tensor->dtype;
+  if (d == DataType::int_(8)) return memory::data_type::s8;
+  if (d == DataType::uint_(8)) return memory::data_type::u8;
+  if (d == DataType::int_(32)) return memory::data_type::s32;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::unique_ptr<LibraryKernel> make_quantized_conv2d_kernel(const Graph& g, NodeId node, std::string* why) {
+  auto decline = [&](std::string reason) -> std::unique_ptr<LibraryKernel> {
+    if (why) *why = std::move(reason);
+    return nullptr;
+  };
+  const Node& n = g[node];
+  if (n.inputs.size() != 6) return decline("qnn.conv2d takes six inputs");
+  const auto src_type = quantized_type(g[n.inputs[0]].type), weight_type = quantized_type(g[n.inputs[1]].type);
+  const auto dst_type = quantized_type(n.type);
+  if (!src_type || *src_type == memory::data_type::s32 || weight_type != memory::data_type::s8 ||
+      dst_type != memory::data_type::s32)
+    return decline("oneDNN's int8 convolutions here take int8 or uint8 data, int8 weights and an int32 result");
+  if (!exact_int8_products())
+    return decline("this processor has no VNNI instructions, and oneDNN's int8 products without them can saturate");
+  const auto data_zero = scalar_int_constant(g, n.inputs[2]), kernel_zero = scalar_int_constant(g, n.inputs[3]);
+  if (!data_zero) return decline("the data's zero point is not one constant");
+  if (kernel_zero != 0) return decline("the weights' zero point is not the constant 0");
+  const auto x = concrete_shape(g[n.inputs[0]].type), w = concrete_shape(g[n.inputs[1]].type);
+  const auto y = concrete_shape(n.type);
+  if (!x || !w || !y || x->size() != 4 || w->size() != 4 || y->size() != 4) return decline("not a 4-D convolution of constant shape");
+  const CallAttrs& a = n.attrs;
+  const std::string data_layout = a.get_string("data_layout"), kernel_layout = a.get_string("kernel_layout");
+  const std::string out_layout = a.get_string("out_layout");
+  const int64_t groups = a.get_int("groups", 1);
+  const bool nchw = data_layout == "NCHW" && kernel_layout == "OIHW";
+  const bool nhwc = data_layout == "NHWC" && kernel_layout == "HWIO" && groups == 1;
+  if (!nchw && !nhwc)
+    return decline("layouts " + data_layout + "/" + kernel_layout + " (oneDNN here: NCHW/OIHW, NHWC/HWIO)");
+  if (!out_layout.empty() && out_layout != data_layout) return decline("out_layout differs from data_layout");
+  const int64_t N = (*x)[0], C = nchw ? (*x)[1] : (*x)[3], H = nchw ? (*x)[2] : (*x)[1], W = nchw ? (*x)[3] : (*x)[2];
+  const int64_t O = nchw ? (*w)[0] : (*w)[3], I = nchw ? (*w)[1] : (*w)[2], KH = nchw ? (*w)[2] : (*w)[0],
+                KW = nchw ? (*w)[3] : (*w)[1];
+  const int64_t OH = nchw ? (*y)[2] : (*y)[1], OW = nchw ? (*y)[3] : (*y)[2];
+  if (groups < 1 || C % groups != 0 || O % groups != 0 || I * groups != C) return decline("channels and groups disagree");
+  Window2d window;
+  if (!read_window(a, window)) return decline("strides, dilation or padding not 2-D");
+
+  const memory::dims src_dims{N, C, H, W}, dst_dims{N, O, OH, OW};
+  const memory::dims weight_dims = groups == 1 ? memory::dims{O, I, KH, KW} : memory::dims{groups, O / groups, I, KH, KW};
+  const memory::desc user_src = plain(src_dims, nchw ? tag::nchw : tag::nhwc, *src_type);
+  const memory::desc user_dst = plain(dst_dims, nchw ? tag::nchw : tag::nhwc, memory::data_type::s32);
+  const memory::desc user_weights =
+      plain(weight_dims, groups == 1 ? (nchw ? tag::oihw : tag::hwio) : tag::goihw, memory::data_type::s8);
+  dnnl::primitive_attr attr = caller_scratchpad();
+  // TVM pads the data with its zero point, and oneDNN's padding with a source zero point
+  // contributes nothing either (tests/compiler/quantized_conv_test.cpp checks the borders).
+  if (*data_zero != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {*data_zero});
+  dnnl::convolution_forward::desc desc(
+      dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, memory::desc(src_dims, *src_type, tag::any),
+      memory::desc(weight_dims, memory::data_type::s8, tag::any), memory::desc(),
+      memory::desc(dst_dims, memory::data_type::s32, tag::any), window.strides, window.dilation, window.pad_l,
+      window.pad_r);
+  dnnl::convolution_forward::primitive_desc pd(desc, attr, engine());
+  if (is_reference_impl(pd.impl_info_str()))
+    return decline("oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) +
+                   ") for this convolution");
+  const double ops = 2.0 * static_cast<double>(N * O * OH * OW) * static_cast<double>(I * KH * KW);
+  return std::make_unique<PreparedKernel<dnnl::convolution_forward>>(pd, user_src, user_weights, user_dst, *y, ops);
+}
+
+}  // namespace relay::compiler::dnnl_impl
