@@ -19,8 +19,9 @@ namespace relay::compiler::dnnl_impl {
 std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, const FusedGroup* group,
                                                   std::string* why);
 std::unique_ptr<LibraryKernel> make_conv2d_transpose_kernel(const Graph& g, NodeId node, std::string* why);
-// qnn.conv2d on int8 (quantized_conv_kernel.cpp).
+// qnn.conv2d and qnn.dense on int8 (quantized_kernels.cpp).
 std::unique_ptr<LibraryKernel> make_quantized_conv2d_kernel(const Graph& g, NodeId node, std::string* why);
+std::unique_ptr<LibraryKernel> make_quantized_dense_kernel(const Graph& g, NodeId node, std::string* why);
 std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, const FusedGroup* group,
                                                  std::string* why);
 std::unique_ptr<LibraryKernel> make_batch_matmul_kernel(const Graph& g, NodeId node, const FusedGroup* group,

@@ -203,6 +203,10 @@ const Case kQuantizedCases[] = {
      "qnn.conv2d(%x, %w, 100, 0, 0.05f, %s, padding=[1, 1], groups=4, channels=16, kernel_size=[3, 3], out_dtype=\"int32\")"},
     {"NHWC HWIO", "%x: Tensor[(1, 10, 10, 16), int8], %w: Tensor[(3, 3, 16, 24), int8], %s: float32",
      "qnn.conv2d(%x, %w, -128, 0, 0.05f, %s, padding=[1, 1, 1, 1], channels=24, kernel_size=[3, 3], data_layout=\"NHWC\", kernel_layout=\"HWIO\", out_dtype=\"int32\")"},
+    {"dense, batch 1, zero point -128", "%x: Tensor[(1, 4096), int8], %w: Tensor[(10, 4096), int8], %s: Tensor[(10), float32]",
+     "qnn.dense(%x, %w, -128, 0, 0.08f, %s, units=10, out_dtype=\"int32\")"},
+    {"dense, uint8 data, zero point 7", "%x: Tensor[(5, 67), uint8], %w: Tensor[(33, 67), int8], %s: float32",
+     "qnn.dense(%x, %w, 7, 0, 0.08f, %s, units=33, out_dtype=\"int32\")"},
 };
 
 // The call's inputs for @main's arguments `args`: a parameter's argument, a constant's value.
@@ -229,7 +233,7 @@ bool quantized_library_here(const OneCall& c) {
 
 }  // namespace
 
-TEST_CASE("library kernels: quantized convolutions are the reference kernel's, bit for bit", "[compiler][library]") {
+TEST_CASE("library kernels: quantized convolutions and dense layers are the reference kernel's, bit for bit", "[compiler][library]") {
   uint64_t seed = 41;
   for (const Case& k : kQuantizedCases) {
     INFO(k.name << ": " << k.body);

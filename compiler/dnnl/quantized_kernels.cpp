@@ -1,12 +1,13 @@
-// qnn.conv2d through oneDNN's int8 convolution: int8 or uint8 data with its zero point,
-// int8 weights with zero point 0 (symmetric weights, what TVM's quantizers and PyTorch's
-// produce), an int32 result; NCHW/OIHW (any groups) or NHWC/HWIO. The result is what TVM's
-// QNN canonicalisation computes, sum((data - data_zp) * weight) in int32, and the
-// reference kernel's bit for bit, on processors with VNNI instructions (AVX-512 VNNI,
-// AVX-VNNI, AMX), whose int8 products accumulate exactly in int32. Without them oneDNN
-// multiplies pairs into saturating int16 sums (or halves the weights), so the call
-// declines and the reference kernel runs. The scales do not enter the int32 result (the
-// requantize after it uses them) and the epilogue stays outside the call.
+// qnn.conv2d and qnn.dense through oneDNN's int8 primitives: int8 or uint8 data with its
+// zero point, int8 weights with zero point 0 (symmetric weights, what TVM's quantizers and
+// PyTorch's produce), an int32 result; a convolution in NCHW/OIHW (any groups) or
+// NHWC/HWIO. The result is what TVM's QNN canonicalisation computes, sum((data - data_zp)
+// * weight) in int32, and the reference kernel's bit for bit, on processors with VNNI
+// instructions (AVX-512 VNNI, AVX-VNNI, AMX), whose int8 products accumulate exactly in
+// int32. Without them oneDNN multiplies pairs into saturating int16 sums (or halves the
+// weights), so the call declines and the reference kernel runs. The scales do not enter
+// the int32 result (the requantize after it uses them) and the epilogue stays outside the
+// call.
 #include <memory>
 
 #include "compiler/dnnl/dnnl_kernels.h"
@@ -44,6 +45,40 @@ std::optional<memory::data_type> quantized_type(Ty t) {
   return std::nullopt;
 }
 
+// What both kernels take of a qnn.conv2d or qnn.dense call (data, weight, data zero point,
+// weight zero point, data scale, weight scale), or nullopt with `why` set.
+struct QuantizedCall {
+  memory::data_type data;  // s8 or u8
+  int32_t data_zero;
+  // The primitive's attributes: the caller's scratchpad, the data's zero point.
+  dnnl::primitive_attr attr() const {
+    dnnl::primitive_attr a = caller_scratchpad();
+    // TVM pads the data with its zero point, and oneDNN's padding with a source zero point
+    // contributes nothing either (library_kernel_test.cpp checks the borders).
+    if (data_zero != 0) a.set_zero_points(DNNL_ARG_SRC, 0, {data_zero});
+    return a;
+  }
+};
+
+std::optional<QuantizedCall> quantized_call(const Graph& g, const Node& n, std::string* why) {
+  auto decline = [&](std::string reason) -> std::optional<QuantizedCall> {
+    if (why) *why = std::move(reason);
+    return std::nullopt;
+  };
+  if (n.inputs.size() != 6) return decline("a quantized call takes six inputs");
+  const auto src_type = quantized_type(g[n.inputs[0]].type), weight_type = quantized_type(g[n.inputs[1]].type);
+  const auto dst_type = quantized_type(n.type);
+  if (!src_type || *src_type == memory::data_type::s32 || weight_type != memory::data_type::s8 ||
+      dst_type != memory::data_type::s32)
+    return decline("oneDNN's int8 kernels here take int8 or uint8 data, int8 weights and an int32 result");
+  if (!exact_int8_products())
+    return decline("this processor has no VNNI instructions, and oneDNN's int8 products without them can saturate");
+  const auto data_zero = scalar_int_constant(g, n.inputs[2]), kernel_zero = scalar_int_constant(g, n.inputs[3]);
+  if (!data_zero) return decline("the data's zero point is not one constant");
+  if (kernel_zero != 0) return decline("the weights' zero point is not the constant 0");
+  return QuantizedCall{*src_type, *data_zero};
+}
+
 }  // namespace
 
 std::unique_ptr<LibraryKernel> make_quantized_conv2d_kernel(const Graph& g, NodeId node, std::string* why) {
@@ -52,17 +87,9 @@ std::unique_ptr<LibraryKernel> make_quantized_conv2d_kernel(const Graph& g, Node
     return nullptr;
   };
   const Node& n = g[node];
-  if (n.inputs.size() != 6) return decline("qnn.conv2d takes six inputs");
-  const auto src_type = quantized_type(g[n.inputs[0]].type), weight_type = quantized_type(g[n.inputs[1]].type);
-  const auto dst_type = quantized_type(n.type);
-  if (!src_type || *src_type == memory::data_type::s32 || weight_type != memory::data_type::s8 ||
-      dst_type != memory::data_type::s32)
-    return decline("oneDNN's int8 convolutions here take int8 or uint8 data, int8 weights and an int32 result");
-  if (!exact_int8_products())
-    return decline("this processor has no VNNI instructions, and oneDNN's int8 products without them can saturate");
-  const auto data_zero = scalar_int_constant(g, n.inputs[2]), kernel_zero = scalar_int_constant(g, n.inputs[3]);
-  if (!data_zero) return decline("the data's zero point is not one constant");
-  if (kernel_zero != 0) return decline("the weights' zero point is not the constant 0");
+  const auto q = quantized_call(g, n, why);
+  if (!q) return nullptr;
+  const auto src_type = q->data;
   const auto x = concrete_shape(g[n.inputs[0]].type), w = concrete_shape(g[n.inputs[1]].type);
   const auto y = concrete_shape(n.type);
   if (!x || !w || !y || x->size() != 4 || w->size() != 4 || y->size() != 4) return decline("not a 4-D convolution of constant shape");
@@ -85,25 +112,47 @@ std::unique_ptr<LibraryKernel> make_quantized_conv2d_kernel(const Graph& g, Node
 
   const memory::dims src_dims{N, C, H, W}, dst_dims{N, O, OH, OW};
   const memory::dims weight_dims = groups == 1 ? memory::dims{O, I, KH, KW} : memory::dims{groups, O / groups, I, KH, KW};
-  const memory::desc user_src = plain(src_dims, nchw ? tag::nchw : tag::nhwc, *src_type);
+  const memory::desc user_src = plain(src_dims, nchw ? tag::nchw : tag::nhwc, src_type);
   const memory::desc user_dst = plain(dst_dims, nchw ? tag::nchw : tag::nhwc, memory::data_type::s32);
   const memory::desc user_weights =
       plain(weight_dims, groups == 1 ? (nchw ? tag::oihw : tag::hwio) : tag::goihw, memory::data_type::s8);
-  dnnl::primitive_attr attr = caller_scratchpad();
-  // TVM pads the data with its zero point, and oneDNN's padding with a source zero point
-  // contributes nothing either (tests/compiler/quantized_conv_test.cpp checks the borders).
-  if (*data_zero != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {*data_zero});
   dnnl::convolution_forward::desc desc(
-      dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, memory::desc(src_dims, *src_type, tag::any),
+      dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, memory::desc(src_dims, src_type, tag::any),
       memory::desc(weight_dims, memory::data_type::s8, tag::any), memory::desc(),
       memory::desc(dst_dims, memory::data_type::s32, tag::any), window.strides, window.dilation, window.pad_l,
       window.pad_r);
-  dnnl::convolution_forward::primitive_desc pd(desc, attr, engine());
+  dnnl::convolution_forward::primitive_desc pd(desc, q->attr(), engine());
   if (is_reference_impl(pd.impl_info_str()))
     return decline("oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) +
                    ") for this convolution");
   const double ops = 2.0 * static_cast<double>(N * O * OH * OW) * static_cast<double>(I * KH * KW);
   return std::make_unique<PreparedKernel<dnnl::convolution_forward>>(pd, user_src, user_weights, user_dst, *y, ops);
+}
+
+std::unique_ptr<LibraryKernel> make_quantized_dense_kernel(const Graph& g, NodeId node, std::string* why) {
+  const Node& n = g[node];
+  const auto q = quantized_call(g, n, why);
+  if (!q) return nullptr;
+  const auto x = concrete_shape(g[n.inputs[0]].type), w = concrete_shape(g[n.inputs[1]].type);
+  if (!x || !w || x->size() != 2 || w->size() != 2 || (*x)[1] != (*w)[1]) {
+    if (why) *why = "oneDNN dense here: 2-D data (M, K) and weight (N, K)";
+    return nullptr;
+  }
+  const int64_t M = (*x)[0], K = (*x)[1], N = (*w)[0];
+  // oneDNN's inner product takes no zero points; its matmul does. The weight (N, K) is the
+  // matmul's (K, N) read transposed, prepared once into the layout the matmul picks.
+  const memory::dims src_dims{M, K}, weight_dims{K, N}, dst_dims{M, N};
+  const memory::desc user_weights(weight_dims, memory::data_type::s8, memory::dims{1, K});
+  dnnl::matmul::desc desc(plain(src_dims, tag::ab, q->data), memory::desc(weight_dims, memory::data_type::s8, tag::any),
+                          plain(dst_dims, tag::ab, memory::data_type::s32));
+  dnnl::matmul::primitive_desc pd(desc, q->attr(), engine());
+  if (is_reference_impl(pd.impl_info_str())) {
+    if (why) *why = "oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ")";
+    return nullptr;
+  }
+  return std::make_unique<PreparedKernel<dnnl::matmul>>(pd, plain(src_dims, tag::ab, q->data), user_weights,
+                                                        plain(dst_dims, tag::ab, memory::data_type::s32),
+                                                        std::vector<int64_t>{M, N}, 2.0 * static_cast<double>(M * N * K));
 }
 
 }  // namespace relay::compiler::dnnl_impl
