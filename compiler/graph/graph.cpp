@@ -76,6 +76,13 @@ AttrVal attr_int(int64_t v) {
   return a;
 }
 
+AttrVal attr_double(double v) {
+  AttrVal a;
+  a.kind = AttrVal::Kind::Float;
+  a.float_value = v;
+  return a;
+}
+
 AttrVal attr_ints(std::span<const int64_t> v) {
   AttrVal a;
   a.kind = AttrVal::Kind::Array;

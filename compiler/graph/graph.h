@@ -109,6 +109,7 @@ class GraphBuilder {
 
 // AttrVal helpers for passes that make calls.
 AttrVal attr_int(int64_t v);
+AttrVal attr_double(double v);
 AttrVal attr_ints(std::span<const int64_t> v);
 AttrVal attr_string(std::string s);
 AttrVal attr_bool(bool v);

@@ -40,7 +40,13 @@ Graph slice_split_fields(const Graph& g);
 // library calls and pool kernels; the same sums over the same taps.
 Graph one_d_as_two_d(const Graph& g);
 
-// simplify_inference, one_d_as_two_d, slice_split_fields, fold_constants,
+// qnn.quantize, qnn.dequantize and qnn.requantize (compute_dtype int64) as the
+// element-wise operators TVM's QNN canonicalisation lowers them to, bit for bit the
+// reference kernels' results; requantize's fixed-point multiplier and shift are computed
+// from the scales once per call (folded when the scales are constants).
+Graph canonicalize_qnn(const Graph& g);
+
+// simplify_inference, canonicalize_qnn, one_d_as_two_d, slice_split_fields, fold_constants,
 // eliminate_common_subexpressions, eliminate_dead_code.
 Graph optimize(const Graph& g);
 

@@ -11,30 +11,15 @@
 
 #include "compiler/graph/passes.h"
 #include "compiler/graph/rebuild.h"
+#include "compiler/graph/rewrite_util.h"
 
 namespace relay::compiler {
 
 namespace {
 
-int64_t rank_of(const GraphBuilder& b, NodeId id) { return static_cast<int64_t>(ty_as<TensorTy>(b.type_of(id))->rank()); }
-
-int64_t normalized_axis(int64_t axis, int64_t ndim) { return axis < 0 ? axis + ndim : axis; }
-
-// `v` (shape (C)) reshaped to broadcast along `axis` of a rank-`ndim` tensor: (C, 1, ...).
-NodeId expand_to_axis(GraphBuilder& b, NodeId v, int64_t axis, int64_t ndim, Span span) {
-  const int64_t pad = ndim - axis - 1;
-  if (pad <= 0) return v;
-  return b.call("expand_dims", {{"axis", attr_int(1)}, {"num_newaxis", attr_int(pad)}}, {v}, span);
-}
-
 bool is_float_tensor(const GraphBuilder& b, NodeId id) {
   const auto* t = ty_as<TensorTy>(b.type_of(id));
   return t && t->dtype.is_float();
-}
-
-NodeId scalar_like(GraphBuilder& b, NodeId like, double value, Span span) {
-  DataType dt = ty_as<TensorTy>(b.type_of(like))->dtype;
-  return b.constant(rt::NDArray::scalar(value, dt), span);
 }
 
 NodeId batch_norm(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
@@ -52,11 +37,6 @@ NodeId batch_norm(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in)
   out = b.call("add", {}, {out, expand_to_axis(b, shift, axis, ndim, s)}, s);
   // The statistics outputs are the moving statistics in inference.
   return b.tuple({out, mean, var}, s);
-}
-
-NodeId cast_to(GraphBuilder& b, NodeId x, DataType t, Span s) {
-  if (ty_as<TensorTy>(b.type_of(x))->dtype == t) return x;
-  return b.call("cast", {{"dtype", attr_string(dtype_name(t))}}, {x}, s);
 }
 
 // The layer `n` normalising `data` (as the caller has shaped it) over `axes`:
@@ -222,7 +202,7 @@ Graph simplify_inference(const Graph& g) {
 
 Graph optimize(const Graph& g) {
   return eliminate_dead_code(
-      eliminate_common_subexpressions(fold_constants(slice_split_fields(one_d_as_two_d(simplify_inference(g))))));
+      eliminate_common_subexpressions(fold_constants(slice_split_fields(one_d_as_two_d(canonicalize_qnn(simplify_inference(g)))))));
 }
 
 }  // namespace relay::compiler

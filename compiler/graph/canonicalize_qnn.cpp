@@ -1,0 +1,177 @@
+// qnn.quantize, qnn.dequantize and qnn.requantize as ordinary element-wise operators, as
+// TVM's QNN canonicalisation lowers them (QuantizeLower, DequantizeLower, RequantizeLower
+// with compute_dtype int64), so that they fuse into native kernels with what surrounds
+// them: the requantize after a quantized convolution becomes the convolution's native
+// epilogue. Each step is the reference kernel's (interpreter/kernels/qnn.cpp), in the
+// same dtypes and order, so results are equal bit for bit (tests/compiler/qnn_test.cpp).
+//
+// Requantize multiplies by the fixed-point form of in_scale / out_scale per channel: a
+// 31-bit multiplier and a shift (frexp of the ratio, as GetFixedPointMultiplierShift).
+// With constant scales fold_constants computes them at compile time. With scales that
+// are parameters (or computed from them) they are computed per call from the scales
+// alone, a few values, and an annotation.stop_fusion keeps that computation out of the
+// element-wise kernel, which would otherwise redo it for every element.
+//
+// What the reference kernel would reject (an out-of-range axis, a per-channel parameter of
+// the wrong length, an output scale of 0) or that has no rewrite here (requantize's float
+// compute dtypes, an output scale that is not a constant) keeps the qnn call.
+#include <cmath>
+#include <optional>
+
+#include "compiler/graph/passes.h"
+#include "compiler/graph/rebuild.h"
+#include "compiler/graph/rewrite_util.h"
+
+namespace relay::compiler {
+
+namespace {
+
+const DataType kI32 = DataType::int_(32), kI64 = DataType::int_(64), kF32 = DataType::float_(32),
+               kF64 = DataType::float_(64);
+
+// A quantized dtype the reference kernels produce: an integer of at most 32 bits.
+bool quantized_dtype(DataType t) { return (t.is_int() || t.is_uint()) && t.bits <= 32 && t.lanes == 1; }
+
+double qmin(DataType t) { return t.is_uint() ? 0.0 : -std::ldexp(1.0, t.bits - 1); }
+double qmax(DataType t) { return t.is_uint() ? std::ldexp(1.0, t.bits) - 1 : std::ldexp(1.0, t.bits - 1) - 1; }
+
+// A quantization parameter (a scale or zero point) of `dtype` made to broadcast against
+// `x`: a scalar or one-value tensor as it is, one value per channel of `axis` expanded to
+// (C, 1, ...); nullopt when it is neither (the reference kernel's error stands).
+std::optional<NodeId> along_axis(GraphBuilder& b, NodeId param, DataType dtype, NodeId x, int64_t axis, Span s) {
+  const auto shape = concrete_shape(b.type_of(param)), x_shape = concrete_shape(b.type_of(x));
+  if (!shape || !x_shape || dtype_of(b, param) != dtype) return std::nullopt;
+  int64_t count = 1;
+  for (int64_t d : *shape) count *= d;
+  if (count == 1) return shape->empty() ? param : b.call("reshape", {{"newshape", attr_ints(std::vector<int64_t>{})}}, {param}, s);
+  const auto ndim = static_cast<int64_t>(x_shape->size());
+  const int64_t a = normalized_axis(axis, ndim);
+  if (shape->size() != 1 || a < 0 || a >= ndim || (*shape)[0] != (*x_shape)[static_cast<size_t>(a)]) return std::nullopt;
+  return expand_to_axis(b, param, a, ndim, s);
+}
+
+std::optional<double> scalar_constant(const GraphBuilder& b, NodeId id) {
+  const Node& n = b.node(id);
+  if (n.kind != NodeKind::Constant || n.constant.size() != 1) return std::nullopt;
+  return n.constant.get_double(0);
+}
+
+NodeId call(GraphBuilder& b, std::string_view op, std::vector<NodeId> in, Span s) { return b.call(op, {}, std::move(in), s); }
+
+NodeId clip(GraphBuilder& b, NodeId x, double lo, double hi, Span s) {
+  return b.call("clip", {{"a_min", attr_double(lo)}, {"a_max", attr_double(hi)}}, {x}, s);
+}
+
+NodeId where(GraphBuilder& b, NodeId cond, NodeId then, NodeId otherwise, Span s) {
+  return call(b, "where", {cond, then, otherwise}, s);
+}
+
+// Round(x / scale) + zp in float32, clipped to out_dtype's range and cast to it.
+NodeId quantize(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
+  const Span s = n.span;
+  const auto out = n.attrs.get_dtype("out_dtype");
+  const int64_t axis = n.attrs.get_int("axis", -1);
+  if (in.size() != 3 || dtype_of(b, in[0]) != kF32 || !out || !quantized_dtype(*out)) return b.copy(n, in);
+  const auto scale = along_axis(b, in[1], kF32, in[0], axis, s), zp = along_axis(b, in[2], kI32, in[0], axis, s);
+  if (!scale || !zp) return b.copy(n, in);
+  NodeId q = call(b, "round", {call(b, "divide", {in[0], *scale}, s)}, s);
+  q = call(b, "add", {q, cast_to(b, *zp, kF32, s)}, s);
+  return cast_to(b, clip(b, q, qmin(*out), qmax(*out), s), *out, s);
+}
+
+// float32(int32(x) - zp) * scale.
+NodeId dequantize(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
+  const Span s = n.span;
+  const auto out = n.attrs.get_dtype("out_dtype");
+  const int64_t axis = n.attrs.get_int("axis", -1);
+  if (in.size() != 3 || !quantized_dtype(dtype_of(b, in[0])) || (out && *out != kF32)) return b.copy(n, in);
+  const auto scale = along_axis(b, in[1], kF32, in[0], axis, s), zp = along_axis(b, in[2], kI32, in[0], axis, s);
+  if (!scale || !zp) return b.copy(n, in);
+  const NodeId shifted = call(b, "subtract", {cast_to(b, in[0], kI32, s), *zp}, s);
+  return call(b, "multiply", {cast_to(b, shifted, kF32, s), *scale}, s);
+}
+
+// The fixed-point form of in_scale / out_scale (float32 values divided in float64):
+// multiplier q = round(f * 2^31) and shift e with ratio = f * 2^e, f in [0.5, 1) (frexp),
+// q = 2^31 carried into the shift, and (0, 0) for a ratio of 0. Two int64 tensors of the
+// scale's shape. floor(log2) may be one off next to a power of two; the check of f fixes
+// it, and the powers of two are exact.
+struct FixedPoint {
+  NodeId multiplier, shift;
+};
+FixedPoint fixed_point(GraphBuilder& b, NodeId in_scale, NodeId out_scale, Span s) {
+  auto f64 = [&](double v) { return scalar_of(b, kF64, v, s); };
+  const NodeId ratio = call(b, "divide", {cast_to(b, in_scale, kF64, s), cast_to(b, out_scale, kF64, s)}, s);
+  const NodeId guess = call(b, "add", {call(b, "floor", {call(b, "log2", {ratio}, s)}, s), f64(1)}, s);
+  const NodeId f0 = call(b, "divide", {ratio, call(b, "power", {f64(2), guess}, s)}, s);
+  NodeId e = where(b, call(b, "greater_equal", {f0, f64(1)}, s), call(b, "add", {guess, f64(1)}, s),
+                   where(b, call(b, "less", {f0, f64(0.5)}, s), call(b, "subtract", {guess, f64(1)}, s), guess, s), s);
+  const NodeId f = call(b, "divide", {ratio, call(b, "power", {f64(2), e}, s)}, s);
+  NodeId q = call(b, "round", {call(b, "multiply", {f, f64(std::ldexp(1.0, 31))}, s)}, s);
+  const NodeId carry = call(b, "equal", {q, f64(std::ldexp(1.0, 31))}, s);
+  q = where(b, carry, f64(std::ldexp(1.0, 30)), q, s);
+  e = where(b, carry, call(b, "add", {e, f64(1)}, s), e, s);
+  const NodeId zero = call(b, "equal", {ratio, f64(0)}, s);
+  q = where(b, zero, f64(0), q, s);
+  e = where(b, zero, f64(0), e, s);
+  // Computed once per call from the scales, not per element (the header says why), as one
+  // value (q * 1024 + e + 512: |e| < 300 for float32 scales): one sink, so one kernel.
+  auto i64 = [&](int64_t v) { return scalar_of(b, kI64, static_cast<double>(v), s); };
+  NodeId packed = call(b, "add", {call(b, "multiply", {cast_to(b, q, kI64, s), i64(1024)}, s),
+                                  call(b, "add", {cast_to(b, e, kI64, s), i64(512)}, s)}, s);
+  packed = call(b, "annotation.stop_fusion", {packed}, s);
+  return {call(b, "right_shift", {packed, i64(10)}, s),
+          call(b, "subtract", {call(b, "bitwise_and", {packed, i64(1023)}, s), i64(512)}, s)};
+}
+
+// int32(x) - in_zp in int32; times the fixed-point multiplier in int64 with the rounding
+// (UPWARD: + 2^(r-1); TONEAREST: 2^(r-1) - 1 for a negative product) and an arithmetic
+// shift right by r = 31 + max(-e, 0) after a shift left by max(e, 0) (a shift of 63 or
+// more gives -1 or 0 as the reference does); to int32, + out_zp, saturated to out_dtype.
+NodeId requantize(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
+  const Span s = n.span;
+  const auto out = n.attrs.get_dtype("out_dtype");
+  const std::string compute = n.attrs.get_string("compute_dtype"), rounding = n.attrs.get_string("rounding");
+  const bool upward = rounding.empty() || rounding == "UPWARD" || rounding == "None";
+  const int64_t axis = n.attrs.get_int("axis", -1);
+  const auto out_scale = in.size() == 5 ? scalar_constant(b, in[3]) : std::nullopt;
+  if (!out || !quantized_dtype(*out) || !(compute.empty() || compute == "None" || compute == "int64") ||
+      !(upward || rounding == "TONEAREST") || !quantized_dtype(dtype_of(b, in[0])) || !out_scale ||
+      static_cast<float>(*out_scale) == 0.0f)
+    return b.copy(n, in);
+  const auto in_scale = along_axis(b, in[1], kF32, in[0], axis, s), in_zp = along_axis(b, in[2], kI32, in[0], axis, s);
+  const auto out_zp = along_axis(b, in[4], kI32, in[0], axis, s);
+  if (!in_scale || !in_zp || !out_zp || dtype_of(b, in[3]) != kF32 || concrete_shape(b.type_of(*out_zp))->size() != 0)
+    return b.copy(n, in);
+  auto i64 = [&](int64_t v) { return scalar_of(b, kI64, static_cast<double>(v), s); };
+  const FixedPoint fp = fixed_point(b, *in_scale, in[3], s);
+  const NodeId left = call(b, "maximum", {fp.shift, i64(0)}, s);
+  const NodeId right = call(b, "add", {call(b, "maximum", {call(b, "negative", {fp.shift}, s), i64(0)}, s), i64(31)}, s);
+  const NodeId shifted = call(b, "subtract", {cast_to(b, in[0], kI32, s), *in_zp}, s);
+  const NodeId product =
+      call(b, "multiply", {call(b, "left_shift", {cast_to(b, shifted, kI64, s), left}, s), fp.multiplier}, s);
+  const NodeId negative = call(b, "less", {product, i64(0)}, s);
+  const NodeId half = call(b, "left_shift", {i64(1), call(b, "subtract", {right, i64(1)}, s)}, s);
+  const NodeId round = upward ? half : where(b, negative, call(b, "subtract", {half, i64(1)}, s), half, s);
+  NodeId scaled = call(b, "right_shift", {call(b, "add", {product, round}, s), right}, s);
+  const NodeId beyond = upward ? where(b, negative, i64(-1), i64(0), s) : i64(0);
+  scaled = where(b, call(b, "greater_equal", {right, i64(63)}, s), beyond, scaled, s);
+  const NodeId result = call(b, "add", {cast_to(b, scaled, kI32, s), *out_zp}, s);
+  if (*out == kI32) return result;
+  return cast_to(b, clip(b, result, qmin(*out), qmax(*out), s), *out, s);
+}
+
+}  // namespace
+
+Graph canonicalize_qnn(const Graph& g) {
+  return rebuild(g, [](GraphBuilder& b, const Node& n, std::vector<NodeId> in) {
+    if (n.kind != NodeKind::Call) return b.copy(n, std::move(in));
+    const std::string_view op = n.op->name;
+    if (op == "qnn.quantize") return quantize(b, n, in);
+    if (op == "qnn.dequantize") return dequantize(b, n, in);
+    if (op == "qnn.requantize") return requantize(b, n, in);
+    return b.copy(n, std::move(in));
+  });
+}
+
+}  // namespace relay::compiler

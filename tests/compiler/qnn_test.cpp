@@ -1,0 +1,147 @@
+// canonicalize_qnn (compiler/graph/canonicalize_qnn.cpp): qnn.quantize, qnn.dequantize and
+// qnn.requantize as element-wise operators in native kernels, equal to the reference
+// kernels bit for bit over values chosen to reach every branch: both roundings, ties,
+// saturation at each end, int32 wrap-around, multipliers that shift left, right, past 63
+// bits and exactly by a power of two, scales that are parameters (computed per call)
+// and constants (folded), per-tensor and per-channel.
+#ifdef RELAY_HAVE_PIPELINE
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "compiler/graph/passes.h"
+#include "tests/compiler/compiler_test_util.h"
+
+using namespace relay;
+namespace t = relay::testing;
+
+namespace {
+
+// Values of a's dtype: for integers the extremes, numbers near 0 and spread over the whole
+// range; for float32 (quantize's input) halves, values past every dtype's range and
+// spread magnitudes; scales (parameters named *scale*) positive over many octaves.
+void fill(rt::NDArray& a, bool is_scale, std::mt19937_64& rng) {
+  const DataType d = a.dtype();
+  for (int64_t i = 0; i < a.size(); ++i) {
+    if (is_scale) {
+      a.set_double(i, std::ldexp(std::uniform_real_distribution<double>(0.5, 1.0)(rng),
+                                 std::uniform_int_distribution<int>(-20, 4)(rng)));
+    } else if (d.is_float()) {
+      const double pick = std::uniform_real_distribution<double>(0, 1)(rng);
+      const double v = pick < 0.3 ? std::round(std::uniform_real_distribution<double>(-300, 300)(rng)) + 0.5
+                                   : std::ldexp(std::uniform_real_distribution<double>(-1, 1)(rng),
+                                                std::uniform_int_distribution<int>(0, 34)(rng));
+      a.set_double(i, v);
+    } else {
+      const double lo = d.is_uint() ? 0 : -std::ldexp(1.0, d.bits - 1), hi = d.is_uint() ? std::ldexp(1.0, d.bits) - 1 : -lo - 1;
+      const int64_t special[] = {static_cast<int64_t>(lo), static_cast<int64_t>(hi), 0, 1, -1, 2, -2};
+      const int64_t v = i < 7 ? special[i] : static_cast<int64_t>(std::uniform_real_distribution<double>(lo, hi)(rng));
+      a.set_double(i, static_cast<double>(std::clamp<int64_t>(v, static_cast<int64_t>(lo), static_cast<int64_t>(hi))));
+    }
+  }
+}
+
+std::vector<rt::NDArray> arguments(const t::CompiledModel& m, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<rt::NDArray> args = t::random_args(m, seed);
+  for (size_t i = 0; i < args.size(); ++i) {
+    const bool is_scale = std::string_view(m.program->entry->fn->params[i]->name).find("scale") != std::string_view::npos;
+    args[i] = args[i].copy();
+    fill(args[i], is_scale, rng);
+  }
+  return args;
+}
+
+// How many elements of two tensors of one shape and dtype differ (bit for bit for floats).
+int64_t differing(const rt::NDArray& got, const rt::NDArray& want) {
+  REQUIRE(got.dtype() == want.dtype());
+  REQUIRE(got.shape() == want.shape());
+  int64_t n = 0;
+  for (int64_t i = 0; i < got.size(); ++i) {
+    const double a = got.get_double(i), b = want.get_double(i);
+    n += !(a == b || (std::isnan(a) && std::isnan(b)));
+  }
+  return n;
+}
+
+void check_program(const std::string& params, const std::string& body) {
+  const std::string text = "#[version = \"0.0.5\"]\ndef @main(" + params + ") {\n  " + body + "\n}\n";
+  INFO(text);
+  auto m = t::load_model_text(text);
+  REQUIRE(m->error.empty());
+  // No qnn call is left for a reference kernel.
+  const compiler::Graph g = t::optimized_main(*m);
+  for (const compiler::Node& n : g.nodes)
+    if (n.kind == compiler::NodeKind::Call) CHECK(!std::string_view(n.op->name).starts_with("qnn."));
+  compiler::ThreadPool pool(2);
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    const std::vector<rt::NDArray> args = arguments(*m, seed);
+    const rt::Value want = t::interpret(*m, args);
+    t::CompiledMain c = t::compile_for_args(*m, args, &pool);
+    INFO(c.outcome.notes[0]);
+    // Every group native but the markers that keep the fixed-point parameters per call.
+    CHECK(c.exe->reference_groups() == g.count_op("annotation.stop_fusion"));
+    const std::vector<rt::Value> vals(args.begin(), args.end());
+    CHECK(differing(c.outcome.code->call(vals).tensor(), want.tensor()) == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("qnn.quantize in native kernels is the reference kernel's, bit for bit", "[compiler][qnn]") {
+  check_program("%x: Tensor[(3, 4, 37), float32], %scale: float32",
+                "qnn.quantize(%x, %scale, 3, out_dtype=\"int8\")");
+  check_program("%x: Tensor[(3, 4, 37), float32], %scale: Tensor[(4), float32], %z: Tensor[(4), int32]",
+                "qnn.quantize(%x, %scale, %z, axis=1, out_dtype=\"uint8\")");
+  check_program("%x: Tensor[(5, 29), float32], %scale: Tensor[(29), float32]",
+                "qnn.quantize(%x, %scale, -7, out_dtype=\"int32\")");
+  check_program("%x: Tensor[(5, 29), float32]", "qnn.quantize(%x, 0.0078125f, 0, out_dtype=\"int16\")");
+}
+
+TEST_CASE("qnn.dequantize in native kernels is the reference kernel's, bit for bit", "[compiler][qnn]") {
+  check_program("%x: Tensor[(3, 4, 37), int8], %scale: float32", "qnn.dequantize(%x, %scale, -128, out_dtype=\"float32\")");
+  check_program("%x: Tensor[(3, 4, 37), uint8], %scale: Tensor[(4), float32], %z: Tensor[(4), int32]",
+                "qnn.dequantize(%x, %scale, %z, axis=1, out_dtype=\"float32\")");
+  check_program("%x: Tensor[(6, 33), int32], %scale: float32", "qnn.dequantize(%x, %scale, 17, out_dtype=\"float32\")");
+}
+
+TEST_CASE("qnn.requantize in native kernels is the reference kernel's, bit for bit", "[compiler][qnn]") {
+  // Scales that are parameters: the fixed-point form computed per call.
+  for (const char* rounding : {"UPWARD", "TONEAREST"}) {
+    const std::string r = std::string(", rounding=\"") + rounding + "\"";
+    check_program("%x: Tensor[(2, 8, 5, 7), int32], %scale: Tensor[(8), float32]",
+                  "qnn.requantize(%x, %scale, 0, 0.05f, -128, axis=1, out_dtype=\"int8\"" + r + ")");
+    check_program("%x: Tensor[(4, 45), int32], %scale: float32, %z: int32",
+                  "qnn.requantize(%x, %scale, %z, 0.0003f, 3, out_dtype=\"uint8\"" + r + ")");
+    check_program("%x: Tensor[(4, 45), int8], %scale: Tensor[(45), float32]",
+                  "qnn.requantize(%x, %scale, -3, 0.25f, 0, out_dtype=\"int32\"" + r + ")");
+  }
+  // Constant scales, folded at compile time: equal (the identity), powers of two, a ratio
+  // that shifts left, one under 2^-32 (the product shifts out entirely), one per channel.
+  const char* x = "%x: Tensor[(4, 3, 41), int32]";
+  check_program(x, "qnn.requantize(%x, 0.05f, 0, 0.05f, 0, out_dtype=\"int8\")");
+  check_program(x, "qnn.requantize(%x, 0.25f, 5, 0.125f, -5, out_dtype=\"int16\")");
+  // A ratio of 1/2: odd values fall exactly halfway, where the roundings differ.
+  check_program(x, "qnn.requantize(%x, 0.125f, 0, 0.25f, 0, out_dtype=\"int32\")");
+  check_program(x, "qnn.requantize(%x, 0.125f, 0, 0.25f, 0, out_dtype=\"int32\", rounding=\"TONEAREST\")");
+  check_program(x, "qnn.requantize(%x, 3.7f, 0, 0.01f, 0, out_dtype=\"int32\", rounding=\"TONEAREST\")");
+  check_program(x, "qnn.requantize(%x, 1e-12f, 0, 1f, 0, out_dtype=\"int32\")");
+  check_program(x, "qnn.requantize(%x, 1e-12f, 0, 1f, 0, out_dtype=\"int32\", rounding=\"TONEAREST\")");
+  check_program(x, "qnn.requantize(%x, multiply(arange(1f, 4f, 1f, start=1f, stop=4f, step=1f, dtype=\"float32\"), 0.07f), 0, "
+                   "0.1f, 0, axis=1, out_dtype=\"uint8\")");
+}
+
+TEST_CASE("qnn calls the rewrite cannot reproduce keep their reference kernels", "[compiler][qnn]") {
+  // A float compute dtype and an output scale that is a parameter (the reference checks
+  // it is not 0 on each call).
+  const std::string text =
+      "#[version = \"0.0.5\"]\ndef @main(%x: Tensor[(4, 8), int32], %s: float32) {\n"
+      "  (qnn.requantize(%x, 0.5f, 0, 0.25f, 0, out_dtype=\"int8\", compute_dtype=\"float32\"),\n"
+      "   qnn.requantize(%x, 0.5f, 0, %s, 0, out_dtype=\"int8\"))\n}\n";
+  auto m = t::load_model_text(text);
+  REQUIRE(m->error.empty());
+  CHECK(t::optimized_main(*m).count_op("qnn.requantize") == 2);
+}
+#endif
