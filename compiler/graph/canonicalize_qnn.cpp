@@ -1,6 +1,7 @@
-// qnn.quantize, qnn.dequantize and qnn.requantize as ordinary element-wise operators, as
-// TVM's QNN canonicalisation lowers them (QuantizeLower, DequantizeLower, RequantizeLower
-// with compute_dtype int64), so that they fuse into native kernels with what surrounds
+// qnn.quantize, qnn.dequantize, qnn.requantize, qnn.add and qnn.subtract as ordinary
+// element-wise operators, as TVM's QNN canonicalisation lowers them (QuantizeLower,
+// DequantizeLower, RequantizeLower with compute_dtype int64, QnnAddCanonicalize,
+// QnnSubtractCanonicalize), so that they fuse into native kernels with what surrounds
 // them: the requantize after a quantized convolution becomes the convolution's native
 // epilogue. Each step is the reference kernel's (interpreter/kernels/qnn.cpp), in the
 // same dtypes and order, so results are equal bit for bit (tests/compiler/qnn_test.cpp).
@@ -127,27 +128,23 @@ FixedPoint fixed_point(GraphBuilder& b, NodeId in_scale, NodeId out_scale, Span 
 // int32(x) - in_zp in int32; times the fixed-point multiplier in int64 with the rounding
 // (UPWARD: + 2^(r-1); TONEAREST: 2^(r-1) - 1 for a negative product) and an arithmetic
 // shift right by r = 31 + max(-e, 0) after a shift left by max(e, 0) (a shift of 63 or
-// more gives -1 or 0 as the reference does); to int32, + out_zp, saturated to out_dtype.
-NodeId requantize(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
-  const Span s = n.span;
-  const auto out = n.attrs.get_dtype("out_dtype");
-  const std::string compute = n.attrs.get_string("compute_dtype"), rounding = n.attrs.get_string("rounding");
-  const bool upward = rounding.empty() || rounding == "UPWARD" || rounding == "None";
-  const int64_t axis = n.attrs.get_int("axis", -1);
-  const auto out_scale = in.size() == 5 ? scalar_constant(b, in[3]) : std::nullopt;
-  if (!out || !quantized_dtype(*out) || !(compute.empty() || compute == "None" || compute == "int64") ||
-      !(upward || rounding == "TONEAREST") || !quantized_dtype(dtype_of(b, in[0])) || !out_scale ||
-      static_cast<float>(*out_scale) == 0.0f)
-    return b.copy(n, in);
-  const auto in_scale = along_axis(b, in[1], kF32, in[0], axis, s), in_zp = along_axis(b, in[2], kI32, in[0], axis, s);
-  const auto out_zp = along_axis(b, in[4], kI32, in[0], axis, s);
-  if (!in_scale || !in_zp || !out_zp || dtype_of(b, in[3]) != kF32 || concrete_shape(b.type_of(*out_zp))->size() != 0)
-    return b.copy(n, in);
+// more gives -1 or 0 as the reference does); to int32, + out_zp: requantize before it
+// saturates. nullopt (the call stays) unless the output scale is a nonzero float32
+// constant, x an integer and the other parameters scalars or per channel of `axis`.
+std::optional<NodeId> requantized_int32(GraphBuilder& b, NodeId x, NodeId in_scale_arg, NodeId in_zp_arg,
+                                        NodeId out_scale, NodeId out_zp_arg, int64_t axis, bool upward, Span s) {
+  const auto out_scale_value = scalar_constant(b, out_scale);
+  if (!quantized_dtype(dtype_of(b, x)) || !out_scale_value || static_cast<float>(*out_scale_value) == 0.0f ||
+      dtype_of(b, out_scale) != kF32)
+    return std::nullopt;
+  const auto in_scale = along_axis(b, in_scale_arg, kF32, x, axis, s), in_zp = along_axis(b, in_zp_arg, kI32, x, axis, s);
+  const auto out_zp = along_axis(b, out_zp_arg, kI32, x, axis, s);
+  if (!in_scale || !in_zp || !out_zp || concrete_shape(b.type_of(*out_zp))->size() != 0) return std::nullopt;
   auto i64 = [&](int64_t v) { return scalar_of(b, kI64, static_cast<double>(v), s); };
-  const FixedPoint fp = fixed_point(b, *in_scale, in[3], s);
+  const FixedPoint fp = fixed_point(b, *in_scale, out_scale, s);
   const NodeId left = call(b, "maximum", {fp.shift, i64(0)}, s);
   const NodeId right = call(b, "add", {call(b, "maximum", {call(b, "negative", {fp.shift}, s), i64(0)}, s), i64(31)}, s);
-  const NodeId shifted = call(b, "subtract", {cast_to(b, in[0], kI32, s), *in_zp}, s);
+  const NodeId shifted = call(b, "subtract", {cast_to(b, x, kI32, s), *in_zp}, s);
   const NodeId product =
       call(b, "multiply", {call(b, "left_shift", {cast_to(b, shifted, kI64, s), left}, s), fp.multiplier}, s);
   const NodeId negative = call(b, "less", {product, i64(0)}, s);
@@ -156,9 +153,39 @@ NodeId requantize(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in)
   NodeId scaled = call(b, "right_shift", {call(b, "add", {product, round}, s), right}, s);
   const NodeId beyond = upward ? where(b, negative, i64(-1), i64(0), s) : i64(0);
   scaled = where(b, call(b, "greater_equal", {right, i64(63)}, s), beyond, scaled, s);
-  const NodeId result = call(b, "add", {cast_to(b, scaled, kI32, s), *out_zp}, s);
-  if (*out == kI32) return result;
-  return cast_to(b, clip(b, result, qmin(*out), qmax(*out), s), *out, s);
+  return call(b, "add", {cast_to(b, scaled, kI32, s), *out_zp}, s);
+}
+
+// An int32 result saturated to `out` (none for int32) and cast to it.
+NodeId saturated(GraphBuilder& b, NodeId v, DataType out, Span s) {
+  if (out == kI32) return v;
+  return cast_to(b, clip(b, v, qmin(out), qmax(out), s), out, s);
+}
+
+NodeId requantize(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
+  const auto out = n.attrs.get_dtype("out_dtype");
+  const std::string compute = n.attrs.get_string("compute_dtype"), rounding = n.attrs.get_string("rounding");
+  const bool upward = rounding.empty() || rounding == "UPWARD" || rounding == "None";
+  if (in.size() != 5 || !out || !quantized_dtype(*out) || !(compute.empty() || compute == "None" || compute == "int64") ||
+      !(upward || rounding == "TONEAREST"))
+    return b.copy(n, in);
+  const auto r = requantized_int32(b, in[0], in[1], in[2], in[3], in[4], n.attrs.get_int("axis", -1), upward, n.span);
+  return r ? saturated(b, *r, *out, n.span) : b.copy(n, in);
+}
+
+// qnn.add and qnn.subtract (lhs, rhs, lhs_scale, lhs_zp, rhs_scale, rhs_zp, output_scale,
+// output_zp): each operand requantized (UPWARD) to the output's scale and zero point in
+// int32, then (a + b) - out_zp or (a - b) + out_zp in wrapping int32, saturated to the
+// operands' dtype (QnnAddCanonicalize, QnnSubtractCanonicalize).
+NodeId add_subtract(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in, bool add) {
+  const Span s = n.span;
+  if (in.size() != 8) return b.copy(n, in);
+  const auto lhs = requantized_int32(b, in[0], in[2], in[3], in[6], in[7], n.attrs.get_int("lhs_axis", -1), true, s);
+  const auto rhs = requantized_int32(b, in[1], in[4], in[5], in[6], in[7], n.attrs.get_int("rhs_axis", -1), true, s);
+  if (!lhs || !rhs || dtype_of(b, in[7]) != kI32) return b.copy(n, in);
+  const NodeId combined = call(b, add ? "add" : "subtract", {*lhs, *rhs}, s);
+  const NodeId result = call(b, add ? "subtract" : "add", {combined, in[7]}, s);
+  return saturated(b, result, dtype_of(b, in[0]), s);
 }
 
 }  // namespace
@@ -170,6 +197,8 @@ Graph canonicalize_qnn(const Graph& g) {
     if (op == "qnn.quantize") return quantize(b, n, in);
     if (op == "qnn.dequantize") return dequantize(b, n, in);
     if (op == "qnn.requantize") return requantize(b, n, in);
+    if (op == "qnn.add") return add_subtract(b, n, in, true);
+    if (op == "qnn.subtract") return add_subtract(b, n, in, false);
     return b.copy(n, std::move(in));
   });
 }

@@ -7,6 +7,7 @@
 
 #include "interpreter/eval/closure.h"
 #include "compiler/graph/run_graph.h"
+#include "compiler/pipeline/interpreted_ops.h"
 #include "compiler/pipeline/library_layouts.h"
 #include "interpreter/kernels/kernel.h"
 
@@ -177,8 +178,11 @@ bool Executable::library_alone(const Step& s) {
 
 bool Executable::assembles_only(const Step& s) const {
   if (s.native || s.library) return false;
-  for (NodeId id : s.group->nodes)
-    if (graph_[id].kind != NodeKind::Tuple && graph_[id].kind != NodeKind::GetItem) return false;
+  for (NodeId id : s.group->nodes) {
+    const Node& n = graph_[id];
+    const bool marker = n.kind == NodeKind::Call && is_marker(n.op->name);
+    if (n.kind != NodeKind::Tuple && n.kind != NodeKind::GetItem && !marker) return false;
+  }
   return true;
 }
 

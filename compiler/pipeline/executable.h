@@ -64,8 +64,8 @@ class Executable final : public rt::CompiledCall {
   size_t fused_library_groups() const;  // ... with the whole epilogue inside the library call
   size_t library_alone_groups() const;  // ... a group of the master alone
   // Groups that compute nothing: tuples of other groups' values (a result of several
-  // fields) and projections of them (the fields of a tuple-valued operator's result).
-  // Counted in none of the above.
+  // fields), projections of them (the fields of a tuple-valued operator's result) and
+  // markers (annotation.stop_fusion: its input is its value). Counted in none of the above.
   size_t assembly_groups() const;
   // Values handed from one library call to the next in the library's layout
   // (library_layouts.h).

@@ -42,6 +42,11 @@ std::string_view interpreted_reason(std::string_view op) {
   return it == table().end() ? std::string_view{} : it->second;
 }
 
+bool is_marker(std::string_view op) {
+  const std::string_view why = interpreted_reason(op);
+  return why.data() == reason::marker.data();
+}
+
 std::vector<std::string_view> interpreted_ops() {
   std::vector<std::string_view> out;
   for (const Entry& e : kEntries) out.push_back(e.op);

@@ -10,6 +10,8 @@ namespace relay::compiler {
 
 // Why `op` runs its reference kernel in compiled code; empty when it is not listed.
 std::string_view interpreted_reason(std::string_view op);
+// Whether `op` is a marker: an annotation that computes nothing (its value is its input).
+bool is_marker(std::string_view op);
 // Every listed operator.
 std::vector<std::string_view> interpreted_ops();
 
