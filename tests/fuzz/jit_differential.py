@@ -317,6 +317,50 @@ def integer(p, r, x):
     return p.let("cast(%s, dtype=\"%s\")" % (i.name, FLOAT), i.shape)
 
 
+def quantized(p, r, x):
+    """A detour through the quantized operators (canonicalised into native kernels, or
+    oneDNN's int8 kernels): quantize, then requantize, an add of two quantized values or
+    a quantized dense layer, and dequantize back to float32."""
+    if x.dtype != "float32" or not x.shape:
+        return None
+    if not x.name.startswith("%p"):  # quantizing is discontinuous: start from a parameter
+        x = p.param(x.shape)
+    qtype = r.choice(["int8", "uint8"])
+    zero = r.randint(-128, 127) if qtype == "int8" else r.randint(0, 255)
+    axis = r.randrange(len(x.shape))
+    if r.random() < 0.5:  # a scale per channel, a parameter: requantize's multiplier per call
+        scale = p.param([x.shape[axis]], positive=True).name
+    else:
+        scale = lit(r.choice([0.05, 0.01, 0.0078125, 0.3]))
+    q = p.let("qnn.quantize(%s, %s, %d, axis=%d, out_dtype=\"%s\")" % (x.name, scale, zero, axis, qtype),
+              x.shape, qtype)
+    kind = r.choice(["requantize", "add", "dense"])
+    rounding = r.choice(["UPWARD", "TONEAREST"])
+    if kind == "dense" and len(x.shape) == 2 and qtype == "int8":
+        units = r.randint(1, 9)
+        w = p.param([units, x.shape[1]], "int8")
+        acc = p.let("qnn.dense(%s, %s, %d, 0, %s, %s, units=%d, out_dtype=\"int32\")"
+                    % (q.name, w.name, zero, lit(0.05), lit(0.02), units), [x.shape[0], units], "int32")
+        q = p.let("qnn.requantize(%s, %s, 0, %s, %d, out_dtype=\"%s\", rounding=\"%s\")"
+                  % (acc.name, lit(0.001), lit(0.1), zero, qtype, rounding), acc.shape, qtype)
+        scale, axis = lit(0.1), 0
+    elif kind == "add":
+        other = p.let("qnn.quantize(%s, %s, %d, out_dtype=\"%s\")" % (p.param(x.shape).name, lit(0.02), zero // 2, qtype),
+                      x.shape, qtype)
+        q = p.let("qnn.add(%s, %s, %s, %d, %s, %d, %s, %d)" % (q.name, other.name, scale, zero, lit(0.02), zero // 2,
+                                                              lit(0.07), zero), x.shape, qtype)
+        scale, axis = lit(0.07), 0
+    else:
+        out = r.choice(["int8", "uint8", "int32"])
+        out_zero = r.randint(0, 100)
+        q = p.let("qnn.requantize(%s, %s, %d, %s, %d, axis=%d, out_dtype=\"%s\", rounding=\"%s\")"
+                  % (q.name, scale, zero, lit(r.choice([0.5, 0.03, 0.004])), out_zero, axis, out, rounding),
+                  x.shape, out)
+        scale, zero = lit(0.03), out_zero
+        axis = 0
+    return p.let("qnn.dequantize(%s, %s, %d, axis=%d, out_dtype=\"float32\")" % (q.name, scale, zero, axis), q.shape)
+
+
 def take(p, r, x):
     if x.dtype != FLOAT or not x.shape:
         return None
@@ -556,7 +600,7 @@ def bias_add(p, r, x):
 GENERATORS = [(unary, 5), (binary, 5), (reduction, 2), (softmax, 1), (layout, 4), (dense, 1),
               (batch_matmul, 1), (conv2d, 2), (pool, 1), (batch_norm, 1), (bias_add, 1), (integer, 2),
               (take, 1), (repeat_or_broadcast, 1), (layer_norm, 1), (layout_4d, 2), (conv2d_transpose, 1),
-              (window_1d, 3)]
+              (window_1d, 3), (quantized, 2)]
 
 
 class Case:
