@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstring>
 #include <type_traits>
 
@@ -31,6 +32,49 @@ int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a
 void valid_range(int64_t off, int64_t s, int64_t n_in, int64_t n_out, int64_t& lo, int64_t& hi) {
   lo = std::clamp<int64_t>(ceil_div(-off, s), 0, n_out);
   hi = std::clamp<int64_t>(ceil_div(n_in - off, s), lo, n_out);
+}
+
+// An integer product through OpenBLAS's dgemm when it is exact there: every partial sum
+// is an integer of magnitude at most K * max|a| * max|b| (+ max|c| when accumulating),
+// and below 2^53 doubles hold all of them exactly in any summation order (FMA included),
+// so the result is the integer sum, wrapped to Acc as the loop below wraps it. Quantized
+// convolutions (int8 data and weights widened to int32) are the case: about 2^16 per
+// product, exact up to K of 2^37. False (nothing written) when the bound does not hold.
+template <class Acc>
+bool integer_gemm_in_double(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const Acc* A, int64_t lda,
+                            const Acc* B, int64_t ldb, Acc* C, int64_t ldc, bool accumulate) {
+  auto magnitude = [](Acc v) { return std::fabs(static_cast<double>(v)); };
+  // Dense row-major copies in the operands' own orientation.
+  const int64_t a_rows = ta ? K : M, a_cols = ta ? M : K, b_rows = tb ? N : K, b_cols = tb ? K : N;
+  double max_a = 0, max_b = 0, max_c = 0;
+  std::vector<double> a(static_cast<size_t>(a_rows * a_cols)), b(static_cast<size_t>(b_rows * b_cols));
+  for (int64_t r = 0; r < a_rows; ++r)
+    for (int64_t c = 0; c < a_cols; ++c) {
+      const Acc v = A[r * lda + c];
+      max_a = std::max(max_a, magnitude(v));
+      a[static_cast<size_t>(r * a_cols + c)] = static_cast<double>(v);
+    }
+  for (int64_t r = 0; r < b_rows; ++r)
+    for (int64_t c = 0; c < b_cols; ++c) {
+      const Acc v = B[r * ldb + c];
+      max_b = std::max(max_b, magnitude(v));
+      b[static_cast<size_t>(r * b_cols + c)] = static_cast<double>(v);
+    }
+  std::vector<double> out(static_cast<size_t>(M * N), 0.0);
+  if (accumulate)
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        max_c = std::max(max_c, magnitude(C[i * ldc + j]));
+        out[static_cast<size_t>(i * N + j)] = static_cast<double>(C[i * ldc + j]);
+      }
+  if (static_cast<double>(K) * max_a * max_b + max_c >= std::ldexp(1.0, 53)) return false;
+  cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, int(M), int(N), int(K),
+              1.0, a.data(), int(std::max<int64_t>(a_cols, 1)), b.data(), int(std::max<int64_t>(b_cols, 1)),
+              accumulate ? 1.0 : 0.0, out.data(), int(std::max<int64_t>(N, 1)));
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j)
+      C[i * ldc + j] = static_cast<Acc>(static_cast<uint64_t>(static_cast<int64_t>(out[static_cast<size_t>(i * N + j)])));
+  return true;
 }
 
 }  // namespace
@@ -94,6 +138,9 @@ void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const Acc* A, int64
                   int(ldc));
       return;
     }
+  }
+  if constexpr (std::is_integral_v<Acc> && !std::is_same_v<Acc, bool>) {
+    if (blas_ok && integer_gemm_in_double(ta, tb, M, N, K, A, lda, B, ldb, C, ldc, accumulate)) return;
   }
   // Integers: unsigned arithmetic, so overflow wraps as TVM's out_dtype arithmetic does.
   using U = std::conditional_t<std::is_integral_v<Acc>, uint64_t, Acc>;

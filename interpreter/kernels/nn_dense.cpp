@@ -6,7 +6,10 @@
 // wrapping arithmetic truncated to the output width, floats in double.
 #include <cblas.h>
 
+#include <climits>
+#include <cmath>
 #include <cstring>
+#include <optional>
 
 #include "interpreter/kernels/nn_internal.h"
 
@@ -69,6 +72,24 @@ std::vector<V> gemm_loop(const Gemm& g, const std::vector<V>& A, const std::vect
   return C;
 }
 
+// An integer product through dgemm when it is exact there (every partial sum an integer
+// below 2^53 in magnitude: K * max|a| * max|b| bounds them; conv_engine.cpp's
+// integer_gemm_in_double says more): quantized dense layers, int8 widened to int32.
+// nullopt when the bound does not hold or a dimension is past BLAS's int.
+std::optional<std::vector<int64_t>> integer_gemm_in_double(const Gemm& g, const std::vector<int64_t>& a,
+                                                           const std::vector<int64_t>& b) {
+  constexpr int64_t kMax = INT_MAX;
+  if (g.M >= kMax || g.N >= kMax || g.K >= kMax || g.M * g.N * g.batch == 0) return std::nullopt;
+  double max_a = 0, max_b = 0;
+  for (int64_t v : a) max_a = std::max(max_a, std::fabs(static_cast<double>(v)));
+  for (int64_t v : b) max_b = std::max(max_b, std::fabs(static_cast<double>(v)));
+  if (static_cast<double>(g.K) * max_a * max_b >= std::ldexp(1.0, 53)) return std::nullopt;
+  const std::vector<double> ad(a.begin(), a.end()), bd(b.begin(), b.end());
+  std::vector<double> c(static_cast<size_t>(g.batch * g.M * g.N));
+  gemm_blas<double>(g, ad.data(), bd.data(), c.data());
+  return std::vector<int64_t>(c.begin(), c.end());
+}
+
 bool is_blas_dtype(DataType t) { return t == DataType::float_(32) || t == DataType::float_(64); }
 
 // The BLAS path writes into the call's destination when it has one; the others return a
@@ -83,7 +104,9 @@ NDArray run_gemm(const KernelCall& call, const Gemm& g, const NDArray& a, const 
     return out;
   }
   if (out_dtype.is_float()) return from_doubles(out_shape, out_dtype, gemm_loop(g, to_doubles(a), to_doubles(b)));
-  return from_int64s(out_shape, out_dtype, gemm_loop(g, to_int64s(a), to_int64s(b)));
+  const std::vector<int64_t> ai = to_int64s(a), bi = to_int64s(b);
+  if (auto exact = integer_gemm_in_double(g, ai, bi)) return from_int64s(out_shape, out_dtype, *exact);
+  return from_int64s(out_shape, out_dtype, gemm_loop(g, ai, bi));
 }
 
 // nn.matmul / nn.dense: a (..., M, K) (transpose_a: (..., K, M)), b (K, N) (transpose_b:
