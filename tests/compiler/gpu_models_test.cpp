@@ -256,6 +256,14 @@ TEST_CASE("gather, collapse sums, split reductions and softmaxes, l2_normalize a
   check_gpu_shapes_on_cpu(fm);
 }
 
+TEST_CASE("a quantized network's canonicalised epilogues as GPU kernels", "[gpu][models]") {
+  // quantize, requantize (float64 frexp of the scales per call, int64 fixed point) and
+  // qnn.add as element-wise GPU kernels; the int8 convolutions and dense layer stay on the
+  // host (no GPU lowering), their epilogues and the scale computations on the GPU
+  check_model("quantized_cnn", {80, 90}, 8);
+  check_gpu_shapes_on_cpu("quantized_cnn");
+}
+
 TEST_CASE("the MLP, DQN and LSTM as GPU kernels assemble", "[gpu][models]") {
   check_model("mlp", {80, 90}, 3);
   check_model("dqn", {80, 90}, 3);
