@@ -27,6 +27,41 @@ bool read_window(const CallAttrs& a, Window2d& w) {
 
 memory::desc any_layout(const memory::dims& dims) { return memory::desc(dims, memory::data_type::f32, tag::any); }
 
+std::optional<ConvGeometry> conv_geometry(const CallAttrs& a, const std::vector<int64_t>& x,
+                                          const std::vector<int64_t>& w, const std::vector<int64_t>& y,
+                                          std::string* why) {
+  auto decline = [&](std::string reason) -> std::optional<ConvGeometry> {
+    if (why) *why = std::move(reason);
+    return std::nullopt;
+  };
+  const std::string data_layout = a.get_string("data_layout"), kernel_layout = a.get_string("kernel_layout");
+  const std::string out_layout = a.get_string("out_layout");
+  ConvGeometry c;
+  c.groups = a.get_int("groups", 1);
+  c.nchw = data_layout == "NCHW" && kernel_layout == "OIHW";
+  const bool nhwc = data_layout == "NHWC" && kernel_layout == "HWIO" && c.groups == 1;
+  if (!c.nchw && !nhwc)
+    return decline("layouts " + data_layout + "/" + kernel_layout + " (oneDNN here: NCHW/OIHW, NHWC/HWIO)");
+  if (!out_layout.empty() && out_layout != data_layout) return decline("out_layout differs from data_layout");
+  if (x.size() != 4 || w.size() != 4 || y.size() != 4) return decline("not a 4-D convolution");
+  const bool nchw = c.nchw;
+  // Logical NCHW / OIHW extents, whatever the layout in memory.
+  const int64_t N = x[0], C = nchw ? x[1] : x[3], H = nchw ? x[2] : x[1], W = nchw ? x[3] : x[2];
+  const int64_t O = nchw ? w[0] : w[3], I = nchw ? w[1] : w[2], KH = nchw ? w[2] : w[0], KW = nchw ? w[3] : w[1];
+  const int64_t OH = nchw ? y[2] : y[1], OW = nchw ? y[3] : y[2];
+  const int64_t groups = c.groups;
+  if (groups < 1 || C % groups != 0 || O % groups != 0 || I * groups != C) return decline("channels and groups disagree");
+  if (!read_window(a, c.window)) return decline("strides, dilation or padding not 2-D");
+  c.src = {N, C, H, W};
+  c.dst = {N, O, OH, OW};
+  // TVM's (O, C/groups, kh, kw) is oneDNN's (groups, O/groups, C/groups, kh, kw).
+  c.weights = groups == 1 ? memory::dims{O, I, KH, KW} : memory::dims{groups, O / groups, I, KH, KW};
+  c.activation_tag = nchw ? tag::nchw : tag::nhwc;
+  c.weight_tag = groups == 1 ? (nchw ? tag::oihw : tag::hwio) : tag::goihw;
+  c.flops = 2.0 * static_cast<double>(N * O * OH * OW) * static_cast<double>(I * KH * KW);
+  return c;
+}
+
 std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, const FusedGroup* group,
                                                   std::string* why) {
   auto decline = [&](std::string reason) -> std::unique_ptr<LibraryKernel> {
@@ -35,50 +70,23 @@ std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, c
   };
   auto shapes = float32_shapes(g, node, why);
   if (!shapes) return nullptr;
-  const Node& n = g[node];
-  const CallAttrs& a = n.attrs;
-  const std::string data_layout = a.get_string("data_layout"), kernel_layout = a.get_string("kernel_layout");
-  const std::string out_layout = a.get_string("out_layout");
-  const int64_t groups = a.get_int("groups", 1);
-  const bool nchw = data_layout == "NCHW" && kernel_layout == "OIHW";
-  const bool nhwc = data_layout == "NHWC" && kernel_layout == "HWIO" && groups == 1;
-  if (!nchw && !nhwc)
-    return decline("layouts " + data_layout + "/" + kernel_layout + " (oneDNN here: NCHW/OIHW, NHWC/HWIO)");
-  if (!out_layout.empty() && out_layout != data_layout) return decline("out_layout differs from data_layout");
+  const CallAttrs& a = g[node].attrs;
   if (auto out_dtype = a.get_dtype("out_dtype"); out_dtype && *out_dtype != DataType::float_(32))
     return decline("out_dtype is not float32");
-  const auto& x = shapes->inputs[0];
-  const auto& w = shapes->inputs[1];
+  const auto geometry = conv_geometry(a, shapes->inputs[0], shapes->inputs[1], shapes->output, why);
+  if (!geometry) return nullptr;
+  const ConvGeometry& c = *geometry;
+  const int64_t O = c.dst[1];
   const auto& y = shapes->output;
-  if (x.size() != 4 || w.size() != 4 || y.size() != 4) return decline("not a 4-D convolution");
-  // Logical NCHW / OIHW extents, whatever the layout in memory.
-  const int64_t N = x[0], C = nchw ? x[1] : x[3], H = nchw ? x[2] : x[1], W = nchw ? x[3] : x[2];
-  const int64_t O = nchw ? w[0] : w[3], I = nchw ? w[1] : w[2], KH = nchw ? w[2] : w[0], KW = nchw ? w[3] : w[1];
-  const int64_t OH = nchw ? y[2] : y[1], OW = nchw ? y[3] : y[2];
-  if (groups < 1 || C % groups != 0 || O % groups != 0 || I * groups != C) return decline("channels and groups disagree");
-  Window2d window;
-  if (!read_window(a, window)) return decline("strides, dilation or padding not 2-D");
-
-  const memory::dims src_dims{N, C, H, W}, dst_dims{N, O, OH, OW};
-  const memory::desc user_src = plain(src_dims, nchw ? tag::nchw : tag::nhwc);
-  const memory::desc user_dst = plain(dst_dims, nchw ? tag::nchw : tag::nhwc);
-  memory::desc user_weights;
-  memory::dims weight_dims;
-  if (groups == 1) {
-    weight_dims = {O, I, KH, KW};
-    user_weights = plain(weight_dims, nchw ? tag::oihw : tag::hwio);
-  } else {
-    // TVM's (O, C/groups, kh, kw) is oneDNN's (groups, O/groups, C/groups, kh, kw).
-    weight_dims = {groups, O / groups, I, KH, KW};
-    user_weights = plain(weight_dims, tag::goihw);
-  }
-  const double flops = 2.0 * static_cast<double>(N * O * OH * OW) * static_cast<double>(I * KH * KW);
+  const memory::desc user_src = plain(c.src, c.activation_tag), user_dst = plain(c.dst, c.activation_tag);
+  const memory::desc user_weights = plain(c.weights, c.weight_tag);
+  const bool nchw = c.nchw, nhwc = !c.nchw;
+  const double flops = c.flops;
   auto primitive = [&](const dnnl::primitive_attr& attr, bool bias) {
     const memory::desc bias_desc = bias ? plain({O}, tag::x) : memory::desc();
     dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                         any_layout(src_dims), any_layout(weight_dims), bias_desc,
-                                         any_layout(dst_dims), window.strides, window.dilation, window.pad_l,
-                                         window.pad_r);
+                                         any_layout(c.src), any_layout(c.weights), bias_desc, any_layout(c.dst),
+                                         c.window.strides, c.window.dilation, c.window.pad_l, c.window.pad_r);
     return dnnl::convolution_forward::primitive_desc(desc, attr, engine());
   };
   // The group's epilogue inside the call when oneDNN keeps a fast implementation with it;

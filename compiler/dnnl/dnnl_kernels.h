@@ -34,6 +34,23 @@ struct Window2d {
 };
 bool read_window(const CallAttrs& attrs, Window2d& window);
 
+// A conv2d call's geometry in oneDNN's terms, for the float32 and the int8 convolutions:
+// NCHW data with OIHW weights (any groups) or NHWC with HWIO (groups 1), logical NCHW /
+// OIHW (GOIHW when grouped) dims, the plain tags the tensors have in memory, the window.
+struct ConvGeometry {
+  bool nchw = true;
+  int64_t groups = 1;
+  dnnl::memory::dims src, weights, dst;
+  dnnl::memory::format_tag activation_tag, weight_tag;  // of the tensors as Relay holds them
+  Window2d window;
+  double flops = 0;  // 2 * multiply-adds
+};
+// From the call's attributes and its data, weight and result shapes; nullopt with `why`
+// set when oneDNN's convolutions here do not take it.
+std::optional<ConvGeometry> conv_geometry(const CallAttrs& attrs, const std::vector<int64_t>& x,
+                                          const std::vector<int64_t>& w, const std::vector<int64_t>& y,
+                                          std::string* why);
+
 // A float32 descriptor whose layout the primitive chooses.
 dnnl::memory::desc any_layout(const dnnl::memory::dims& dims);
 

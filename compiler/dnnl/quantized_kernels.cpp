@@ -89,44 +89,24 @@ std::unique_ptr<LibraryKernel> make_quantized_conv2d_kernel(const Graph& g, Node
   const Node& n = g[node];
   const auto q = quantized_call(g, n, why);
   if (!q) return nullptr;
-  const auto src_type = q->data;
   const auto x = concrete_shape(g[n.inputs[0]].type), w = concrete_shape(g[n.inputs[1]].type);
   const auto y = concrete_shape(n.type);
-  if (!x || !w || !y || x->size() != 4 || w->size() != 4 || y->size() != 4) return decline("not a 4-D convolution of constant shape");
-  const CallAttrs& a = n.attrs;
-  const std::string data_layout = a.get_string("data_layout"), kernel_layout = a.get_string("kernel_layout");
-  const std::string out_layout = a.get_string("out_layout");
-  const int64_t groups = a.get_int("groups", 1);
-  const bool nchw = data_layout == "NCHW" && kernel_layout == "OIHW";
-  const bool nhwc = data_layout == "NHWC" && kernel_layout == "HWIO" && groups == 1;
-  if (!nchw && !nhwc)
-    return decline("layouts " + data_layout + "/" + kernel_layout + " (oneDNN here: NCHW/OIHW, NHWC/HWIO)");
-  if (!out_layout.empty() && out_layout != data_layout) return decline("out_layout differs from data_layout");
-  const int64_t N = (*x)[0], C = nchw ? (*x)[1] : (*x)[3], H = nchw ? (*x)[2] : (*x)[1], W = nchw ? (*x)[3] : (*x)[2];
-  const int64_t O = nchw ? (*w)[0] : (*w)[3], I = nchw ? (*w)[1] : (*w)[2], KH = nchw ? (*w)[2] : (*w)[0],
-                KW = nchw ? (*w)[3] : (*w)[1];
-  const int64_t OH = nchw ? (*y)[2] : (*y)[1], OW = nchw ? (*y)[3] : (*y)[2];
-  if (groups < 1 || C % groups != 0 || O % groups != 0 || I * groups != C) return decline("channels and groups disagree");
-  Window2d window;
-  if (!read_window(a, window)) return decline("strides, dilation or padding not 2-D");
-
-  const memory::dims src_dims{N, C, H, W}, dst_dims{N, O, OH, OW};
-  const memory::dims weight_dims = groups == 1 ? memory::dims{O, I, KH, KW} : memory::dims{groups, O / groups, I, KH, KW};
-  const memory::desc user_src = plain(src_dims, nchw ? tag::nchw : tag::nhwc, src_type);
-  const memory::desc user_dst = plain(dst_dims, nchw ? tag::nchw : tag::nhwc, memory::data_type::s32);
-  const memory::desc user_weights =
-      plain(weight_dims, groups == 1 ? (nchw ? tag::oihw : tag::hwio) : tag::goihw, memory::data_type::s8);
-  dnnl::convolution_forward::desc desc(
-      dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, memory::desc(src_dims, src_type, tag::any),
-      memory::desc(weight_dims, memory::data_type::s8, tag::any), memory::desc(),
-      memory::desc(dst_dims, memory::data_type::s32, tag::any), window.strides, window.dilation, window.pad_l,
-      window.pad_r);
+  if (!x || !w || !y) return decline("not a convolution of constant shape");
+  const auto geometry = conv_geometry(n.attrs, *x, *w, *y, why);
+  if (!geometry) return nullptr;
+  const ConvGeometry& c = *geometry;
+  using dt = memory::data_type;
+  dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                       memory::desc(c.src, q->data, tag::any), memory::desc(c.weights, dt::s8, tag::any),
+                                       memory::desc(), memory::desc(c.dst, dt::s32, tag::any), c.window.strides,
+                                       c.window.dilation, c.window.pad_l, c.window.pad_r);
   dnnl::convolution_forward::primitive_desc pd(desc, q->attr(), engine());
   if (is_reference_impl(pd.impl_info_str()))
     return decline("oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) +
                    ") for this convolution");
-  const double ops = 2.0 * static_cast<double>(N * O * OH * OW) * static_cast<double>(I * KH * KW);
-  return std::make_unique<PreparedKernel<dnnl::convolution_forward>>(pd, user_src, user_weights, user_dst, *y, ops);
+  return std::make_unique<PreparedKernel<dnnl::convolution_forward>>(
+      pd, plain(c.src, c.activation_tag, q->data), plain(c.weights, c.weight_tag, dt::s8),
+      plain(c.dst, c.activation_tag, dt::s32), *y, c.flops);
 }
 
 std::unique_ptr<LibraryKernel> make_quantized_dense_kernel(const Graph& g, NodeId node, std::string* why) {
