@@ -1,7 +1,7 @@
-// qnn.quantize, qnn.dequantize, qnn.requantize, qnn.add and qnn.subtract as ordinary
-// element-wise operators, as TVM's QNN canonicalisation lowers them (QuantizeLower,
-// DequantizeLower, RequantizeLower with compute_dtype int64, QnnAddCanonicalize,
-// QnnSubtractCanonicalize), so that they fuse into native kernels with what surrounds
+// qnn.quantize, qnn.dequantize, qnn.requantize, qnn.add, qnn.subtract and
+// qnn.concatenate as ordinary operators, as TVM's QNN canonicalisation lowers them
+// (QuantizeLower, DequantizeLower, RequantizeLower with compute_dtype int64,
+// QnnAddCanonicalize, QnnSubtractCanonicalize, the concatenate's requantized inputs), so that they fuse into native kernels with what surrounds
 // them: the requantize after a quantized convolution becomes the convolution's native
 // epilogue. Each step is the reference kernel's (interpreter/kernels/qnn.cpp), in the
 // same dtypes and order, so results are equal bit for bit (tests/compiler/qnn_test.cpp).
@@ -188,6 +188,33 @@ NodeId add_subtract(GraphBuilder& b, const Node& n, const std::vector<NodeId>& i
   return saturated(b, result, dtype_of(b, in[0]), s);
 }
 
+// qnn.concatenate (a tuple of data, tuples of their scales and zero points, the output's
+// scale and zero point): each input requantized (UPWARD) to the output's parameters and
+// saturated to the first input's dtype, then concatenated. The reference skips inputs
+// whose parameters are the output's; requantizing those gives them back unchanged.
+NodeId concatenate(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
+  const Span s = n.span;
+  if (in.size() != 5) return b.copy(n, in);
+  // The tuples' fields, copied: the builder's nodes move as calls are added.
+  auto fields = [&](NodeId id) {
+    const Node& t = b.node(id);
+    return t.kind == NodeKind::Tuple ? t.inputs : std::vector<NodeId>{};
+  };
+  const std::vector<NodeId> data = fields(in[0]), scales = fields(in[1]), zeros = fields(in[2]);
+  if (data.empty() || scales.size() != data.size() || zeros.size() != data.size()) return b.copy(n, in);
+  const DataType dtype = dtype_of(b, data[0]);
+  std::vector<NodeId> parts;
+  for (size_t i = 0; i < data.size(); ++i) {
+    const NodeId scale = scales[i], zero = zeros[i];
+    if (concrete_shape(b.type_of(scale))->size() != 0 || concrete_shape(b.type_of(zero))->size() != 0)
+      return b.copy(n, in);  // the reference takes scalars only, and says so
+    const auto r = requantized_int32(b, data[i], scale, zero, in[3], in[4], -1, true, s);
+    if (!r) return b.copy(n, in);
+    parts.push_back(saturated(b, *r, dtype, s));
+  }
+  return b.call("concatenate", {{"axis", attr_int(n.attrs.get_int("axis", 0))}}, {b.tuple(std::move(parts), s)}, s);
+}
+
 }  // namespace
 
 Graph canonicalize_qnn(const Graph& g) {
@@ -199,6 +226,7 @@ Graph canonicalize_qnn(const Graph& g) {
     if (op == "qnn.requantize") return requantize(b, n, in);
     if (op == "qnn.add") return add_subtract(b, n, in, true);
     if (op == "qnn.subtract") return add_subtract(b, n, in, false);
+    if (op == "qnn.concatenate") return concatenate(b, n, in);
     return b.copy(n, std::move(in));
   });
 }

@@ -142,6 +142,14 @@ TEST_CASE("qnn.add and qnn.subtract in native kernels are the reference kernels'
   check_program("%a: Tensor[(3, 17), int32], %b: Tensor[(17), int32]", "qnn.add(%a, %b, 0.5f, 0, 0.25f, 7, 1e-3f, -9)");
 }
 
+TEST_CASE("qnn.concatenate in native kernels is the reference kernel's, bit for bit", "[compiler][qnn]") {
+  // the middle input has the output's parameters (the reference passes it through)
+  check_program("%a: Tensor[(2, 3, 5), int8], %b: Tensor[(2, 4, 5), int8], %c: Tensor[(2, 1, 5), int8], %cscale: float32",
+                "qnn.concatenate((%a, %b, %c), (0.05f, 0.1f, %cscale), (-128, 3, 7), 0.1f, 3, axis=1)");
+  check_program("%a: Tensor[(4, 6), uint8], %b: Tensor[(4, 6), uint8]",
+                "qnn.concatenate((%a, %b), (0.5f, 0.003f), (128, 0), 0.02f, 100, axis=0)");
+}
+
 TEST_CASE("qnn calls the rewrite cannot reproduce keep their reference kernels", "[compiler][qnn]") {
   // A float compute dtype and an output scale that is a parameter (the reference checks
   // it is not 0 on each call).

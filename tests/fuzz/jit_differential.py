@@ -117,7 +117,12 @@ UNARY = ["negative", "abs", "exp", "tanh", "sigmoid", "nn.relu", "sqrt", "log", 
 def unary(p, r, x):
     if x.dtype != FLOAT:
         return None
-    op = r.choice(UNARY + ["clip", "leaky_relu"])
+    ops = UNARY + ["clip", "leaky_relu"]
+    if FLOAT == "float16" and not x.name.startswith("%p"):
+        # float16 batch_norm's last-place difference (see binary) near zero: log and rsqrt
+        # turn it into any difference (seed 41307: log of a normalised value near 0)
+        ops = [o for o in ops if o not in ("log", "rsqrt")]
+    op = r.choice(ops)
     if op == "clip":
         return p.let("clip(%s, a_min=-0.5f, a_max=0.75f)" % x.name, x.shape)
     if op == "leaky_relu":
