@@ -43,8 +43,7 @@ std::string_view interpreted_reason(std::string_view op) {
 }
 
 bool is_marker(std::string_view op) {
-  const std::string_view why = interpreted_reason(op);
-  return why.data() == reason::marker.data();
+  return interpreted_reason(op) == reason::marker;
 }
 
 std::vector<std::string_view> interpreted_ops() {
