@@ -45,7 +45,8 @@ struct Options {
   // tests/models/NAME.relay, or with `kernels/` tests/gpu/kernels/NAME.relay (the kernel
   // families the models do not reach at their shapes)
   std::vector<std::string> models = {"mlp",     "dqn",       "lstm",          "dcgan",           "kernels/float32",
-                                     "kernels/float16", "kernels/bfloat16", "resnet18", "mobilenet", "squeezenet1_1"};
+                                     "kernels/float16", "kernels/bfloat16", "resnet18", "mobilenet", "squeezenet1_1",
+                                     "quantized_cnn"};
   compiler::gpu::PtxTarget target{90};
 };
 
