@@ -30,9 +30,9 @@ bool exact_int8_products() {
 
 // The value of a scalar integer constant node (a zero point), or nullopt.
 std::optional<int32_t> scalar_int_constant(const Graph& g, NodeId id) {
-  const Node& n = g[id];
-  if (n.kind != NodeKind::Constant || n.constant.size() != 1 || !n.constant.dtype().is_int()) return std::nullopt;
-  return static_cast<int32_t>(n.constant.get_int(0));
+  const auto v = g[id].constant.defined() && g[id].constant.dtype().is_int() ? scalar_constant(g[id]) : std::nullopt;
+  if (!v) return std::nullopt;
+  return static_cast<int32_t>(*v);
 }
 
 std::optional<memory::data_type> quantized_type(Ty t) {

@@ -1,8 +1,8 @@
 // qnn.quantize, qnn.dequantize, qnn.requantize, qnn.add, qnn.subtract and
 // qnn.concatenate as ordinary operators, as TVM's QNN canonicalisation lowers them
 // (QuantizeLower, DequantizeLower, RequantizeLower with compute_dtype int64,
-// QnnAddCanonicalize, QnnSubtractCanonicalize, the concatenate's requantized inputs), so that they fuse into native kernels with what surrounds
-// them: the requantize after a quantized convolution becomes the convolution's native
+// QnnAddCanonicalize, QnnSubtractCanonicalize, the concatenate's requantized inputs), so
+// that they fuse into native kernels with what surrounds them: the requantize after a quantized convolution becomes the convolution's native
 // epilogue. Each step is the reference kernel's (interpreter/kernels/qnn.cpp), in the
 // same dtypes and order, so results are equal bit for bit (tests/compiler/qnn_test.cpp).
 //
@@ -49,12 +49,6 @@ std::optional<NodeId> along_axis(GraphBuilder& b, NodeId param, DataType dtype, 
   const int64_t a = normalized_axis(axis, ndim);
   if (shape->size() != 1 || a < 0 || a >= ndim || (*shape)[0] != (*x_shape)[static_cast<size_t>(a)]) return std::nullopt;
   return expand_to_axis(b, param, a, ndim, s);
-}
-
-std::optional<double> scalar_constant(const GraphBuilder& b, NodeId id) {
-  const Node& n = b.node(id);
-  if (n.kind != NodeKind::Constant || n.constant.size() != 1) return std::nullopt;
-  return n.constant.get_double(0);
 }
 
 NodeId call(GraphBuilder& b, std::string_view op, std::vector<NodeId> in, Span s) { return b.call(op, {}, std::move(in), s); }
@@ -133,7 +127,7 @@ FixedPoint fixed_point(GraphBuilder& b, NodeId in_scale, NodeId out_scale, Span 
 // constant, x an integer and the other parameters scalars or per channel of `axis`.
 std::optional<NodeId> requantized_int32(GraphBuilder& b, NodeId x, NodeId in_scale_arg, NodeId in_zp_arg,
                                         NodeId out_scale, NodeId out_zp_arg, int64_t axis, bool upward, Span s) {
-  const auto out_scale_value = scalar_constant(b, out_scale);
+  const auto out_scale_value = scalar_constant(b.node(out_scale));
   if (!quantized_dtype(dtype_of(b, x)) || !out_scale_value || static_cast<float>(*out_scale_value) == 0.0f ||
       dtype_of(b, out_scale) != kF32)
     return std::nullopt;

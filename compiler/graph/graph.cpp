@@ -69,6 +69,11 @@ std::vector<ArgSpec> arg_specs_of(std::span<const rt::NDArray> args) {
   return out;
 }
 
+std::optional<double> scalar_constant(const Node& n) {
+  if (n.kind != NodeKind::Constant || n.constant.size() != 1) return std::nullopt;
+  return n.constant.get_double(0);
+}
+
 AttrVal attr_int(int64_t v) {
   AttrVal a;
   a.kind = AttrVal::Kind::Int;

@@ -119,6 +119,10 @@ Ty tensor_type(TypeArena& arena, std::span<const int64_t> shape, DataType dtype)
 // The constant shape of a concrete tensor type (nullopt when not a tensor or a dim is not
 // constant).
 std::optional<std::vector<int64_t>> concrete_shape(Ty t);
+
+// The value of a Constant node holding one element (a scale or zero point), as a double;
+// nullopt for any other node.
+std::optional<double> scalar_constant(const Node& n);
 // Tensor, or tuple of them (nested), with constant dims only.
 bool is_concrete(Ty t);
 
