@@ -3,6 +3,7 @@
 // declines the call.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,13 +20,33 @@ namespace relay::compiler::dnnl_impl {
 std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, const FusedGroup* group,
                                                   std::string* why);
 std::unique_ptr<LibraryKernel> make_conv2d_transpose_kernel(const Graph& g, NodeId node, std::string* why);
-// qnn.conv2d and qnn.dense on int8 (quantized_kernels.cpp).
+// qnn.conv2d, qnn.dense and qnn.batch_matmul on int8 (quantized_kernels.cpp).
 std::unique_ptr<LibraryKernel> make_quantized_conv2d_kernel(const Graph& g, NodeId node, std::string* why);
 std::unique_ptr<LibraryKernel> make_quantized_dense_kernel(const Graph& g, NodeId node, std::string* why);
+std::unique_ptr<LibraryKernel> make_quantized_batch_matmul_kernel(const Graph& g, NodeId node, std::string* why);
 std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, const FusedGroup* group,
                                                  std::string* why);
 std::unique_ptr<LibraryKernel> make_batch_matmul_kernel(const Graph& g, NodeId node, const FusedGroup* group,
                                                         std::string* why);
+
+// nn.batch_matmul's or qnn.batch_matmul's operands x, y and result z (3-D shapes) as
+// oneDNN matmul descriptors of the given data types (x's, y's, z's), described in place:
+// transposes (the call's transpose_a / transpose_b) as strides. nullopt with `why` set
+// unless the shapes are 3-D.
+struct BatchMatmulOperands {
+  dnnl::memory::desc a, b, c;
+  double flops = 0;  // 2 * multiply-adds
+};
+std::optional<BatchMatmulOperands> batch_matmul_operands(const CallAttrs& attrs, const std::vector<int64_t>& x,
+                                                       const std::vector<int64_t>& y, const std::vector<int64_t>& z,
+                                                       const std::array<dnnl::memory::data_type, 3>& types,
+                                                       std::string* why);
+
+// A batched matmul kernel over operands described in place (matmul_kernel.cpp), for the
+// float32 and the int8 makers; its result's dtype is c's.
+std::unique_ptr<LibraryKernel> batch_matmul_kernel(const dnnl::matmul::primitive_desc& pd, const dnnl::memory::desc& a,
+                                                   const dnnl::memory::desc& b, const dnnl::memory::desc& c,
+                                                   std::vector<int64_t> out_shape, double flops);
 
 // A 2-D window's attributes in oneDNN's terms: strides, dilation counted from 0, padding
 // before and after (TVM's 1-, 2- and 4-value forms). False when they are not 2-D.

@@ -28,6 +28,7 @@ class BatchMatmulKernel final : public LibraryKernel {
         a_(a),
         b_(b),
         c_(c),
+        c_desc_(c),
         scratchpad_(pd.scratchpad_desc()),
         out_shape_(std::move(out_shape)),
         flops_(flops),
@@ -36,7 +37,7 @@ class BatchMatmulKernel final : public LibraryKernel {
   rt::NDArray run(std::span<const rt::NDArray> inputs, const rt::NDArray& dest, unsigned threads) const override {
     use_threads(threads);
     FlushDenormals flush(threads);
-    rt::NDArray out = dest.defined() ? dest : rt::NDArray::empty(out_shape_, DataType::float_(32));
+    rt::NDArray out = dest.defined() ? dest : rt::NDArray::empty(out_shape_, relay_dtype(c_desc_.data_type()));
     const UserMemory::Lease a = a_.wrap(inputs[0].raw()), b = b_.wrap(inputs[1].raw()), c = c_.wrap(out.raw());
     ExecArgs args;
     args.add(DNNL_ARG_SRC, a.memory);
@@ -71,6 +72,7 @@ class BatchMatmulKernel final : public LibraryKernel {
   dnnl::matmul primitive_;
   std::string impl_;
   UserMemory a_, b_, c_;  // over the operands' and the result's buffers
+  memory::desc c_desc_;   // the result's (float32, or int32 for the int8 kernel)
   Scratchpad scratchpad_;
   std::vector<int64_t> out_shape_;
   double flops_;
@@ -78,6 +80,30 @@ class BatchMatmulKernel final : public LibraryKernel {
 };
 
 }  // namespace
+
+std::optional<BatchMatmulOperands> batch_matmul_operands(const CallAttrs& attrs, const std::vector<int64_t>& x,
+                                                       const std::vector<int64_t>& y, const std::vector<int64_t>& z,
+                                                       const std::array<memory::data_type, 3>& types, std::string* why) {
+  if (x.size() != 3 || y.size() != 3 || z.size() != 3) {
+    if (why) *why = "oneDNN batch_matmul here: 3-D operands";
+    return std::nullopt;
+  }
+  const bool ta = attrs.get_bool("transpose_a"), tb = attrs.get_bool("transpose_b");
+  const int64_t M = z[1], N = z[2], K = ta ? x[1] : x[2];
+  // Logical (batch, M, K) x (batch, K, N); a transposed operand is the same buffer with
+  // its last two strides swapped. A batch of 1 broadcasts (TVM allows it; so does oneDNN).
+  return BatchMatmulOperands{
+      memory::desc(memory::dims{x[0], M, K}, types[0], ta ? memory::dims{M * K, 1, M} : memory::dims{M * K, K, 1}),
+      memory::desc(memory::dims{y[0], K, N}, types[1], tb ? memory::dims{N * K, 1, K} : memory::dims{N * K, N, 1}),
+      plain(memory::dims{z[0], M, N}, tag::abc, types[2]),
+      2.0 * static_cast<double>(z[0] * M * N) * static_cast<double>(K)};
+}
+
+std::unique_ptr<LibraryKernel> batch_matmul_kernel(const dnnl::matmul::primitive_desc& pd, const memory::desc& a,
+                                                   const memory::desc& b, const memory::desc& c,
+                                                   std::vector<int64_t> out_shape, double flops) {
+  return std::make_unique<BatchMatmulKernel>(pd, a, b, c, std::move(out_shape), flops, std::nullopt);
+}
 
 std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, const FusedGroup* group,
                                                  std::string* why) {
@@ -126,23 +152,13 @@ std::unique_ptr<LibraryKernel> make_batch_matmul_kernel(const Graph& g, NodeId n
     if (why) *why = "out_dtype is not float32";
     return nullptr;
   }
-  const auto& x = shapes->inputs[0];
-  const auto& y = shapes->inputs[1];
+  const auto operands = batch_matmul_operands(attrs, shapes->inputs[0], shapes->inputs[1], shapes->output,
+                                              {memory::data_type::f32, memory::data_type::f32, memory::data_type::f32},
+                                              why);
+  if (!operands) return nullptr;
+  const auto& [a, b, c, flops] = *operands;
+  const int64_t N = shapes->output[2];
   const auto& z = shapes->output;
-  if (x.size() != 3 || y.size() != 3 || z.size() != 3) {
-    if (why) *why = "oneDNN batch_matmul here: 3-D operands";
-    return nullptr;
-  }
-  const bool ta = attrs.get_bool("transpose_a"), tb = attrs.get_bool("transpose_b");
-  const int64_t M = z[1], N = z[2], K = ta ? x[1] : x[2];
-  // Logical (batch, M, K) x (batch, K, N); a transposed operand is the same buffer with
-  // its last two strides swapped. A batch of 1 broadcasts (TVM allows it; so does oneDNN).
-  const memory::desc a(memory::dims{x[0], M, K}, memory::data_type::f32,
-                       ta ? memory::dims{M * K, 1, M} : memory::dims{M * K, K, 1});
-  const memory::desc b(memory::dims{y[0], K, N}, memory::data_type::f32,
-                       tb ? memory::dims{N * K, 1, K} : memory::dims{N * K, N, 1});
-  const memory::desc c = plain(memory::dims{z[0], M, N}, tag::abc);
-  const double flops = 2.0 * static_cast<double>(z[0] * M * N) * static_cast<double>(K);
   auto primitive = [&](const dnnl::primitive_attr& attr, bool) {
     return dnnl::matmul::primitive_desc(dnnl::matmul::desc(a, b, c), attr, engine());
   };

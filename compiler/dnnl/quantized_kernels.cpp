@@ -1,7 +1,7 @@
-// qnn.conv2d and qnn.dense through oneDNN's int8 primitives: int8 or uint8 data with its
-// zero point, int8 weights with zero point 0 (symmetric weights, what TVM's quantizers and
-// PyTorch's produce), an int32 result; a convolution in NCHW/OIHW (any groups) or
-// NHWC/HWIO. The result is what TVM's QNN canonicalisation computes, sum((data - data_zp)
+// qnn.conv2d, qnn.dense and qnn.batch_matmul through oneDNN's int8 primitives: int8 or
+// uint8 data with its zero point, int8 weights with zero point 0 (symmetric weights, what
+// TVM's quantizers and PyTorch's produce; a batch_matmul's second operand, an activation,
+// may have any), an int32 result; a convolution in NCHW/OIHW (any groups) or NHWC/HWIO. The result is what TVM's QNN canonicalisation computes, sum((data - data_zp)
 // * weight) in int32, and the reference kernel's bit for bit, on processors with VNNI
 // instructions (AVX-512 VNNI, AVX-VNNI, AMX), whose int8 products accumulate exactly in
 // int32. Without them oneDNN multiplies pairs into saturating int16 sums (or halves the
@@ -50,17 +50,22 @@ std::optional<memory::data_type> quantized_type(Ty t) {
 struct QuantizedCall {
   memory::data_type data;  // s8 or u8
   int32_t data_zero;
+  int32_t weight_zero = 0;  // qnn.batch_matmul's second operand's; 0 for weights
   // The primitive's attributes: the caller's scratchpad, the data's zero point.
   dnnl::primitive_attr attr() const {
     dnnl::primitive_attr a = caller_scratchpad();
     // TVM pads the data with its zero point, and oneDNN's padding with a source zero point
     // contributes nothing either (library_kernel_test.cpp checks the borders).
     if (data_zero != 0) a.set_zero_points(DNNL_ARG_SRC, 0, {data_zero});
+    if (weight_zero != 0) a.set_zero_points(DNNL_ARG_WEIGHTS, 0, {weight_zero});
     return a;
   }
 };
 
-std::optional<QuantizedCall> quantized_call(const Graph& g, const Node& n, std::string* why) {
+// `any_weight_zero`: the second operand may have any constant zero point (oneDNN's
+// matmul takes one; its convolutions do not).
+std::optional<QuantizedCall> quantized_call(const Graph& g, const Node& n, std::string* why,
+                                            bool any_weight_zero = false) {
   auto decline = [&](std::string reason) -> std::optional<QuantizedCall> {
     if (why) *why = std::move(reason);
     return std::nullopt;
@@ -75,8 +80,9 @@ std::optional<QuantizedCall> quantized_call(const Graph& g, const Node& n, std::
     return decline("this processor has no VNNI instructions, and oneDNN's int8 products without them can saturate");
   const auto data_zero = scalar_int_constant(g, n.inputs[2]), kernel_zero = scalar_int_constant(g, n.inputs[3]);
   if (!data_zero) return decline("the data's zero point is not one constant");
-  if (kernel_zero != 0) return decline("the weights' zero point is not the constant 0");
-  return QuantizedCall{*src_type, *data_zero};
+  if (any_weight_zero && !kernel_zero) return decline("the second operand's zero point is not one constant");
+  if (!any_weight_zero && kernel_zero != 0) return decline("the weights' zero point is not the constant 0");
+  return QuantizedCall{*src_type, *data_zero, *kernel_zero};
 }
 
 }  // namespace
@@ -133,6 +139,27 @@ std::unique_ptr<LibraryKernel> make_quantized_dense_kernel(const Graph& g, NodeI
   return std::make_unique<PreparedKernel<dnnl::matmul>>(pd, plain(src_dims, tag::ab, q->data), user_weights,
                                                         plain(dst_dims, tag::ab, memory::data_type::s32),
                                                         std::vector<int64_t>{M, N}, 2.0 * static_cast<double>(M * N * K));
+}
+
+std::unique_ptr<LibraryKernel> make_quantized_batch_matmul_kernel(const Graph& g, NodeId node, std::string* why) {
+  const Node& n = g[node];
+  const auto q = quantized_call(g, n, why, true);
+  if (!q) return nullptr;
+  const auto x = concrete_shape(g[n.inputs[0]].type), y = concrete_shape(g[n.inputs[1]].type);
+  const auto z = concrete_shape(n.type);
+  if (!x || !y || !z) {
+    if (why) *why = "not a batch_matmul of constant shape";
+    return nullptr;
+  }
+  using dt = memory::data_type;
+  const auto operands = batch_matmul_operands(n.attrs, *x, *y, *z, {q->data, dt::s8, dt::s32}, why);
+  if (!operands) return nullptr;
+  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(operands->a, operands->b, operands->c), q->attr(), engine());
+  if (is_reference_impl(pd.impl_info_str())) {
+    if (why) *why = "oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ")";
+    return nullptr;
+  }
+  return batch_matmul_kernel(pd, operands->a, operands->b, operands->c, *z, operands->flops);
 }
 
 }  // namespace relay::compiler::dnnl_impl

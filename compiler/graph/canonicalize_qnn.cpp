@@ -1,7 +1,8 @@
-// qnn.quantize, qnn.dequantize, qnn.requantize, qnn.add, qnn.subtract and
-// qnn.concatenate as ordinary operators, as TVM's QNN canonicalisation lowers them
-// (QuantizeLower, DequantizeLower, RequantizeLower with compute_dtype int64,
-// QnnAddCanonicalize, QnnSubtractCanonicalize, the concatenate's requantized inputs), so
+// qnn.quantize, qnn.dequantize, qnn.requantize, qnn.add, qnn.subtract, qnn.mul,
+// qnn.concatenate and the unary operators as ordinary operators, as TVM's QNN
+// canonicalisation lowers them (QuantizeLower, DequantizeLower, RequantizeLower with
+// compute_dtype int64, QnnAddCanonicalize, QnnSubtractCanonicalize, QnnMulCanonicalize,
+// the concatenate's requantized inputs, legalizations.py's lookup tables), so
 // that they fuse into native kernels with what surrounds them: the requantize after a quantized convolution becomes the convolution's native
 // epilogue. Each step is the reference kernel's (interpreter/kernels/qnn.cpp), in the
 // same dtypes and order, so results are equal bit for bit (tests/compiler/qnn_test.cpp).
@@ -22,6 +23,7 @@
 #include "compiler/graph/passes.h"
 #include "compiler/graph/rebuild.h"
 #include "compiler/graph/rewrite_util.h"
+#include "interpreter/kernels/qnn_unary.h"
 
 namespace relay::compiler {
 
@@ -33,8 +35,8 @@ const DataType kI32 = DataType::int_(32), kI64 = DataType::int_(64), kF32 = Data
 // A quantized dtype the reference kernels produce: an integer of at most 32 bits.
 bool quantized_dtype(DataType t) { return (t.is_int() || t.is_uint()) && t.bits <= 32 && t.lanes == 1; }
 
-double qmin(DataType t) { return t.is_uint() ? 0.0 : -std::ldexp(1.0, t.bits - 1); }
-double qmax(DataType t) { return t.is_uint() ? std::ldexp(1.0, t.bits) - 1 : std::ldexp(1.0, t.bits - 1) - 1; }
+double qmin(DataType t) { return static_cast<double>(integer_min(t)); }
+double qmax(DataType t) { return static_cast<double>(integer_max(t)); }
 
 // A quantization parameter (a scale or zero point) of `dtype` made to broadcast against
 // `x`: a scalar or one-value tensor as it is, one value per channel of `axis` expanded to
@@ -182,6 +184,50 @@ NodeId add_subtract(GraphBuilder& b, const Node& n, const std::vector<NodeId>& i
   return saturated(b, result, dtype_of(b, in[0]), s);
 }
 
+// qnn.mul (the eight inputs of qnn.add) with one scale per operand: the zero-point-shifted
+// operands multiplied in int32, requantized (UPWARD) from the scale lhs_scale * rhs_scale
+// (a float32 product) to the output's and saturated to the operands' dtype
+// (QnnMulCanonicalize). Per-channel scales keep the call.
+NodeId mul(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
+  const Span s = n.span;
+  auto one_value = [&](NodeId id) {
+    const auto shape = concrete_shape(b.type_of(id));
+    int64_t count = 1;
+    for (int64_t d : shape ? *shape : std::vector<int64_t>{0, 0}) count *= d;
+    return count == 1 && dtype_of(b, id) == kF32;
+  };
+  if (in.size() != 8 || !one_value(in[2]) || !one_value(in[4]) || !quantized_dtype(dtype_of(b, in[0])))
+    return b.copy(n, in);
+  const auto lhs_zp = along_axis(b, in[3], kI32, in[0], n.attrs.get_int("lhs_axis", -1), s);
+  const auto rhs_zp = along_axis(b, in[5], kI32, in[1], n.attrs.get_int("rhs_axis", -1), s);
+  if (!lhs_zp || !rhs_zp) return b.copy(n, in);
+  const NodeId lhs = call(b, "subtract", {cast_to(b, in[0], kI32, s), *lhs_zp}, s);
+  const NodeId rhs = call(b, "subtract", {cast_to(b, in[1], kI32, s), *rhs_zp}, s);
+  const NodeId product = call(b, "multiply", {lhs, rhs}, s);
+  const NodeId scale = call(b, "multiply", {in[2], in[4]}, s);
+  const auto r = requantized_int32(b, product, scale, scalar_of(b, kI32, 0, s), in[6], in[7], -1, true, s);
+  return r ? saturated(b, *r, dtype_of(b, in[0]), s) : b.copy(n, in);
+}
+
+// qnn.exp, qnn.sigmoid and the other unary operators (data, scale, zero point, output
+// scale, output zero point) of int8 or uint8 data with constant parameters: the lookup
+// table of every result (qnn_unary.h), the same one the reference kernel's values come
+// from, taken at the data. Other calls keep the reference kernel.
+NodeId unary(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in, rt::QuantizedUnaryFunction f) {
+  const Span s = n.span;
+  if (in.size() != 5) return b.copy(n, in);
+  const DataType dtype = dtype_of(b, in[0]);
+  std::optional<double> p[4];
+  for (size_t i = 0; i < 4; ++i) p[i] = scalar_constant(b.node(in[i + 1]));
+  if (dtype.bits != 8 || !quantized_dtype(dtype) || !p[0] || !p[1] || !p[2] || !p[3]) return b.copy(n, in);
+  const rt::QuantizedUnaryParams params{static_cast<float>(*p[0]), static_cast<int32_t>(*p[1]),
+                                        static_cast<float>(*p[2]), static_cast<int32_t>(*p[3])};
+  const NodeId table = b.constant(rt::quantized_unary_table(f, params, dtype), s);
+  const NodeId index =
+      call(b, "subtract", {cast_to(b, in[0], kI32, s), scalar_of(b, kI32, static_cast<double>(integer_min(dtype)), s)}, s);
+  return b.call("take", {{"axis", attr_int(0)}, {"mode", attr_string("clip")}}, {table, index}, s);
+}
+
 // qnn.concatenate (a tuple of data, tuples of their scales and zero points, the output's
 // scale and zero point): each input requantized (UPWARD) to the output's parameters and
 // saturated to the first input's dtype, then concatenated. The reference skips inputs
@@ -221,6 +267,8 @@ Graph canonicalize_qnn(const Graph& g) {
     if (op == "qnn.add") return add_subtract(b, n, in, true);
     if (op == "qnn.subtract") return add_subtract(b, n, in, false);
     if (op == "qnn.concatenate") return concatenate(b, n, in);
+    if (op == "qnn.mul") return mul(b, n, in);
+    if (const auto f = rt::quantized_unary_function(op)) return unary(b, n, in, f);
     return b.copy(n, std::move(in));
   });
 }

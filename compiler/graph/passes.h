@@ -40,10 +40,11 @@ Graph slice_split_fields(const Graph& g);
 // library calls and pool kernels; the same sums over the same taps.
 Graph one_d_as_two_d(const Graph& g);
 
-// qnn.quantize, qnn.dequantize and qnn.requantize (compute_dtype int64) as the
-// element-wise operators TVM's QNN canonicalisation lowers them to, bit for bit the
-// reference kernels' results; requantize's fixed-point multiplier and shift are computed
-// from the scales once per call (folded when the scales are constants).
+// qnn.quantize, dequantize, requantize (compute_dtype int64), add, subtract, mul and
+// concatenate as the element-wise operators TVM's QNN canonicalisation lowers them to,
+// the unary ones (qnn.exp, ...) as lookups in a table of every int8 result; bit for bit
+// the reference kernels' results. Requantize's fixed-point multiplier and shift are
+// computed from the scales once per call (folded when the scales are constants).
 Graph canonicalize_qnn(const Graph& g);
 
 // simplify_inference, canonicalize_qnn, one_d_as_two_d, slice_split_fields, fold_constants,

@@ -112,8 +112,7 @@ Expr constant(double v, DataType t) {
     if (std::isnan(v)) return int_imm(0, t);
     if (t.is_int()) {
       const double lo = -std::ldexp(1.0, t.bits - 1), hi = std::ldexp(1.0, t.bits - 1) - 1;
-      const int64_t lo_i = t.bits == 64 ? std::numeric_limits<int64_t>::min() : -(int64_t{1} << (t.bits - 1));
-      const int64_t hi_i = t.bits == 64 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << (t.bits - 1)) - 1;
+      const int64_t lo_i = integer_min(t), hi_i = integer_max(t);
       if (v <= lo) return int_imm(lo_i, t);
       if (v >= hi) return int_imm(hi_i, t);
       return int_imm(static_cast<int64_t>(v), t);

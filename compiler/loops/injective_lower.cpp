@@ -488,7 +488,7 @@ Expr Lowerer::pool(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& id
   else if (t == DataType::float_(32) || is_storage_only(t)) init = float_imm(-3.4028234663852886e38, acc_t);
   else if (t == DataType::float_(64)) init = float_imm(-1.7976931348623157e308, t);
   else if (t.is_uint()) init = int_imm(0, t);
-  else init = int_imm(t.bits == 64 ? INT64_MIN : -(int64_t{1} << (t.bits - 1)), t);
+  else init = int_imm(integer_min(t), t);
   em.block.push_back(store(k_.buffer(acc), i64c(0), init));
   em.block.push_back(store(k_.buffer(cnt), i64c(0), i64c(0)));
   const size_t axes[2] = {static_cast<size_t>(ps.h_axis), static_cast<size_t>(ps.w_axis)};

@@ -21,8 +21,7 @@ DataType compute_of(DataType t) { return is_storage_only(t) ? f32() : t; }
 Expr extreme(DataType t, bool lowest) {
   if (t.is_bool()) return int_imm(lowest ? 0 : 1, boolean());
   if (t.is_int()) {
-    const int64_t hi = t.bits == 64 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << (t.bits - 1)) - 1;
-    return int_imm(lowest ? -hi - 1 : hi, t);
+    return int_imm(lowest ? integer_min(t) : integer_max(t), t);
   }
   if (t.is_uint()) return int_imm(lowest ? 0 : (t.bits == 64 ? -1 : (int64_t{1} << t.bits) - 1), t);
   double v = 0;

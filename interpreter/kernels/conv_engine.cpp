@@ -34,12 +34,9 @@ void valid_range(int64_t off, int64_t s, int64_t n_in, int64_t n_out, int64_t& l
   hi = std::clamp<int64_t>(ceil_div(n_in - off, s), lo, n_out);
 }
 
-// An integer product through OpenBLAS's dgemm when it is exact there: every partial sum
-// is an integer of magnitude at most K * max|a| * max|b| (+ max|c| when accumulating),
-// and below 2^53 doubles hold all of them exactly in any summation order (FMA included),
-// so the result is the integer sum, wrapped to Acc as the loop below wraps it. Quantized
-// convolutions (int8 data and weights widened to int32) are the case: about 2^16 per
-// product, exact up to K of 2^37. False (nothing written) when the bound does not hold.
+// An integer product through OpenBLAS's dgemm when it is exact there
+// (integer_gemm_exact_in_double says when), wrapped to Acc as the loop below wraps it.
+// False (nothing written) when the bound does not hold.
 template <class Acc>
 bool integer_gemm_in_double(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const Acc* A, int64_t lda,
                             const Acc* B, int64_t ldb, Acc* C, int64_t ldc, bool accumulate) {
@@ -67,7 +64,7 @@ bool integer_gemm_in_double(bool ta, bool tb, int64_t M, int64_t N, int64_t K, c
         max_c = std::max(max_c, magnitude(C[i * ldc + j]));
         out[static_cast<size_t>(i * N + j)] = static_cast<double>(C[i * ldc + j]);
       }
-  if (static_cast<double>(K) * max_a * max_b + max_c >= std::ldexp(1.0, 53)) return false;
+  if (!integer_gemm_exact_in_double(K, max_a, max_b, max_c)) return false;
   cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, int(M), int(N), int(K),
               1.0, a.data(), int(std::max<int64_t>(a_cols, 1)), b.data(), int(std::max<int64_t>(b_cols, 1)),
               accumulate ? 1.0 : 0.0, out.data(), int(std::max<int64_t>(N, 1)));

@@ -1,6 +1,7 @@
 #include "interpreter/kernels/kernel_util.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace relay::rt {
 
@@ -32,6 +33,10 @@ std::vector<int64_t> broadcast_strides(const Shape& in, const Shape& out) {
   const size_t lead = out.size() - in.size();
   for (size_t i = 0; i < in.size(); ++i) strides[lead + i] = in[i] == 1 ? 0 : own[i];
   return strides;
+}
+
+bool integer_gemm_exact_in_double(int64_t k, double max_a, double max_b, double max_c) {
+  return static_cast<double>(k) * max_a * max_b + max_c < std::ldexp(1.0, 53);
 }
 
 int64_t normalize_axis(int64_t axis, size_t rank, std::string_view op) {

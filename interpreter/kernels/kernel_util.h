@@ -25,6 +25,14 @@ std::vector<int64_t> broadcast_strides(const Shape& in, const Shape& out);
 // over (TVM's topi::collapse_sum); `to` must broadcast to `in`.
 std::vector<bool> collapsed_axes(const Shape& in, const Shape& to);
 
+// Whether an integer matrix product may run through a double-precision GEMM (OpenBLAS's
+// dgemm) exactly: every partial sum is an integer of magnitude at most
+// k * max_a * max_b (+ max_c, the largest value accumulated into), and below 2^53 doubles
+// hold all of them in any summation order, FMA included, so the result is the integer sum.
+// Quantized convolutions and dense layers (int8 widened to int32, about 2^14 per product)
+// are the case, exact up to k of 2^39.
+bool integer_gemm_exact_in_double(int64_t k, double max_a, double max_b, double max_c = 0);
+
 // An axis in [-rank, rank) as a non-negative index; RuntimeError otherwise.
 int64_t normalize_axis(int64_t axis, size_t rank, std::string_view op);
 

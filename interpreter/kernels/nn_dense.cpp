@@ -72,9 +72,8 @@ std::vector<V> gemm_loop(const Gemm& g, const std::vector<V>& A, const std::vect
   return C;
 }
 
-// An integer product through dgemm when it is exact there (every partial sum an integer
-// below 2^53 in magnitude: K * max|a| * max|b| bounds them; conv_engine.cpp's
-// integer_gemm_in_double says more): quantized dense layers, int8 widened to int32.
+// An integer product through dgemm when it is exact there (integer_gemm_exact_in_double
+// says when): quantized dense layers, int8 widened to int32.
 // nullopt when the bound does not hold or a dimension is past BLAS's int.
 std::optional<std::vector<int64_t>> integer_gemm_in_double(const Gemm& g, const std::vector<int64_t>& a,
                                                            const std::vector<int64_t>& b) {
@@ -83,7 +82,7 @@ std::optional<std::vector<int64_t>> integer_gemm_in_double(const Gemm& g, const 
   double max_a = 0, max_b = 0;
   for (int64_t v : a) max_a = std::max(max_a, std::fabs(static_cast<double>(v)));
   for (int64_t v : b) max_b = std::max(max_b, std::fabs(static_cast<double>(v)));
-  if (static_cast<double>(g.K) * max_a * max_b >= std::ldexp(1.0, 53)) return std::nullopt;
+  if (!integer_gemm_exact_in_double(g.K, max_a, max_b)) return std::nullopt;
   const std::vector<double> ad(a.begin(), a.end()), bd(b.begin(), b.end());
   std::vector<double> c(static_cast<size_t>(g.batch * g.M * g.N));
   gemm_blas<double>(g, ad.data(), bd.data(), c.data());

@@ -63,14 +63,8 @@ QParam qparam(const KernelCall& call, size_t arg, const Shape& shape, int64_t ax
   return p;
 }
 
-int64_t qmin(DataType t) {
-  if (t.is_uint()) return 0;
-  return -(int64_t{1} << (t.bits - 1));
-}
-int64_t qmax(DataType t) {
-  if (t.is_uint()) return t.bits >= 64 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << t.bits) - 1;
-  return (int64_t{1} << (t.bits - 1)) - 1;
-}
+int64_t qmin(DataType t) { return integer_min(t); }
+int64_t qmax(DataType t) { return integer_max(t); }
 
 double clip_float(double x, double lo, double hi) {
   const double m = x < hi ? x : hi;
@@ -307,6 +301,7 @@ namespace relay::rt {
 void register_qnn_kernels(KernelTable& t) {
   register_qnn_quantize_kernels(t);
   register_qnn_binary_kernels(t);
+  register_qnn_unary_kernels(t);
   register_qnn_nn_kernels(t);
   register_qnn_softmax_kernels(t);
 }

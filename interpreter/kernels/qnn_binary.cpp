@@ -1,9 +1,8 @@
-// qnn.add, qnn.subtract, qnn.mul and the quantized unary operators (reference §3.10), as
-// TVM 0.14 lowers them: add/subtract requantize each operand to the output's scale and
-// zero point in int32 (QnnAddCanonicalize / QnnSubtractCanonicalize with
-// RequantizeOrUpcast), mul requantizes the int32 product of the zero-point-shifted
-// operands from scale lhs_scale * rhs_scale (QnnMulCanonicalize), and the unary operators
-// are the lookup table legalizations.py builds: quantize(f(dequantize(x))) in float32.
+// qnn.add, qnn.subtract, qnn.mul and qnn.leaky_relu (reference §3.10), as TVM 0.14
+// lowers them: add/subtract requantize each operand to the output's scale and zero point
+// in int32 (QnnAddCanonicalize / QnnSubtractCanonicalize with RequantizeOrUpcast), mul
+// requantizes the int32 product of the zero-point-shifted operands from scale
+// lhs_scale * rhs_scale (QnnMulCanonicalize). The unary operators: qnn_unary.cpp.
 #include <cmath>
 
 #include "interpreter/kernels/qnn_internal.h"
@@ -89,35 +88,6 @@ Value mul(const KernelCall& call) {
   return saturate_to(shape, lhs.dtype(), requantize_values(p, scale, QParam{{0.0}}, out_scale, out_zp, Rounding::Upward));
 }
 
-// The float32 functions of legalizations.py's table (numpy on float32 arrays).
-float f_abs(float x) { return std::fabs(x); }
-float f_erf(float x) { return std::erf(x); }
-float f_exp(float x) { return std::exp(x); }
-float f_log(float x) { return std::log(x); }
-float f_sqrt(float x) { return std::sqrt(x); }
-float f_rsqrt(float x) { return 1.0f / std::sqrt(x); }
-float f_sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
-float f_tanh(float x) { return std::tanh(x); }
-float f_hardswish(float x) { return x * static_cast<float>(clip_float(x + 3.0f, 0.0, 6.0)) / 6.0f; }
-
-template <float (*F)(float)>
-Value unary(const KernelCall& call) {
-  const NDArray x = call.tensor(0);
-  require(call, (x.dtype().is_int() || x.dtype().is_uint()) && x.dtype().bits <= 16,
-          "needs int8/uint8 (or 16-bit) data, found `" + dtype_name(x.dtype()) + "`");
-  const auto in_scale = static_cast<float>(scalar_arg(call, 1, "scale"));
-  const auto in_zp = static_cast<int32_t>(scalar_arg(call, 2, "zero_point"));
-  const auto out_scale = static_cast<float>(scalar_arg(call, 3, "output_scale"));
-  const auto out_zp = static_cast<int32_t>(scalar_arg(call, 4, "output_zero_point"));
-  const std::vector<int64_t> v = to_int64s(x);
-  std::vector<int64_t> out(v.size());
-  for (size_t i = 0; i < v.size(); ++i) {
-    const float real = static_cast<float>(wrap32(v[i] - in_zp)) * in_scale;
-    out[i] = quantize_value(F(real), out_scale, out_zp, x.dtype());
-  }
-  return from_int64s(x.shape(), x.dtype(), out);
-}
-
 // qnn.leaky_relu (QnnLeakyReluCanonicalize): x' = requantize-or-widen(x) to the output's
 // parameters; where x < input_zp the result is alpha * x' + (1 - alpha) * output_zp, each
 // product an UPWARD fixed-point multiplication of the double alpha; saturated.
@@ -147,15 +117,6 @@ void register_qnn_binary_kernels(KernelTable& t) {
   register_kernel(t, "qnn.add", add_sub<BinOp::Add>);
   register_kernel(t, "qnn.subtract", add_sub<BinOp::Subtract>);
   register_kernel(t, "qnn.mul", mul);
-  register_kernel(t, "qnn.abs", unary<f_abs>);
-  register_kernel(t, "qnn.erf", unary<f_erf>);
-  register_kernel(t, "qnn.exp", unary<f_exp>);
-  register_kernel(t, "qnn.hardswish", unary<f_hardswish>);
-  register_kernel(t, "qnn.log", unary<f_log>);
-  register_kernel(t, "qnn.rsqrt", unary<f_rsqrt>);
-  register_kernel(t, "qnn.sigmoid", unary<f_sigmoid>);
-  register_kernel(t, "qnn.sqrt", unary<f_sqrt>);
-  register_kernel(t, "qnn.tanh", unary<f_tanh>);
 }
 
 }  // namespace relay::rt

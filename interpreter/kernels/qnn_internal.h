@@ -14,6 +14,7 @@ namespace relay::rt {
 
 void register_qnn_quantize_kernels(KernelTable& table);  // qnn.cpp
 void register_qnn_binary_kernels(KernelTable& table);    // qnn_binary.cpp
+void register_qnn_unary_kernels(KernelTable& table);     // qnn_unary.cpp
 void register_qnn_nn_kernels(KernelTable& table);        // qnn_nn.cpp
 void register_qnn_softmax_kernels(KernelTable& table);   // qnn_softmax.cpp
 

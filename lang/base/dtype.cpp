@@ -1,6 +1,7 @@
 #include "lang/base/dtype.h"
 
 #include <charconv>
+#include <limits>
 
 namespace relay {
 
@@ -69,6 +70,16 @@ std::string dtype_name(DataType t) {
   s += std::to_string(t.bits);
   if (t.lanes != 1) s += "x" + std::to_string(t.lanes);
   return s;
+}
+
+int64_t integer_min(DataType t) {
+  if (t.code == DataType::UInt) return 0;
+  return t.bits >= 64 ? std::numeric_limits<int64_t>::min() : -(int64_t{1} << (t.bits - 1));
+}
+
+int64_t integer_max(DataType t) {
+  const int value_bits = t.code == DataType::UInt ? t.bits : t.bits - 1;
+  return value_bits >= 63 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << value_bits) - 1;
 }
 
 }  // namespace relay

@@ -33,4 +33,9 @@ struct DataType {
 std::optional<DataType> parse_dtype(std::string_view s);
 std::string dtype_name(DataType t);
 
+// The smallest and largest value of integer dtype `t` (int or uint, 1 to 64 bits; bool is
+// uint1, 0 and 1). uint64's largest does not fit: integer_max gives int64's largest there.
+int64_t integer_min(DataType t);
+int64_t integer_max(DataType t);
+
 }  // namespace relay

@@ -207,6 +207,12 @@ const Case kQuantizedCases[] = {
      "qnn.dense(%x, %w, -128, 0, 0.08f, %s, units=10, out_dtype=\"int32\")"},
     {"dense, uint8 data, zero point 7", "%x: Tensor[(5, 67), uint8], %w: Tensor[(33, 67), int8], %s: float32",
      "qnn.dense(%x, %w, 7, 0, 0.08f, %s, units=33, out_dtype=\"int32\")"},
+    {"batch_matmul, both zero points, y transposed", "%x: Tensor[(3, 7, 64), int8], %y: Tensor[(3, 9, 64), int8]",
+     "qnn.batch_matmul(%x, %y, -128, 5, 0.05f, 0.02f, out_dtype=\"int32\", transpose_a=False, transpose_b=True)"},
+    {"batch_matmul, uint8 x, y a batch of 1 broadcast", "%x: Tensor[(4, 5, 33), uint8], %y: Tensor[(1, 33, 17), int8]",
+     "qnn.batch_matmul(%x, %y, 128, -3, 0.05f, 0.02f, out_dtype=\"int32\", transpose_a=False, transpose_b=False)"},
+    {"batch_matmul, x transposed, zero points 0", "%x: Tensor[(2, 40, 6), int8], %y: Tensor[(2, 11, 40), int8]",
+     "qnn.batch_matmul(%x, %y, 0, 0, 0.05f, 0.02f, out_dtype=\"int32\", transpose_a=True, transpose_b=True)"},
 };
 
 // The call's inputs for @main's arguments `args`: a parameter's argument, a constant's value.
@@ -233,7 +239,7 @@ bool quantized_library_here(const OneCall& c) {
 
 }  // namespace
 
-TEST_CASE("library kernels: quantized convolutions and dense layers are the reference kernel's, bit for bit", "[compiler][library]") {
+TEST_CASE("library kernels: quantized convolutions, dense layers and batch_matmuls are the reference kernel's, bit for bit", "[compiler][library]") {
   uint64_t seed = 41;
   for (const Case& k : kQuantizedCases) {
     INFO(k.name << ": " << k.body);

@@ -1,5 +1,5 @@
-// canonicalize_qnn (compiler/graph/canonicalize_qnn.cpp): qnn.quantize, qnn.dequantize and
-// qnn.requantize as element-wise operators in native kernels, equal to the reference
+// canonicalize_qnn (compiler/graph/canonicalize_qnn.cpp): qnn.quantize, qnn.dequantize,
+// qnn.requantize, the binary operators and the unary ones' tables in native kernels, equal to the reference
 // kernels bit for bit over values chosen to reach every branch: both roundings, ties,
 // saturation at each end, int32 wrap-around, multipliers that shift left, right, past 63
 // bits and exactly by a power of two, scales that are parameters (computed per call)
@@ -150,6 +150,28 @@ TEST_CASE("qnn.concatenate in native kernels is the reference kernel's, bit for 
                 "qnn.concatenate((%a, %b), (0.5f, 0.003f), (128, 0), 0.02f, 100, axis=0)");
 }
 
+TEST_CASE("qnn.mul in native kernels is the reference kernel's, bit for bit", "[compiler][qnn]") {
+  check_program("%a: Tensor[(2, 8, 5, 7), int8], %b: Tensor[(2, 8, 5, 7), int8]",
+                "qnn.mul(%a, %b, 0.05f, -128, 0.02f, 3, 0.004f, -128)");
+  // Scales that are parameters, a broadcast operand, zero points per channel of an axis.
+  check_program("%a: Tensor[(2, 8, 5, 7), uint8], %b: Tensor[(8, 1, 1), uint8], %ascale: float32, %bscale: float32, "
+                "%az: Tensor[(8), int32]",
+                "qnn.mul(%a, %b, %ascale, %az, %bscale, 250, 0.01f, 128, lhs_axis=1)");
+  // A product scale over the output's: the fixed-point multiplier shifts left.
+  check_program("%a: Tensor[(3, 17), int8], %b: Tensor[(17), int8]", "qnn.mul(%a, %b, 0.5f, 0, 0.25f, 7, 1e-3f, -9)");
+}
+
+TEST_CASE("the quantized unary operators in native kernels are the reference kernels', bit for bit", "[compiler][qnn]") {
+  // Every operator over int8 and uint8 data (data, scale, zero point, output scale, output
+  // zero point): log and rsqrt of values at or under the zero point give NaN and Inf,
+  // which the quantization saturates.
+  for (const char* op : {"abs", "erf", "exp", "hardswish", "log", "rsqrt", "sigmoid", "sqrt", "tanh"}) {
+    const std::string name = std::string("qnn.") + op;
+    check_program("%x: Tensor[(4, 97), int8]", name + "(%x, 0.05f, -3, 0.02f, 5)");
+    check_program("%x: Tensor[(3, 61), uint8]", name + "(%x, 0.1f, 128, 0.0039f, 0)");
+  }
+}
+
 TEST_CASE("qnn calls the rewrite cannot reproduce keep their reference kernels", "[compiler][qnn]") {
   // A float compute dtype and an output scale that is a parameter (the reference checks
   // it is not 0 on each call).
@@ -160,5 +182,19 @@ TEST_CASE("qnn calls the rewrite cannot reproduce keep their reference kernels",
   auto m = t::load_model_text(text);
   REQUIRE(m->error.empty());
   CHECK(t::optimized_main(*m).count_op("qnn.requantize") == 2);
+
+  // A unary operator on 16-bit data (no table) or with a scale that is a parameter (the
+  // table would be rebuilt per call); a qnn.mul with per-channel scales.
+  const std::string unary =
+      "#[version = \"0.0.5\"]\ndef @main(%x: Tensor[(4, 8), int16], %y: Tensor[(4, 8), int8], %s: float32,\n"
+      "          %v: Tensor[(8), float32]) {\n"
+      "  (qnn.exp(%x, 0.5f, 0, 0.25f, 0), qnn.tanh(%y, %s, 0, 0.25f, 0),\n"
+      "   qnn.mul(%y, %y, %v, 0, %v, 0, 0.5f, 0, lhs_axis=1, rhs_axis=1))\n}\n";
+  auto kept = t::load_model_text(unary);
+  REQUIRE(kept->error.empty());
+  const compiler::Graph g = t::optimized_main(*kept);
+  CHECK(g.count_op("qnn.exp") == 1);
+  CHECK(g.count_op("qnn.tanh") == 1);
+  CHECK(g.count_op("qnn.mul") == 1);
 }
 #endif

@@ -324,8 +324,9 @@ def integer(p, r, x):
 
 def quantized(p, r, x):
     """A detour through the quantized operators (canonicalised into native kernels, or
-    oneDNN's int8 kernels): quantize, then requantize, an add of two quantized values or
-    a quantized dense layer, and dequantize back to float32."""
+    oneDNN's int8 kernels): quantize, then requantize, an add or a product of two
+    quantized values, a unary operator's table, a quantized dense layer or batch_matmul,
+    and dequantize back to float32."""
     if x.dtype != "float32" or not x.shape:
         return None
     if not x.name.startswith("%p"):  # quantizing is discontinuous: start from a parameter
@@ -339,7 +340,7 @@ def quantized(p, r, x):
         scale = lit(r.choice([0.05, 0.01, 0.0078125, 0.3]))
     q = p.let("qnn.quantize(%s, %s, %d, axis=%d, out_dtype=\"%s\")" % (x.name, scale, zero, axis, qtype),
               x.shape, qtype)
-    kind = r.choice(["requantize", "add", "dense"])
+    kind = r.choice(["requantize", "add", "dense", "mul", "unary", "batch_matmul"])
     rounding = r.choice(["UPWARD", "TONEAREST"])
     if kind == "dense" and len(x.shape) == 2 and qtype == "int8":
         units = r.randint(1, 9)
@@ -349,6 +350,28 @@ def quantized(p, r, x):
         q = p.let("qnn.requantize(%s, %s, 0, %s, %d, out_dtype=\"%s\", rounding=\"%s\")"
                   % (acc.name, lit(0.001), lit(0.1), zero, qtype, rounding), acc.shape, qtype)
         scale, axis = lit(0.1), 0
+    elif kind == "batch_matmul" and len(x.shape) == 3 and qtype == "int8":
+        transpose_b = r.random() < 0.5
+        n = r.randint(1, 9)
+        batch = r.choice([x.shape[0], 1])
+        y = p.param([batch, n, x.shape[2]] if transpose_b else [batch, x.shape[2], n], "int8")
+        acc = p.let("qnn.batch_matmul(%s, %s, %d, %d, %s, %s, out_dtype=\"int32\", transpose_a=False, transpose_b=%s)"
+                    % (q.name, y.name, zero, r.randint(-5, 5), lit(0.05), lit(0.02), transpose_b),
+                    [x.shape[0], x.shape[1], n], "int32")
+        q = p.let("qnn.requantize(%s, %s, 0, %s, %d, out_dtype=\"%s\", rounding=\"%s\")"
+                  % (acc.name, lit(0.001), lit(0.1), zero, qtype, rounding), acc.shape, qtype)
+        scale, axis = lit(0.1), 0
+    elif kind == "unary" and not scale.startswith("%"):  # the unary operators take scalars
+        op = r.choice(["abs", "erf", "exp", "hardswish", "log", "rsqrt", "sigmoid", "sqrt", "tanh"])
+        out_zero = r.randint(-128, 127) if qtype == "int8" else r.randint(0, 255)
+        q = p.let("qnn.%s(%s, %s, %d, %s, %d)" % (op, q.name, scale, zero, lit(0.02), out_zero), x.shape, qtype)
+        scale, zero, axis = lit(0.02), out_zero, 0
+    elif kind == "mul":
+        other = p.let("qnn.quantize(%s, %s, %d, out_dtype=\"%s\")" % (p.param(x.shape).name, lit(0.02), zero // 2, qtype),
+                      x.shape, qtype)
+        q = p.let("qnn.mul(%s, %s, %s, %d, %s, %d, %s, %d, lhs_axis=%d)"
+                  % (q.name, other.name, scale, zero, lit(0.02), zero // 2, lit(0.004), zero, axis), x.shape, qtype)
+        scale, axis = lit(0.004), 0
     elif kind == "add":
         other = p.let("qnn.quantize(%s, %s, %d, out_dtype=\"%s\")" % (p.param(x.shape).name, lit(0.02), zero // 2, qtype),
                       x.shape, qtype)
