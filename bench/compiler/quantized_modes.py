@@ -1,9 +1,10 @@
 #!/usr/bin/python3
-"""A quantized model's call three ways in the same run, each the best median of R rounds
+"""Each quantized model's call three ways in the same run, each the best median of R rounds
 of `relay run MODEL --random-inputs 1 --bench N --threads 2`:
 
-  compiled     --jit=eager: qnn.conv2d and qnn.dense through oneDNN's int8 kernels, the
-               requantize/add epilogues canonicalised into native kernels
+  compiled     --jit=eager: qnn.conv2d, qnn.dense and qnn.batch_matmul through oneDNN's
+               int8 kernels, the requantize/add/mul epilogues and the unary operators'
+               tables canonicalised into native kernels
   no VNNI      --jit=eager with ONEDNN_MAX_CPU_ISA=AVX2: oneDNN's int8 products could
                saturate there, so the convolutions and dense layers decline to their
                reference kernels; the epilogues stay native (what a processor without
@@ -12,7 +13,7 @@ of `relay run MODEL --random-inputs 1 --bench N --threads 2`:
 
 and the interpreted / compiled ratio. The first also prints the --jit-report's summary.
 
-    /usr/bin/python3 bench/compiler/quantized_modes.py build/release/relay [--runs N] [--rounds R] [--model NAME]
+    /usr/bin/python3 bench/compiler/quantized_modes.py build/release/relay [--runs N] [--rounds R] [--model NAME ...]
 
 A benchmark, never a test: it exits 0 whatever the numbers, 1 only when a run fails.
 """
@@ -44,20 +45,21 @@ def main():
     ap.add_argument("relay")
     ap.add_argument("--runs", type=int, default=500)
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--model", default="quantized_cnn")
+    ap.add_argument("--model", nargs="+", default=["quantized_cnn", "quantized_attention"])
     a = ap.parse_args()
     modes = [("compiled", "eager", {}), ("no VNNI", "eager", {"ONEDNN_MAX_CPU_ISA": "AVX2"}),
              ("interpreted", "off", {})]
-    best = {name: float("inf") for name, _, _ in modes}
-    for _ in range(a.rounds):
-        for name, jit, env in modes:
-            ms, summary = run(a.relay, a.model, jit, a.runs, env, report=jit == "eager")
-            best[name] = min(best[name], ms)
-            if summary and _ == 0:
-                print("%-12s %s" % (name, summary))
-    print("%-14s %-12s %10s %14s" % ("model", "mode", "median ms", "interp/this"))
-    for name, _, _ in modes:
-        print("%-14s %-12s %10.3f %13.2fx" % (a.model, name, best[name], best["interpreted"] / best[name]))
+    print("%-20s %-12s %10s %14s" % ("model", "mode", "median ms", "interp/this"))
+    for model in a.model:
+        best = {name: float("inf") for name, _, _ in modes}
+        for round_ in range(a.rounds):
+            for name, jit, env in modes:
+                ms, summary = run(a.relay, model, jit, a.runs, env, report=jit == "eager")
+                best[name] = min(best[name], ms)
+                if summary and round_ == 0:
+                    print("%-20s %-12s %s" % (model, name, summary))
+        for name, _, _ in modes:
+            print("%-20s %-12s %10.3f %13.2fx" % (model, name, best[name], best["interpreted"] / best[name]))
     return 0
 
 

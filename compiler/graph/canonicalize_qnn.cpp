@@ -89,25 +89,31 @@ NodeId dequantize(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in)
 }
 
 // The fixed-point form of in_scale / out_scale (float32 values divided in float64):
-// multiplier q = round(f * 2^31) and shift e with ratio = f * 2^e, f in [0.5, 1) (frexp),
-// q = 2^31 carried into the shift, and (0, 0) for a ratio of 0. Two int64 tensors of the
-// scale's shape. floor(log2) may be one off next to a power of two; the check of f fixes
-// it, and the powers of two are exact.
+// multiplier q = round(f * 2^31) and shift e with ratio = f * 2^e, |f| in [0.5, 1) (frexp),
+// a positive q = 2^31 carried into the shift, and (0, 0) for a ratio of 0. Two int64
+// tensors of the scale's shape. floor(log2) may be one off next to a power of two; the
+// check of f fixes it, and the powers of two are exact. A negative ratio (a negative
+// scale: meaningless, but the reference computes it) is frexp's: the magnitude's form
+// negated, as round is symmetric, and never carried.
 struct FixedPoint {
   NodeId multiplier, shift;
 };
 FixedPoint fixed_point(GraphBuilder& b, NodeId in_scale, NodeId out_scale, Span s) {
   auto f64 = [&](double v) { return scalar_of(b, kF64, v, s); };
   const NodeId ratio = call(b, "divide", {cast_to(b, in_scale, kF64, s), cast_to(b, out_scale, kF64, s)}, s);
-  const NodeId guess = call(b, "add", {call(b, "floor", {call(b, "log2", {ratio}, s)}, s), f64(1)}, s);
-  const NodeId f0 = call(b, "divide", {ratio, call(b, "power", {f64(2), guess}, s)}, s);
+  const NodeId magnitude = call(b, "abs", {ratio}, s);
+  const NodeId guess = call(b, "add", {call(b, "floor", {call(b, "log2", {magnitude}, s)}, s), f64(1)}, s);
+  const NodeId f0 = call(b, "divide", {magnitude, call(b, "power", {f64(2), guess}, s)}, s);
   NodeId e = where(b, call(b, "greater_equal", {f0, f64(1)}, s), call(b, "add", {guess, f64(1)}, s),
                    where(b, call(b, "less", {f0, f64(0.5)}, s), call(b, "subtract", {guess, f64(1)}, s), guess, s), s);
-  const NodeId f = call(b, "divide", {ratio, call(b, "power", {f64(2), e}, s)}, s);
+  const NodeId f = call(b, "divide", {magnitude, call(b, "power", {f64(2), e}, s)}, s);
   NodeId q = call(b, "round", {call(b, "multiply", {f, f64(std::ldexp(1.0, 31))}, s)}, s);
-  const NodeId carry = call(b, "equal", {q, f64(std::ldexp(1.0, 31))}, s);
+  const NodeId negative = call(b, "less", {ratio, f64(0)}, s);
+  const NodeId carry = call(b, "logical_and", {call(b, "equal", {q, f64(std::ldexp(1.0, 31))}, s),
+                                               call(b, "logical_not", {negative}, s)}, s);
   q = where(b, carry, f64(std::ldexp(1.0, 30)), q, s);
   e = where(b, carry, call(b, "add", {e, f64(1)}, s), e, s);
+  q = where(b, negative, call(b, "negative", {q}, s), q, s);
   const NodeId zero = call(b, "equal", {ratio, f64(0)}, s);
   q = where(b, zero, f64(0), q, s);
   e = where(b, zero, f64(0), e, s);

@@ -167,6 +167,11 @@ TEST_CASE("compiled DenseNet-121 equals the interpreter", "[compiler][models]") 
 TEST_CASE("compiled Inception-v3 equals the interpreter", "[compiler][models]") { check_model("inception_v3"); }
 // int8 arithmetic on the qnn reference kernels; the int32/int8/float epilogues run native.
 TEST_CASE("compiled quantized CNN equals the interpreter", "[compiler][models]") { check_model("quantized_cnn"); }
+// qnn.dense and qnn.batch_matmul through oneDNN's int8 matmul (where the processor has
+// VNNI), softmax between a dequantize and a quantize, qnn.sigmoid's table, qnn.mul.
+TEST_CASE("compiled quantized attention block equals the interpreter", "[compiler][models]") {
+  check_model("quantized_attention");
+}
 // The vision operators run on their reference kernels inside the compiled function.
 TEST_CASE("compiled SSD detection head equals the interpreter", "[compiler][models]") { check_model("detection_head"); }
 #endif

@@ -21,13 +21,16 @@ namespace {
 
 // Values of a's dtype: for integers the extremes, numbers near 0 and spread over the whole
 // range; for float32 (quantize's input) halves, values past every dtype's range and
-// spread magnitudes; scales (parameters named *scale*) positive over many octaves.
+// spread magnitudes; scales (parameters named *scale*) over many octaves, some negative.
 void fill(rt::NDArray& a, bool is_scale, std::mt19937_64& rng) {
   const DataType d = a.dtype();
   for (int64_t i = 0; i < a.size(); ++i) {
     if (is_scale) {
-      a.set_double(i, std::ldexp(std::uniform_real_distribution<double>(0.5, 1.0)(rng),
-                                 std::uniform_int_distribution<int>(-20, 4)(rng)));
+      // One in eight negative: meaningless as a scale, but the reference computes it (a
+      // negative fixed-point multiplier), and `relay run --random-inputs` passes them.
+      const double sign = std::uniform_int_distribution<int>(0, 7)(rng) == 0 ? -1.0 : 1.0;
+      a.set_double(i, sign * std::ldexp(std::uniform_real_distribution<double>(0.5, 1.0)(rng),
+                                        std::uniform_int_distribution<int>(-20, 4)(rng)));
     } else if (d.is_float()) {
       const double pick = std::uniform_real_distribution<double>(0, 1)(rng);
       const double v = pick < 0.3 ? std::round(std::uniform_real_distribution<double>(-300, 300)(rng)) + 0.5
@@ -130,6 +133,8 @@ TEST_CASE("qnn.requantize in native kernels is the reference kernel's, bit for b
   check_program(x, "qnn.requantize(%x, 3.7f, 0, 0.01f, 0, out_dtype=\"int32\", rounding=\"TONEAREST\")");
   check_program(x, "qnn.requantize(%x, 1e-12f, 0, 1f, 0, out_dtype=\"int32\")");
   check_program(x, "qnn.requantize(%x, 1e-12f, 0, 1f, 0, out_dtype=\"int32\", rounding=\"TONEAREST\")");
+  check_program(x, "qnn.requantize(%x, -0.3f, 2, 0.01f, 0, out_dtype=\"int8\")");
+  check_program(x, "qnn.requantize(%x, 0.125f, 0, -0.25f, 0, out_dtype=\"int32\", rounding=\"TONEAREST\")");
   check_program(x, "qnn.requantize(%x, multiply(arange(1f, 4f, 1f, start=1f, stop=4f, step=1f, dtype=\"float32\"), 0.07f), 0, "
                    "0.1f, 0, axis=1, out_dtype=\"uint8\")");
 }

@@ -1273,6 +1273,82 @@ def model_detection_head():
                    score_index=1, id_index=0, return_indices=False, invalid_to_bottom=False)
 
 
+# ----------------------------------------------------------------------------------------
+# A quantized self-attention block, shaped as TVM's PyTorch frontend prints a quantized
+# BERT layer: qnn.dense projections (per-channel weight scales, int32 biases), the heads
+# split by reshape and transpose, qnn.batch_matmul for the scores and the context, softmax
+# in float32 between a dequantize and a quantize (as the frontend lowers a quantized
+# softmax), an output projection, a qnn.add residual and a quantized SiLU (qnn.sigmoid,
+# qnn.mul). Scales and zero points print inline.
+# ----------------------------------------------------------------------------------------
+
+OP_ATTRS.update({
+    "qnn.batch_matmul": [("out_dtype", VOID), ("transpose_a", False), ("transpose_b", False)],
+    "qnn.mul": [("lhs_axis", -1), ("rhs_axis", -1)],
+})
+
+ATT_SEQ, ATT_HIDDEN, ATT_HEADS = 32, 64, 2
+# (scale, zero point) of each stage's int8 values
+ATT_INPUT = (0.0078125, 0)   # data in [-1, 1)
+ATT_PROJ = (0.05, 0)         # q, k, v, the context and the output projection
+ATT_SCORES = (0.1, 0)        # q . k^T
+ATT_PROBS = (0.00390625, -128)  # softmax's [0, 1) in 256 steps
+ATT_RESIDUAL = (0.06, 0)
+ATT_GATE = (0.00390625, -128)   # sigmoid's [0, 1)
+ATT_SILU = (0.05, 0)
+
+
+def qnn_batch_matmul(x, y, x_q, y_q, transpose_b):
+    """qnn.batch_matmul: the nn.batch_matmul shape rule (transpose_a False), int32."""
+    b, m, k = tensor(x).shape
+    yb, y1, y2 = tensor(y).shape
+    n, yk = (y1, y2) if transpose_b else (y2, y1)
+    assert yk == k and yb in (1, b), "batch_matmul shapes"
+    return call_op("qnn.batch_matmul", [x, y, i32c(x_q[1]), i32c(y_q[1]), f32c(x_q[0]), f32c(y_q[0])],
+                   TensorType((b, m, n), "int32"), out_dtype=DType("int32"), transpose_a=False,
+                   transpose_b=transpose_b)
+
+
+def quantized_projection(data, name, in_q, out_q):
+    """qnn.dense (ATT_HIDDEN units, per-channel weight scales) + int32 bias, requantized."""
+    w_scale = var(name + "_weight_scale", (ATT_HIDDEN,))
+    acc = bias_add(qnn_dense(data, var(name + "_weight"), in_q[1], in_q[0], w_scale, ATT_HIDDEN),
+                   var(name + "_bias"), 1)
+    return qnn_requantize(acc, multiply(w_scale, f32c(in_q[0])), 0, out_q[0], out_q[1], axis=1)
+
+
+def model_quantized_attention():
+    """int8 self-attention over (32, 64) float32 tokens, 2 heads of 32: quantize; q, k, v
+    projections; per head scores = q k^T (qnn.batch_matmul, transpose_b) requantized,
+    softmax in float32, context = probs v (qnn.batch_matmul) requantized; heads merged; the
+    output projection; + the input (qnn.add); SiLU as qnn.mul(x, qnn.sigmoid(x));
+    dequantize."""
+    data = var("data", (ATT_SEQ, ATT_HIDDEN))
+    x = qnn_quantize(data, ATT_INPUT[0], ATT_INPUT[1], "int8")
+
+    def heads(t):  # (seq, hidden) -> (heads, seq, hidden / heads)
+        return transpose(reshape(t, [ATT_SEQ, ATT_HEADS, -1]), [1, 0, 2])
+
+    q, k, v = (heads(quantized_projection(x, n, ATT_INPUT, ATT_PROJ)) for n in ("query", "key", "value"))
+    scores = qnn_batch_matmul(q, k, ATT_PROJ, ATT_PROJ, True)
+    scores = qnn_requantize(scores, f32c(ATT_PROJ[0] * ATT_PROJ[0]), 0, ATT_SCORES[0], ATT_SCORES[1])
+    probs = softmax(qnn_dequantize(scores, ATT_SCORES[0], ATT_SCORES[1]), axis=-1)
+    probs = qnn_quantize(probs, ATT_PROBS[0], ATT_PROBS[1], "int8")
+    context = qnn_batch_matmul(probs, v, ATT_PROBS, ATT_PROJ, False)
+    context = qnn_requantize(context, f32c(ATT_PROBS[0] * ATT_PROJ[0]), 0, ATT_PROJ[0], ATT_PROJ[1])
+    merged = reshape(transpose(context, [1, 0, 2]), [ATT_SEQ, ATT_HIDDEN])
+    out = quantized_projection(merged, "output", ATT_PROJ, ATT_PROJ)
+    res = call_op("qnn.add", [out, x, f32c(ATT_PROJ[0]), i32c(ATT_PROJ[1]), f32c(ATT_INPUT[0]),
+                              i32c(ATT_INPUT[1]), f32c(ATT_RESIDUAL[0]), i32c(ATT_RESIDUAL[1])],
+                  tensor(out), lhs_axis=-1, rhs_axis=-1)
+    gate = call_op("qnn.sigmoid", [res, f32c(ATT_RESIDUAL[0]), i32c(ATT_RESIDUAL[1]), f32c(ATT_GATE[0]),
+                                   i32c(ATT_GATE[1])], tensor(res))
+    silu = call_op("qnn.mul", [res, gate, f32c(ATT_RESIDUAL[0]), i32c(ATT_RESIDUAL[1]), f32c(ATT_GATE[0]),
+                               i32c(ATT_GATE[1]), f32c(ATT_SILU[0]), i32c(ATT_SILU[1])],
+                   tensor(res), lhs_axis=-1, rhs_axis=-1)
+    return qnn_dequantize(silu, ATT_SILU[0], ATT_SILU[1])
+
+
 MODELS = {
     "mlp": model_mlp,
     "resnet18": model_resnet18,
@@ -1287,6 +1363,7 @@ MODELS = {
     "dqn": model_dqn,
     "lstm": model_lstm,
     "quantized_cnn": model_quantized_cnn,
+    "quantized_attention": model_quantized_attention,
     "detection_head": model_detection_head,
 }
 
