@@ -264,6 +264,14 @@ TEST_CASE("a quantized network's canonicalised epilogues as GPU kernels", "[gpu]
   check_gpu_shapes_on_cpu("quantized_cnn");
 }
 
+TEST_CASE("a quantized attention block's tables, products and softmax as GPU kernels", "[gpu][models]") {
+  // qnn.sigmoid as a take from its int8 table, qnn.mul's int32 product requantized, a
+  // float softmax between a dequantize and a quantize; the int8 matrix products stay on
+  // the host
+  check_model("quantized_attention", {80, 90}, 8);
+  check_gpu_shapes_on_cpu("quantized_attention");
+}
+
 TEST_CASE("the MLP, DQN and LSTM as GPU kernels assemble", "[gpu][models]") {
   check_model("mlp", {80, 90}, 3);
   check_model("dqn", {80, 90}, 3);

@@ -46,7 +46,7 @@ struct Options {
   // families the models do not reach at their shapes)
   std::vector<std::string> models = {"mlp",     "dqn",       "lstm",          "dcgan",           "kernels/float32",
                                      "kernels/float16", "kernels/bfloat16", "resnet18", "mobilenet", "squeezenet1_1",
-                                     "quantized_cnn"};
+                                     "quantized_cnn", "quantized_attention"};
   compiler::gpu::PtxTarget target{90};
 };
 
