@@ -1,8 +1,9 @@
 // qnn.quantize, qnn.dequantize, qnn.requantize, qnn.add, qnn.subtract, qnn.mul,
-// qnn.concatenate and the unary operators as ordinary operators, as TVM's QNN
-// canonicalisation lowers them (QuantizeLower, DequantizeLower, RequantizeLower with
-// compute_dtype int64, QnnAddCanonicalize, QnnSubtractCanonicalize, QnnMulCanonicalize,
-// the concatenate's requantized inputs, legalizations.py's lookup tables), so
+// qnn.leaky_relu, qnn.avg_pool2d, qnn.concatenate and the unary operators as ordinary
+// operators, as TVM's QNN canonicalisation lowers them (QuantizeLower, DequantizeLower,
+// RequantizeLower with compute_dtype int64, QnnAddCanonicalize, QnnSubtractCanonicalize,
+// QnnMulCanonicalize, QnnLeakyReluCanonicalize, the pool's and the concatenate's
+// requantized inputs, legalizations.py's lookup tables), so
 // that they fuse into native kernels with what surrounds them: the requantize after a quantized convolution becomes the convolution's native
 // epilogue. Each step is the reference kernel's (interpreter/kernels/qnn.cpp), in the
 // same dtypes and order, so results are equal bit for bit (tests/compiler/qnn_test.cpp).
@@ -88,8 +89,8 @@ NodeId dequantize(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in)
   return call(b, "multiply", {cast_to(b, shifted, kF32, s), *scale}, s);
 }
 
-// The fixed-point form of in_scale / out_scale (float32 values divided in float64):
-// multiplier q = round(f * 2^31) and shift e with ratio = f * 2^e, |f| in [0.5, 1) (frexp),
+// The fixed-point form of a float64 `ratio` (in_scale / out_scale, float32 values divided
+// in float64, or leaky_relu's alpha): multiplier q = round(f * 2^31) and shift e with ratio = f * 2^e, |f| in [0.5, 1) (frexp),
 // a positive q = 2^31 carried into the shift, and (0, 0) for a ratio of 0. Two int64
 // tensors of the scale's shape. floor(log2) may be one off next to a power of two; the
 // check of f fixes it, and the powers of two are exact. A negative ratio (a negative
@@ -98,9 +99,8 @@ NodeId dequantize(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in)
 struct FixedPoint {
   NodeId multiplier, shift;
 };
-FixedPoint fixed_point(GraphBuilder& b, NodeId in_scale, NodeId out_scale, Span s) {
+FixedPoint fixed_point(GraphBuilder& b, NodeId ratio, Span s) {
   auto f64 = [&](double v) { return scalar_of(b, kF64, v, s); };
-  const NodeId ratio = call(b, "divide", {cast_to(b, in_scale, kF64, s), cast_to(b, out_scale, kF64, s)}, s);
   const NodeId magnitude = call(b, "abs", {ratio}, s);
   const NodeId guess = call(b, "add", {call(b, "floor", {call(b, "log2", {magnitude}, s)}, s), f64(1)}, s);
   const NodeId f0 = call(b, "divide", {magnitude, call(b, "power", {f64(2), guess}, s)}, s);
@@ -127,11 +127,26 @@ FixedPoint fixed_point(GraphBuilder& b, NodeId in_scale, NodeId out_scale, Span 
           call(b, "subtract", {call(b, "bitwise_and", {packed, i64(1023)}, s), i64(512)}, s)};
 }
 
-// int32(x) - in_zp in int32; times the fixed-point multiplier in int64 with the rounding
-// (UPWARD: + 2^(r-1); TONEAREST: 2^(r-1) - 1 for a negative product) and an arithmetic
-// shift right by r = 31 + max(-e, 0) after a shift left by max(e, 0) (a shift of 63 or
-// more gives -1 or 0 as the reference does); to int32, + out_zp: requantize before it
-// saturates. nullopt (the call stays) unless the output scale is a nonzero float32
+// The int32 `x` times a fixed-point multiplier in int64 with the rounding (UPWARD:
+// + 2^(r-1); TONEAREST: 2^(r-1) - 1 for a negative product) and an arithmetic shift right
+// by r = 31 + max(-e, 0) after a shift left by max(e, 0) (a shift of 63 or more gives -1
+// or 0 as the reference does), wrapped to int32: the reference's fixed_point_multiply.
+NodeId fixed_point_multiplied(GraphBuilder& b, NodeId x, const FixedPoint& fp, bool upward, Span s) {
+  auto i64 = [&](int64_t v) { return scalar_of(b, kI64, static_cast<double>(v), s); };
+  const NodeId left = call(b, "maximum", {fp.shift, i64(0)}, s);
+  const NodeId right = call(b, "add", {call(b, "maximum", {call(b, "negative", {fp.shift}, s), i64(0)}, s), i64(31)}, s);
+  const NodeId product = call(b, "multiply", {call(b, "left_shift", {cast_to(b, x, kI64, s), left}, s), fp.multiplier}, s);
+  const NodeId negative = call(b, "less", {product, i64(0)}, s);
+  const NodeId half = call(b, "left_shift", {i64(1), call(b, "subtract", {right, i64(1)}, s)}, s);
+  const NodeId round = upward ? half : where(b, negative, call(b, "subtract", {half, i64(1)}, s), half, s);
+  NodeId scaled = call(b, "right_shift", {call(b, "add", {product, round}, s), right}, s);
+  const NodeId beyond = upward ? where(b, negative, i64(-1), i64(0), s) : i64(0);
+  scaled = where(b, call(b, "greater_equal", {right, i64(63)}, s), beyond, scaled, s);
+  return cast_to(b, scaled, kI32, s);
+}
+
+// int32(x) - in_zp in int32, times the fixed-point form of in_scale / out_scale, + out_zp:
+// requantize before it saturates. nullopt (the call stays) unless the output scale is a nonzero float32
 // constant, x an integer and the other parameters scalars or per channel of `axis`.
 std::optional<NodeId> requantized_int32(GraphBuilder& b, NodeId x, NodeId in_scale_arg, NodeId in_zp_arg,
                                         NodeId out_scale, NodeId out_zp_arg, int64_t axis, bool upward, Span s) {
@@ -142,20 +157,9 @@ std::optional<NodeId> requantized_int32(GraphBuilder& b, NodeId x, NodeId in_sca
   const auto in_scale = along_axis(b, in_scale_arg, kF32, x, axis, s), in_zp = along_axis(b, in_zp_arg, kI32, x, axis, s);
   const auto out_zp = along_axis(b, out_zp_arg, kI32, x, axis, s);
   if (!in_scale || !in_zp || !out_zp || concrete_shape(b.type_of(*out_zp))->size() != 0) return std::nullopt;
-  auto i64 = [&](int64_t v) { return scalar_of(b, kI64, static_cast<double>(v), s); };
-  const FixedPoint fp = fixed_point(b, *in_scale, out_scale, s);
-  const NodeId left = call(b, "maximum", {fp.shift, i64(0)}, s);
-  const NodeId right = call(b, "add", {call(b, "maximum", {call(b, "negative", {fp.shift}, s), i64(0)}, s), i64(31)}, s);
+  const NodeId ratio = call(b, "divide", {cast_to(b, *in_scale, kF64, s), cast_to(b, out_scale, kF64, s)}, s);
   const NodeId shifted = call(b, "subtract", {cast_to(b, x, kI32, s), *in_zp}, s);
-  const NodeId product =
-      call(b, "multiply", {call(b, "left_shift", {cast_to(b, shifted, kI64, s), left}, s), fp.multiplier}, s);
-  const NodeId negative = call(b, "less", {product, i64(0)}, s);
-  const NodeId half = call(b, "left_shift", {i64(1), call(b, "subtract", {right, i64(1)}, s)}, s);
-  const NodeId round = upward ? half : where(b, negative, call(b, "subtract", {half, i64(1)}, s), half, s);
-  NodeId scaled = call(b, "right_shift", {call(b, "add", {product, round}, s), right}, s);
-  const NodeId beyond = upward ? where(b, negative, i64(-1), i64(0), s) : i64(0);
-  scaled = where(b, call(b, "greater_equal", {right, i64(63)}, s), beyond, scaled, s);
-  return call(b, "add", {cast_to(b, scaled, kI32, s), *out_zp}, s);
+  return call(b, "add", {fixed_point_multiplied(b, shifted, fixed_point(b, ratio, s), upward, s), *out_zp}, s);
 }
 
 // An int32 result saturated to `out` (none for int32) and cast to it.
@@ -234,6 +238,39 @@ NodeId unary(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in, rt::
   return b.call("take", {{"axis", attr_int(0)}, {"mode", attr_string("clip")}}, {table, index}, s);
 }
 
+// qnn.leaky_relu (x, input scale and zero point, output scale and zero point):
+// QnnLeakyReluCanonicalize. x requantized (UPWARD) to the output's parameters in int32;
+// where x is under its zero point, alpha times that plus (1 - alpha) times the output's
+// zero point instead, each product a fixed-point multiplication (UPWARD) by the float64
+// attribute's fixed-point form; saturated to x's dtype.
+NodeId leaky_relu(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
+  const Span s = n.span;
+  if (in.size() != 5 || concrete_shape(b.type_of(in[1]))->size() != 0 || concrete_shape(b.type_of(in[2]))->size() != 0)
+    return b.copy(n, in);  // the reference takes scalars only, and says so
+  const auto r = requantized_int32(b, in[0], in[1], in[2], in[3], in[4], -1, true, s);
+  if (!r) return b.copy(n, in);
+  const double alpha = n.attrs.get_double("alpha", 0.25);
+  const NodeId scaled = fixed_point_multiplied(b, *r, fixed_point(b, scalar_of(b, kF64, alpha, s), s), true, s);
+  const NodeId zero_part =
+      fixed_point_multiplied(b, cast_to(b, in[4], kI32, s), fixed_point(b, scalar_of(b, kF64, 1.0 - alpha, s), s), true, s);
+  const NodeId below = call(b, "less", {cast_to(b, in[0], kI32, s), cast_to(b, in[2], kI32, s)}, s);
+  return saturated(b, where(b, below, call(b, "add", {scaled, zero_part}, s), *r, s), dtype_of(b, in[0]), s);
+}
+
+// qnn.avg_pool2d (data, input scale and zero point, output scale and zero point): the data
+// requantized (UPWARD) to the output's parameters in int32, nn.avg_pool2d with the call's
+// attributes on int32, saturated to the data's dtype.
+NodeId avg_pool2d(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
+  const Span s = n.span;
+  const OpInfo* pool = find_op("nn.avg_pool2d");
+  if (!pool || in.size() != 5 || concrete_shape(b.type_of(in[1]))->size() != 0 ||
+      concrete_shape(b.type_of(in[2]))->size() != 0)
+    return b.copy(n, in);  // the reference takes scalars only, and says so
+  const auto r = requantized_int32(b, in[0], in[1], in[2], in[3], in[4], -1, true, s);
+  if (!r) return b.copy(n, in);
+  return saturated(b, b.call(*pool, n.attrs, {*r}, s), dtype_of(b, in[0]), s);
+}
+
 // qnn.concatenate (a tuple of data, tuples of their scales and zero points, the output's
 // scale and zero point): each input requantized (UPWARD) to the output's parameters and
 // saturated to the first input's dtype, then concatenated. The reference skips inputs
@@ -274,6 +311,8 @@ Graph canonicalize_qnn(const Graph& g) {
     if (op == "qnn.subtract") return add_subtract(b, n, in, false);
     if (op == "qnn.concatenate") return concatenate(b, n, in);
     if (op == "qnn.mul") return mul(b, n, in);
+    if (op == "qnn.leaky_relu") return leaky_relu(b, n, in);
+    if (op == "qnn.avg_pool2d") return avg_pool2d(b, n, in);
     if (const auto f = rt::quantized_unary_function(op)) return unary(b, n, in, f);
     return b.copy(n, std::move(in));
   });

@@ -177,6 +177,20 @@ TEST_CASE("the quantized unary operators in native kernels are the reference ker
   }
 }
 
+TEST_CASE("qnn.leaky_relu and qnn.avg_pool2d in native kernels are the reference kernels', bit for bit", "[compiler][qnn]") {
+  check_program("%x: Tensor[(2, 8, 5, 7), int8]", "qnn.leaky_relu(%x, 0.05f, -3, 0.04f, 5, alpha=0.1f)");
+  check_program("%x: Tensor[(3, 61), uint8], %scale: float32", "qnn.leaky_relu(%x, %scale, 128, 0.02f, 100, alpha=0.7f)");
+  // alpha 1 (1 - alpha = 0: a zero multiplier) and alpha past 1 (a shift left)
+  check_program("%x: Tensor[(4, 33), int8]", "qnn.leaky_relu(%x, 0.05f, 0, 0.05f, 0, alpha=1f)");
+  check_program("%x: Tensor[(4, 33), int8]", "qnn.leaky_relu(%x, 0.05f, 7, 0.1f, -7, alpha=2.5f)");
+  check_program("%x: Tensor[(1, 8, 9, 9), int8]",
+                "qnn.avg_pool2d(%x, 0.05f, -128, 0.05f, -128, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1], "
+                "dilation=[1, 1], layout=\"NCHW\", out_layout=\"\", count_include_pad=True)");
+  check_program("%x: Tensor[(2, 6, 6, 5), uint8], %scale: float32",
+                "qnn.avg_pool2d(%x, %scale, 3, 0.1f, 100, pool_size=[2, 2], strides=[1, 1], padding=[0, 0, 1, 1], "
+                "dilation=[1, 1], layout=\"NHWC\", out_layout=\"\", ceil_mode=True)");
+}
+
 TEST_CASE("qnn calls the rewrite cannot reproduce keep their reference kernels", "[compiler][qnn]") {
   // A float compute dtype and an output scale that is a parameter (the reference checks
   // it is not 0 on each call).

@@ -325,8 +325,8 @@ def integer(p, r, x):
 def quantized(p, r, x):
     """A detour through the quantized operators (canonicalised into native kernels, or
     oneDNN's int8 kernels): quantize, then requantize, an add or a product of two
-    quantized values, a unary operator's table, a quantized dense layer or batch_matmul,
-    and dequantize back to float32."""
+    quantized values, a unary operator's table or a leaky ReLU, a quantized dense layer or
+    batch_matmul, and dequantize back to float32."""
     if x.dtype != "float32" or not x.shape:
         return None
     if not x.name.startswith("%p"):  # quantizing is discontinuous: start from a parameter
@@ -350,7 +350,7 @@ def quantized(p, r, x):
         q = p.let("qnn.requantize(%s, %s, 0, %s, %d, out_dtype=\"%s\", rounding=\"%s\")"
                   % (acc.name, lit(0.001), lit(0.1), zero, qtype, rounding), acc.shape, qtype)
         scale, axis = lit(0.1), 0
-    elif kind == "batch_matmul" and len(x.shape) == 3 and qtype == "int8":
+    elif kind == "batch_matmul" and len(x.shape) == 3:
         transpose_b = r.random() < 0.5
         n = r.randint(1, 9)
         batch = r.choice([x.shape[0], 1])
@@ -362,9 +362,10 @@ def quantized(p, r, x):
                   % (acc.name, lit(0.001), lit(0.1), zero, qtype, rounding), acc.shape, qtype)
         scale, axis = lit(0.1), 0
     elif kind == "unary" and not scale.startswith("%"):  # the unary operators take scalars
-        op = r.choice(["abs", "erf", "exp", "hardswish", "log", "rsqrt", "sigmoid", "sqrt", "tanh"])
+        op = r.choice(["abs", "erf", "exp", "hardswish", "log", "rsqrt", "sigmoid", "sqrt", "tanh", "leaky_relu"])
         out_zero = r.randint(-128, 127) if qtype == "int8" else r.randint(0, 255)
-        q = p.let("qnn.%s(%s, %s, %d, %s, %d)" % (op, q.name, scale, zero, lit(0.02), out_zero), x.shape, qtype)
+        alpha = ", alpha=%s" % lit(r.choice([0.1, 0.25, 1.5])) if op == "leaky_relu" else ""
+        q = p.let("qnn.%s(%s, %s, %d, %s, %d%s)" % (op, q.name, scale, zero, lit(0.02), out_zero, alpha), x.shape, qtype)
         scale, zero, axis = lit(0.02), out_zero, 0
     elif kind == "mul":
         other = p.let("qnn.quantize(%s, %s, %d, out_dtype=\"%s\")" % (p.param(x.shape).name, lit(0.02), zero // 2, qtype),
