@@ -1,9 +1,10 @@
 // qnn.quantize, qnn.dequantize, qnn.requantize, qnn.add, qnn.subtract, qnn.mul,
-// qnn.leaky_relu, qnn.avg_pool2d, qnn.concatenate and the unary operators as ordinary
-// operators, as TVM's QNN canonicalisation lowers them (QuantizeLower, DequantizeLower,
-// RequantizeLower with compute_dtype int64, QnnAddCanonicalize, QnnSubtractCanonicalize,
-// QnnMulCanonicalize, QnnLeakyReluCanonicalize, the pool's and the concatenate's
-// requantized inputs, legalizations.py's lookup tables), so
+// qnn.leaky_relu, qnn.avg_pool2d, qnn.softmax, qnn.concatenate and the unary operators as
+// ordinary operators, as TVM's QNN canonicalisation lowers them (QuantizeLower,
+// DequantizeLower, RequantizeLower with compute_dtype int64, QnnAddCanonicalize,
+// QnnSubtractCanonicalize, QnnMulCanonicalize, QnnLeakyReluCanonicalize,
+// QnnSoftmaxCanonicalize, the pool's and the concatenate's requantized inputs,
+// legalizations.py's lookup tables), so
 // that they fuse into native kernels with what surrounds them: the requantize after a quantized convolution becomes the convolution's native
 // epilogue. Each step is the reference kernel's (interpreter/kernels/qnn.cpp), in the
 // same dtypes and order, so results are equal bit for bit (tests/compiler/qnn_test.cpp).
@@ -271,6 +272,41 @@ NodeId avg_pool2d(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in)
   return saturated(b, b.call(*pool, n.attrs, {*r}, s), dtype_of(b, in[0]), s);
 }
 
+// qnn.softmax (x, scale, zero point, output scale, output zero point) on int8 with a
+// constant input scale in (0, 1]: the integer-only algorithm QnnSoftmaxCanonicalize lowers
+// it to (interpreter/kernels/qnn_softmax.cpp states it), step by step in wrapping int32
+// with arithmetic shifts and truncating division, along `axis`; x0 = round(1 / scale)
+// (float32) is computed here. The result requantized from the scale 1/128 and saturated
+// to int8. A sum of 0 fails as an integer division by zero (the reference names it).
+NodeId softmax(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
+  const Span s = n.span;
+  if (in.size() != 5 || dtype_of(b, in[0]) != DataType::int_(8)) return b.copy(n, in);
+  const auto scale = scalar_constant(b.node(in[1]));
+  const auto zp_shape = concrete_shape(b.type_of(in[2]));
+  if (!scale || !zp_shape || zp_shape->size() > 1 || (zp_shape->size() == 1 && (*zp_shape)[0] != 1)) return b.copy(n, in);
+  const auto scale32 = static_cast<float>(*scale);
+  const float x0f = std::round(1.0f / scale32);
+  if (!(scale32 > 0.0f && scale32 <= 1.0f) || x0f > 2147483647.0f) return b.copy(n, in);  // the reference's errors
+  const auto x0 = static_cast<int64_t>(x0f);
+  const int64_t axis = n.attrs.get_int("axis", -1);
+  auto i32 = [&](int64_t v) { return scalar_of(b, kI32, static_cast<double>(v), s); };
+  auto reduce = [&](std::string_view op, NodeId v) {
+    return b.call(op, {{"axis", attr_ints(std::vector<int64_t>{axis})}, {"keepdims", attr_bool(true)}}, {v}, s);
+  };
+  const NodeId q = call(b, "subtract", {cast_to(b, in[0], kI32, s), cast_to(b, in[2], kI32, s)}, s);
+  const NodeId d = call(b, "subtract", {q, reduce("max", q)}, s);
+  const NodeId xp = call(b, "subtract", {call(b, "add", {d, call(b, "right_shift", {d, i32(1)}, s)}, s),
+                                         call(b, "right_shift", {d, i32(4)}, s)}, s);
+  const NodeId k = clip(b, call(b, "divide", {xp, i32(-x0)}, s), 0, 20, s);
+  const NodeId r = call(b, "subtract", {xp, call(b, "multiply", {k, i32(-x0)}, s)}, s);
+  const NodeId e = call(b, "left_shift", {call(b, "add", {call(b, "right_shift", {r, i32(1)}, s), i32(x0)}, s),
+                                          call(b, "subtract", {reduce("max", k), k}, s)}, s);
+  const NodeId recip = call(b, "divide", {i32(int64_t{1} << 30), reduce("sum", e)}, s);
+  const NodeId out = call(b, "right_shift", {call(b, "multiply", {recip, e}, s), i32(30 - 7)}, s);
+  const auto rq = requantized_int32(b, out, scalar_of(b, kF32, 1.0 / 128, s), i32(0), in[3], in[4], -1, true, s);
+  return rq ? saturated(b, *rq, DataType::int_(8), s) : b.copy(n, in);
+}
+
 // qnn.concatenate (a tuple of data, tuples of their scales and zero points, the output's
 // scale and zero point): each input requantized (UPWARD) to the output's parameters and
 // saturated to the first input's dtype, then concatenated. The reference skips inputs
@@ -313,6 +349,7 @@ Graph canonicalize_qnn(const Graph& g) {
     if (op == "qnn.mul") return mul(b, n, in);
     if (op == "qnn.leaky_relu") return leaky_relu(b, n, in);
     if (op == "qnn.avg_pool2d") return avg_pool2d(b, n, in);
+    if (op == "qnn.softmax") return softmax(b, n, in);
     if (const auto f = rt::quantized_unary_function(op)) return unary(b, n, in, f);
     return b.copy(n, std::move(in));
   });

@@ -41,7 +41,8 @@ Graph slice_split_fields(const Graph& g);
 Graph one_d_as_two_d(const Graph& g);
 
 // qnn.quantize, dequantize, requantize (compute_dtype int64), add, subtract, mul,
-// leaky_relu, avg_pool2d and concatenate as the element-wise operators (and the pool) TVM's QNN canonicalisation lowers them to,
+// leaky_relu, avg_pool2d, softmax and concatenate as the element-wise operators (and
+// the pool and reductions) TVM's QNN canonicalisation lowers them to,
 // the unary ones (qnn.exp, ...) as lookups in a table of every int8 result; bit for bit
 // the reference kernels' results. Requantize's fixed-point multiplier and shift are
 // computed from the scales once per call (folded when the scales are constants).

@@ -191,6 +191,13 @@ TEST_CASE("qnn.leaky_relu and qnn.avg_pool2d in native kernels are the reference
                 "dilation=[1, 1], layout=\"NHWC\", out_layout=\"\", ceil_mode=True)");
 }
 
+TEST_CASE("qnn.softmax in native kernels is the reference kernel's, bit for bit", "[compiler][qnn]") {
+  check_program("%x: Tensor[(4, 37), int8]", "qnn.softmax(%x, 0.05f, -3, 0.00390625f, -128)");
+  // along a middle axis; a scale of 1 (x0 = 1) and one whose inverse rounds up
+  check_program("%x: Tensor[(2, 9, 5), int8]", "qnn.softmax(%x, 1f, 0, 0.004f, -100, axis=1)");
+  check_program("%x: Tensor[(3, 64), int8]", "qnn.softmax(%x, 0.0078f, 10, 0.0039f, 0, axis=-1)");
+}
+
 TEST_CASE("qnn calls the rewrite cannot reproduce keep their reference kernels", "[compiler][qnn]") {
   // A float compute dtype and an output scale that is a parameter (the reference checks
   // it is not 0 on each call).

@@ -325,8 +325,8 @@ def integer(p, r, x):
 def quantized(p, r, x):
     """A detour through the quantized operators (canonicalised into native kernels, or
     oneDNN's int8 kernels): quantize, then requantize, an add or a product of two
-    quantized values, a unary operator's table or a leaky ReLU, a quantized dense layer or
-    batch_matmul, and dequantize back to float32."""
+    quantized values, a unary operator's table, a leaky ReLU or an integer softmax, a
+    quantized dense layer or batch_matmul, and dequantize back to float32."""
     if x.dtype != "float32" or not x.shape:
         return None
     if not x.name.startswith("%p"):  # quantizing is discontinuous: start from a parameter
@@ -364,8 +364,14 @@ def quantized(p, r, x):
     elif kind == "unary" and not scale.startswith("%"):  # the unary operators take scalars
         op = r.choice(["abs", "erf", "exp", "hardswish", "log", "rsqrt", "sigmoid", "sqrt", "tanh", "leaky_relu"])
         out_zero = r.randint(-128, 127) if qtype == "int8" else r.randint(0, 255)
-        alpha = ", alpha=%s" % lit(r.choice([0.1, 0.25, 1.5])) if op == "leaky_relu" else ""
-        q = p.let("qnn.%s(%s, %s, %d, %s, %d%s)" % (op, q.name, scale, zero, lit(0.02), out_zero, alpha), x.shape, qtype)
+        if qtype == "int8" and r.random() < 0.2:
+            op = "softmax"  # int8 only, the scale a constant in (0, 1]
+        attrs = ""
+        if op == "leaky_relu":
+            attrs = ", alpha=%s" % lit(r.choice([0.1, 0.25, 1.5]))
+        elif op == "softmax":
+            attrs = ", axis=%d" % r.randrange(len(x.shape))
+        q = p.let("qnn.%s(%s, %s, %d, %s, %d%s)" % (op, q.name, scale, zero, lit(0.02), out_zero, attrs), x.shape, qtype)
         scale, zero, axis = lit(0.02), out_zero, 0
     elif kind == "mul":
         other = p.let("qnn.quantize(%s, %s, %d, out_dtype=\"%s\")" % (p.param(x.shape).name, lit(0.02), zero // 2, qtype),
