@@ -142,6 +142,8 @@ class PreparedKernel final : public LibraryKernel, public LayoutAware {
   }
   const EpilogueChain* fused_epilogue() const override { return epilogue_ ? &epilogue_->chain() : nullptr; }
   uint64_t weight_preparations() const override { return weights_.reorders(); }
+  // The weights run() is given are uint8 with zero point 128 (PreparedWeights says more).
+  void present_uint8_weights_as_int8() { weights_.present_uint8_as_int8(); }
   double flops() const override { return flops_; }
 
  private:

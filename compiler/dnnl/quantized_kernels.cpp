@@ -1,7 +1,9 @@
 // qnn.conv2d, qnn.dense and qnn.batch_matmul through oneDNN's int8 primitives: int8 or
 // uint8 data with its zero point, int8 weights with zero point 0 (symmetric weights, what
-// TVM's quantizers and PyTorch's produce; a batch_matmul's second operand, an activation,
-// may have any), an int32 result; a convolution in NCHW/OIHW (any groups) or NHWC/HWIO. The result is what TVM's QNN canonicalisation computes, sum((data - data_zp)
+// TVM's quantizers and PyTorch's produce) or uint8 weights with zero point 128 (flipped
+// to int8 when prepared; canonicalize_qnn splits any other weight zero point off into
+// its own term), a batch_matmul's second operand (an activation) int8 with any zero
+// point, an int32 result; a convolution in NCHW/OIHW (any groups) or NHWC/HWIO. The result is what TVM's QNN canonicalisation computes, sum((data - data_zp)
 // * weight) in int32, and the reference kernel's bit for bit, on processors with VNNI
 // instructions (AVX-512 VNNI, AVX-VNNI, AMX), whose int8 products accumulate exactly in
 // int32. Without them oneDNN multiplies pairs into saturating int16 sums (or halves the
@@ -51,6 +53,7 @@ struct QuantizedCall {
   memory::data_type data;  // s8 or u8
   int32_t data_zero;
   int32_t weight_zero = 0;  // qnn.batch_matmul's second operand's; 0 for weights
+  bool uint8_weights = false;  // uint8 weights with zero point 128, flipped to int8 once
   // The primitive's attributes: the caller's scratchpad, the data's zero point.
   dnnl::primitive_attr attr() const {
     dnnl::primitive_attr a = caller_scratchpad();
@@ -73,16 +76,21 @@ std::optional<QuantizedCall> quantized_call(const Graph& g, const Node& n, std::
   if (n.inputs.size() != 6) return decline("a quantized call takes six inputs");
   const auto src_type = quantized_type(g[n.inputs[0]].type), weight_type = quantized_type(g[n.inputs[1]].type);
   const auto dst_type = quantized_type(n.type);
-  if (!src_type || *src_type == memory::data_type::s32 || weight_type != memory::data_type::s8 ||
+  const bool uint8_weights = !any_weight_zero && weight_type == memory::data_type::u8;
+  if (!src_type || *src_type == memory::data_type::s32 || (weight_type != memory::data_type::s8 && !uint8_weights) ||
       dst_type != memory::data_type::s32)
-    return decline("oneDNN's int8 kernels here take int8 or uint8 data, int8 weights and an int32 result");
+    return decline("oneDNN's int8 kernels here take int8 or uint8 data, int8 weights (or uint8 ones with zero point "
+                   "128) and an int32 result");
   if (!exact_int8_products())
     return decline("this processor has no VNNI instructions, and oneDNN's int8 products without them can saturate");
   const auto data_zero = scalar_int_constant(g, n.inputs[2]), kernel_zero = scalar_int_constant(g, n.inputs[3]);
   if (!data_zero) return decline("the data's zero point is not one constant");
   if (any_weight_zero && !kernel_zero) return decline("the second operand's zero point is not one constant");
-  if (!any_weight_zero && kernel_zero != 0) return decline("the weights' zero point is not the constant 0");
-  return QuantizedCall{*src_type, *data_zero, *kernel_zero};
+  if (uint8_weights && kernel_zero != 128) return decline("the uint8 weights' zero point is not the constant 128");
+  if (!any_weight_zero && !uint8_weights && kernel_zero != 0)
+    return decline("the weights' zero point is not the constant 0");
+  // uint8 weights with zero point 128 are int8 weights v - 128 with zero point 0.
+  return QuantizedCall{*src_type, *data_zero, uint8_weights ? 0 : *kernel_zero, uint8_weights};
 }
 
 }  // namespace
@@ -110,9 +118,11 @@ std::unique_ptr<LibraryKernel> make_quantized_conv2d_kernel(const Graph& g, Node
   if (is_reference_impl(pd.impl_info_str()))
     return decline("oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) +
                    ") for this convolution");
-  return std::make_unique<PreparedKernel<dnnl::convolution_forward>>(
+  auto kernel = std::make_unique<PreparedKernel<dnnl::convolution_forward>>(
       pd, plain(c.src, c.activation_tag, q->data), plain(c.weights, c.weight_tag, dt::s8),
       plain(c.dst, c.activation_tag, dt::s32), *y, c.flops);
+  if (q->uint8_weights) kernel->present_uint8_weights_as_int8();
+  return kernel;
 }
 
 std::unique_ptr<LibraryKernel> make_quantized_dense_kernel(const Graph& g, NodeId node, std::string* why) {
@@ -136,9 +146,11 @@ std::unique_ptr<LibraryKernel> make_quantized_dense_kernel(const Graph& g, NodeI
     if (why) *why = "oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ")";
     return nullptr;
   }
-  return std::make_unique<PreparedKernel<dnnl::matmul>>(pd, plain(src_dims, tag::ab, q->data), user_weights,
-                                                        plain(dst_dims, tag::ab, memory::data_type::s32),
-                                                        std::vector<int64_t>{M, N}, 2.0 * static_cast<double>(M * N * K));
+  auto kernel = std::make_unique<PreparedKernel<dnnl::matmul>>(
+      pd, plain(src_dims, tag::ab, q->data), user_weights, plain(dst_dims, tag::ab, memory::data_type::s32),
+      std::vector<int64_t>{M, N}, 2.0 * static_cast<double>(M * N * K));
+  if (q->uint8_weights) kernel->present_uint8_weights_as_int8();
+  return kernel;
 }
 
 std::unique_ptr<LibraryKernel> make_quantized_batch_matmul_kernel(const Graph& g, NodeId node, std::string* why) {

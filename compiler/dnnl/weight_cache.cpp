@@ -1,6 +1,7 @@
 #include "compiler/dnnl/weight_cache.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 namespace relay::compiler::dnnl_impl {
@@ -26,7 +27,7 @@ std::vector<float> scaled_copy(const float* w, size_t count, std::span<const flo
 
 dnnl::memory PreparedWeights::get(const rt::NDArray& weights, std::span<const float> scale,
                                   UserMemory::Lease& lease) const {
-  if (scale.empty() && user_ == chosen_) {
+  if (scale.empty() && user_ == chosen_ && !uint8_as_int8_) {
     lease = user_memory_.wrap(weights.raw());
     return lease.memory;
   }
@@ -36,8 +37,14 @@ dnnl::memory PreparedWeights::get(const rt::NDArray& weights, std::span<const fl
       scale.size() == scale_.size() && (scale.empty() || std::memcmp(scale.data(), scale_.data(), scale.size_bytes()) == 0);
   if (serial_ != weights.serial() || !same_scale) {
     std::vector<float> scaled;
+    std::vector<uint8_t> flipped;
     const void* source = weights.raw();
-    if (!scale.empty()) {
+    if (uint8_as_int8_) {
+      const auto* bytes = static_cast<const uint8_t*>(weights.raw());
+      flipped.assign(bytes, bytes + user_.get_size());
+      for (uint8_t& v : flipped) v ^= 0x80;
+      source = flipped.data();
+    } else if (!scale.empty()) {
       scaled = scaled_copy(static_cast<const float*>(weights.raw()), user_.get_size() / sizeof(float), scale,
                            static_cast<size_t>(channel_run_));
       source = scaled.data();

@@ -34,10 +34,15 @@ class PreparedWeights {
   dnnl::memory get(const rt::NDArray& weights, std::span<const float> scale, UserMemory::Lease& lease) const;
   // How many times the weights were reordered (the bench and tests check it stays 1).
   uint64_t reorders() const;
+  // The tensors given are uint8 weights with zero point 128 standing for the int8 weights
+  // v - 128 the primitive takes (a quantized model's asymmetric uint8 weights): their bytes
+  // flipped in the top bit (v ^ 0x80 is v - 128 as int8) before the reorder, cached alike.
+  void present_uint8_as_int8() { uint8_as_int8_ = true; }
 
  private:
   dnnl::memory::desc user_, chosen_;
   int64_t channel_run_;
+  bool uint8_as_int8_ = false;
   UserMemory user_memory_;
   mutable std::mutex mutex_;
   mutable uint64_t serial_ = 0;  // the tensor `cached_` was made from; 0: none

@@ -1,5 +1,7 @@
 #include "compiler/graph/rewrite_util.h"
 
+#include "lang/ops/op_schema.h"
+
 namespace relay::compiler {
 
 int64_t rank_of(const GraphBuilder& b, NodeId id) { return static_cast<int64_t>(ty_as<TensorTy>(b.type_of(id))->rank()); }
@@ -25,6 +27,14 @@ NodeId scalar_like(GraphBuilder& b, NodeId like, double value, Span span) {
 NodeId cast_to(GraphBuilder& b, NodeId x, DataType t, Span span) {
   if (dtype_of(b, x) == t) return x;
   return b.call("cast", {{"dtype", attr_string(dtype_name(t))}}, {x}, span);
+}
+
+CallAttrs with_attr(const CallAttrs& attrs, std::string_view name, AttrVal value) {
+  std::vector<std::pair<std::string, AttrVal>> values{{std::string(name), std::move(value)}};
+  if (const AttrSchema* schema = attrs.schema())
+    for (const AttrField& f : schema->fields)
+      if (const AttrVal* v = attrs.get(f.name); v && f.name != name) values.emplace_back(std::string(f.name), *v);
+  return CallAttrs::from_values(attrs.schema(), std::move(values));
 }
 
 }  // namespace relay::compiler

@@ -24,4 +24,7 @@ NodeId scalar_of(GraphBuilder& b, DataType dtype, double value, Span span);
 // `x` cast to `t` (x itself when it already is).
 NodeId cast_to(GraphBuilder& b, NodeId x, DataType t, Span span);
 
+// `attrs` with field `name` set to `value`, the others as written or defaulted.
+CallAttrs with_attr(const CallAttrs& attrs, std::string_view name, AttrVal value);
+
 }  // namespace relay::compiler

@@ -74,10 +74,22 @@ void check_program(const std::string& params, const std::string& body) {
   INFO(text);
   auto m = t::load_model_text(text);
   REQUIRE(m->error.empty());
-  // No qnn call is left for a reference kernel.
+  // No qnn call is left for a reference kernel, but for the int8 convolutions and dense
+  // layers that oneDNN takes: int8 weights with the constant zero point 0, uint8 ones
+  // with 128.
   const compiler::Graph g = t::optimized_main(*m);
-  for (const compiler::Node& n : g.nodes)
-    if (n.kind == compiler::NodeKind::Call) CHECK(!std::string_view(n.op->name).starts_with("qnn."));
+  bool library_calls = false;
+  for (const compiler::Node& n : g.nodes) {
+    if (n.kind != compiler::NodeKind::Call) continue;
+    const std::string_view op = n.op->name;
+    if (op == "qnn.conv2d" || op == "qnn.dense") {
+      library_calls = true;
+      const bool uint8 = ty_as<TensorTy>(g[n.inputs[1]].type)->dtype == DataType::uint_(8);
+      CHECK(compiler::scalar_constant(g[n.inputs[3]]) == (uint8 ? 128.0 : 0.0));
+    } else {
+      CHECK(!op.starts_with("qnn."));
+    }
+  }
   compiler::ThreadPool pool(2);
   for (uint64_t seed = 1; seed <= 3; ++seed) {
     const std::vector<rt::NDArray> args = arguments(*m, seed);
@@ -85,8 +97,9 @@ void check_program(const std::string& params, const std::string& body) {
     t::CompiledMain c = t::compile_for_args(*m, args, &pool);
     INFO(c.outcome.notes[0]);
     // Every group native (the markers that keep the fixed-point parameters per call
-    // compute nothing and count as no group).
-    CHECK(c.exe->reference_groups() == 0);
+    // compute nothing and count as no group); the int8 library calls are, where the
+    // processor has VNNI (library_kernel_test.cpp checks them and their declining).
+    if (!library_calls) CHECK(c.exe->reference_groups() == 0);
     const std::vector<rt::Value> vals(args.begin(), args.end());
     CHECK(differing(c.outcome.code->call(vals).tensor(), want.tensor()) == 0);
   }
@@ -196,6 +209,25 @@ TEST_CASE("qnn.softmax in native kernels is the reference kernel's, bit for bit"
   // along a middle axis; a scale of 1 (x0 = 1) and one whose inverse rounds up
   check_program("%x: Tensor[(2, 9, 5), int8]", "qnn.softmax(%x, 1f, 0, 0.004f, -100, axis=1)");
   check_program("%x: Tensor[(3, 64), int8]", "qnn.softmax(%x, 0.0078f, 10, 0.0039f, 0, axis=-1)");
+}
+
+TEST_CASE("quantized convolutions and dense layers with uint8 weights or weight zero points, bit for bit", "[compiler][qnn]") {
+  // TFLite's older uint8 models (weights with zero points near 128) and asymmetric int8
+  // weights: the zero point's term split off into an all-ones convolution or row sums
+  const char* conv = "%x: Tensor[(1, 8, 9, 9), uint8], %w: Tensor[(6, 8, 3, 3), uint8]";
+  check_program(conv, "qnn.conv2d(%x, %w, 128, 122, 0.05f, 0.01f, padding=[1, 1, 1, 1], channels=6, kernel_size=[3, 3], "
+                      "out_dtype=\"int32\")");
+  check_program(conv, "qnn.conv2d(%x, %w, 128, 128, 0.05f, 0.01f, channels=6, kernel_size=[3, 3], out_dtype=\"int32\")");
+  check_program("%x: Tensor[(2, 8, 9, 9), int8], %w: Tensor[(8, 2, 3, 3), int8], %z: Tensor[(8), int32]",
+                "qnn.conv2d(%x, %w, -5, %z, 0.05f, 0.01f, strides=[2, 2], padding=[1, 2, 0, 1], groups=4, channels=8, "
+                "kernel_size=[3, 3], out_dtype=\"int32\")");
+  check_program("%x: Tensor[(1, 7, 7, 8), int8], %w: Tensor[(3, 3, 8, 5), int8]",
+                "qnn.conv2d(%x, %w, 3, -7, 0.05f, 0.01f, padding=[1, 1, 1, 1], channels=5, kernel_size=[3, 3], "
+                "data_layout=\"NHWC\", kernel_layout=\"HWIO\", out_dtype=\"int32\")");
+  check_program("%x: Tensor[(5, 67), uint8], %w: Tensor[(9, 67), uint8]",
+                "qnn.dense(%x, %w, 7, 130, 0.05f, 0.01f, units=9, out_dtype=\"int32\")");
+  check_program("%x: Tensor[(3, 40), int8], %w: Tensor[(6, 40), int8], %z: Tensor[(6), int32]",
+                "qnn.dense(%x, %w, -128, %z, 0.05f, 0.01f, units=6, out_dtype=\"int32\")");
 }
 
 TEST_CASE("qnn calls the rewrite cannot reproduce keep their reference kernels", "[compiler][qnn]") {
