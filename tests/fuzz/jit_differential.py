@@ -69,7 +69,9 @@ class Program:
     def param(self, shape, dtype=None, positive=False, low=-2.0, high=2.0):
         dtype = dtype or FLOAT
         v = Value("%%p%d" % len(self.params), shape, dtype)
-        if dtype.startswith("int"):
+        if dtype == "uint8":  # the quantized generator's weights: the whole range
+            data = np.array(self.rng.integers(0, 256, size=shape), dtype=dtype)
+        elif dtype.startswith("int"):
             data = np.array(self.rng.integers(-5, 6, size=shape), dtype=dtype)
         else:
             data = self.rng.uniform(low, high, size=shape).astype(dtype)
@@ -342,11 +344,15 @@ def quantized(p, r, x):
               x.shape, qtype)
     kind = r.choice(["requantize", "add", "dense", "mul", "unary", "batch_matmul"])
     rounding = r.choice(["UPWARD", "TONEAREST"])
-    if kind == "dense" and len(x.shape) == 2 and qtype == "int8":
+    if kind == "dense" and len(x.shape) == 2:
         units = r.randint(1, 9)
-        w = p.param([units, x.shape[1]], "int8")
-        acc = p.let("qnn.dense(%s, %s, %d, 0, %s, %s, units=%d, out_dtype=\"int32\")"
-                    % (q.name, w.name, zero, lit(0.05), lit(0.02), units), [x.shape[0], units], "int32")
+        # symmetric int8 weights (oneDNN's kernel), uint8 ones around 128 (flipped to int8),
+        # or a zero point split off into row sums
+        wtype = r.choice(["int8", "uint8"])
+        wzero = 128 + r.choice([0, 0, r.randint(-6, 6)]) if wtype == "uint8" else r.choice([0, 0, r.randint(-5, 5)])
+        w = p.param([units, x.shape[1]], wtype)
+        acc = p.let("qnn.dense(%s, %s, %d, %d, %s, %s, units=%d, out_dtype=\"int32\")"
+                    % (q.name, w.name, zero, wzero, lit(0.05), lit(0.02), units), [x.shape[0], units], "int32")
         q = p.let("qnn.requantize(%s, %s, 0, %s, %d, out_dtype=\"%s\", rounding=\"%s\")"
                   % (acc.name, lit(0.001), lit(0.1), zero, qtype, rounding), acc.shape, qtype)
         scale, axis = lit(0.1), 0
