@@ -20,10 +20,12 @@ namespace relay::compiler::dnnl_impl {
 std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, const FusedGroup* group,
                                                   std::string* why);
 std::unique_ptr<LibraryKernel> make_conv2d_transpose_kernel(const Graph& g, NodeId node, std::string* why);
-// qnn.conv2d, qnn.dense and qnn.batch_matmul on int8 (quantized_kernels.cpp).
+// qnn.conv2d, qnn.dense, qnn.batch_matmul and qnn.conv2d_transpose on int8
+// (quantized_kernels.cpp).
 std::unique_ptr<LibraryKernel> make_quantized_conv2d_kernel(const Graph& g, NodeId node, std::string* why);
 std::unique_ptr<LibraryKernel> make_quantized_dense_kernel(const Graph& g, NodeId node, std::string* why);
 std::unique_ptr<LibraryKernel> make_quantized_batch_matmul_kernel(const Graph& g, NodeId node, std::string* why);
+std::unique_ptr<LibraryKernel> make_quantized_conv2d_transpose_kernel(const Graph& g, NodeId node, std::string* why);
 std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, const FusedGroup* group,
                                                  std::string* why);
 std::unique_ptr<LibraryKernel> make_batch_matmul_kernel(const Graph& g, NodeId node, const FusedGroup* group,
@@ -71,6 +73,19 @@ struct ConvGeometry {
 std::optional<ConvGeometry> conv_geometry(const CallAttrs& attrs, const std::vector<int64_t>& x,
                                           const std::vector<int64_t>& w, const std::vector<int64_t>& y,
                                           std::string* why);
+
+// A conv2d_transpose call's geometry for oneDNN's deconvolution, float32 and int8: NCHW
+// data, IOHW weights, groups 1; logical dims (weights OIHW as oneDNN names them), the
+// window with TVM's output_padding taken off the trailing padding. nullopt with `why` set
+// otherwise (conv_transpose_kernel.cpp).
+struct DeconvGeometry {
+  dnnl::memory::dims src, weights, dst;
+  Window2d window;
+  double flops = 0;  // 2 * multiply-adds
+};
+std::optional<DeconvGeometry> deconv_geometry(const CallAttrs& attrs, const std::vector<int64_t>& x,
+                                              const std::vector<int64_t>& w, const std::vector<int64_t>& y,
+                                              std::string* why);
 
 // A float32 descriptor whose layout the primitive chooses.
 dnnl::memory::desc any_layout(const dnnl::memory::dims& dims);

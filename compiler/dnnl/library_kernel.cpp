@@ -28,6 +28,7 @@ std::unique_ptr<LibraryKernel> make_kernel(const Graph& g, NodeId node, const Fu
     if (op == "qnn.conv2d") return dnnl_impl::make_quantized_conv2d_kernel(g, node, why);
     if (op == "qnn.dense") return dnnl_impl::make_quantized_dense_kernel(g, node, why);
     if (op == "qnn.batch_matmul") return dnnl_impl::make_quantized_batch_matmul_kernel(g, node, why);
+    if (op == "qnn.conv2d_transpose") return dnnl_impl::make_quantized_conv2d_transpose_kernel(g, node, why);
     if (op == "nn.conv2d_transpose") return dnnl_impl::make_conv2d_transpose_kernel(g, node, why);
     if (op == "nn.dense") return dnnl_impl::make_dense_kernel(g, node, group, why);
     if (op == "nn.batch_matmul") return dnnl_impl::make_batch_matmul_kernel(g, node, group, why);

@@ -153,6 +153,35 @@ std::unique_ptr<LibraryKernel> make_quantized_dense_kernel(const Graph& g, NodeI
   return kernel;
 }
 
+std::unique_ptr<LibraryKernel> make_quantized_conv2d_transpose_kernel(const Graph& g, NodeId node, std::string* why) {
+  const Node& n = g[node];
+  const auto q = quantized_call(g, n, why);
+  if (!q) return nullptr;
+  const auto x = concrete_shape(g[n.inputs[0]].type), w = concrete_shape(g[n.inputs[1]].type);
+  const auto y = concrete_shape(n.type);
+  if (!x || !w || !y) {
+    if (why) *why = "not a transposed convolution of constant shape";
+    return nullptr;
+  }
+  const auto d = deconv_geometry(n.attrs, *x, *w, *y, why);
+  if (!d) return nullptr;
+  using dt = memory::data_type;
+  dnnl::deconvolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
+                                         memory::desc(d->src, q->data, tag::any), memory::desc(d->weights, dt::s8, tag::any),
+                                         memory::desc(d->dst, dt::s32, tag::any), d->window.strides, d->window.dilation,
+                                         d->window.pad_l, d->window.pad_r);
+  dnnl::deconvolution_forward::primitive_desc pd(desc, q->attr(), engine());
+  if (is_reference_impl(pd.impl_info_str())) {
+    if (why) *why = "oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ")";
+    return nullptr;
+  }
+  auto kernel = std::make_unique<PreparedKernel<dnnl::deconvolution_forward>>(
+      pd, plain(d->src, tag::nchw, q->data), plain(d->weights, tag::iohw, dt::s8), plain(d->dst, tag::nchw, dt::s32),
+      *y, d->flops);
+  if (q->uint8_weights) kernel->present_uint8_weights_as_int8();
+  return kernel;
+}
+
 std::unique_ptr<LibraryKernel> make_quantized_batch_matmul_kernel(const Graph& g, NodeId node, std::string* why) {
   const Node& n = g[node];
   const auto q = quantized_call(g, n, why, true);
