@@ -17,8 +17,8 @@
 // element-wise kernel, which would otherwise redo it for every element.
 //
 // What the reference kernel would reject (an out-of-range axis, a per-channel parameter of
-// the wrong length, an output scale of 0) or that has no rewrite here (requantize's float
-// compute dtypes, an output scale that is not a constant) keeps the qnn call.
+// the wrong length, an output scale of 0) or that has no rewrite here (an output scale
+// that is not a constant) keeps the qnn call.
 #include <cmath>
 #include <optional>
 
@@ -169,14 +169,54 @@ NodeId saturated(GraphBuilder& b, NodeId v, DataType out, Span s) {
   return cast_to(b, clip(b, v, qmin(out), qmax(out), s), out, s);
 }
 
+// Requantize with compute_dtype float32 or float64 (RequantizeLowerFP), in F:
+// t = F(x) - F(in_zp); t = F(float64(in_scale) / float64(out_scale)) * t; t = t + F(out_zp);
+// rounded as TVM emits it without SSE4.1 (the reference's fp_round: UPWARD b = t + 0.5,
+// f = trunc(b), b == f or b >= 0 ? f : f - 1; TONEAREST s = t < 0 ? -1 : 1,
+// trunc((t + 0.5 s) s) s; trunc keeps what the reference's round trip through an integer
+// keeps, values past it being integral already), cast to int32 (saturating, NaN to 0).
+// nullopt (the call stays) on the conditions of requantized_int32.
+std::optional<NodeId> requantized_fp(GraphBuilder& b, DataType f, NodeId x, NodeId in_scale_arg, NodeId in_zp_arg,
+                                     NodeId out_scale, NodeId out_zp_arg, int64_t axis, bool upward, Span s) {
+  const auto out_scale_value = scalar_constant(b.node(out_scale));
+  if (!quantized_dtype(dtype_of(b, x)) || !out_scale_value || static_cast<float>(*out_scale_value) == 0.0f ||
+      dtype_of(b, out_scale) != kF32)
+    return std::nullopt;
+  const auto in_scale = along_axis(b, in_scale_arg, kF32, x, axis, s), in_zp = along_axis(b, in_zp_arg, kI32, x, axis, s);
+  const auto out_zp = along_axis(b, out_zp_arg, kI32, x, axis, s);
+  if (!in_scale || !in_zp || !out_zp || concrete_shape(b.type_of(*out_zp))->size() != 0) return std::nullopt;
+  auto c = [&](double v) { return scalar_of(b, f, v, s); };
+  const NodeId ratio = call(b, "divide", {cast_to(b, *in_scale, kF64, s), cast_to(b, out_scale, kF64, s)}, s);
+  NodeId t = call(b, "subtract", {cast_to(b, x, f, s), cast_to(b, *in_zp, f, s)}, s);
+  t = call(b, "multiply", {cast_to(b, ratio, f, s), t}, s);
+  t = call(b, "add", {t, cast_to(b, *out_zp, f, s)}, s);
+  NodeId rounded;
+  if (upward) {
+    const NodeId biased = call(b, "add", {t, c(0.5)}, s);
+    const NodeId whole = call(b, "trunc", {biased}, s);
+    const NodeId keep = call(b, "logical_or", {call(b, "equal", {biased, whole}, s),
+                                               call(b, "greater_equal", {biased, c(0)}, s)}, s);
+    rounded = where(b, keep, whole, call(b, "subtract", {whole, c(1)}, s), s);
+  } else {
+    const NodeId sign = where(b, call(b, "less", {t, c(0)}, s), c(-1), c(1), s);
+    const NodeId biased = call(b, "add", {t, call(b, "multiply", {c(0.5), sign}, s)}, s);
+    rounded = call(b, "multiply", {call(b, "trunc", {call(b, "multiply", {biased, sign}, s)}, s), sign}, s);
+  }
+  return cast_to(b, rounded, kI32, s);
+}
+
 NodeId requantize(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
   const auto out = n.attrs.get_dtype("out_dtype");
   const std::string compute = n.attrs.get_string("compute_dtype"), rounding = n.attrs.get_string("rounding");
   const bool upward = rounding.empty() || rounding == "UPWARD" || rounding == "None";
-  if (in.size() != 5 || !out || !quantized_dtype(*out) || !(compute.empty() || compute == "None" || compute == "int64") ||
-      !(upward || rounding == "TONEAREST"))
+  const bool fp = compute == "float32" || compute == "float64";
+  if (in.size() != 5 || !out || !quantized_dtype(*out) ||
+      !(compute.empty() || compute == "None" || compute == "int64" || fp) || !(upward || rounding == "TONEAREST"))
     return b.copy(n, in);
-  const auto r = requantized_int32(b, in[0], in[1], in[2], in[3], in[4], n.attrs.get_int("axis", -1), upward, n.span);
+  const int64_t axis = n.attrs.get_int("axis", -1);
+  const auto r = fp ? requantized_fp(b, compute == "float32" ? kF32 : kF64, in[0], in[1], in[2], in[3], in[4], axis, upward,
+                                     n.span)
+                    : requantized_int32(b, in[0], in[1], in[2], in[3], in[4], axis, upward, n.span);
   return r ? saturated(b, *r, *out, n.span) : b.copy(n, in);
 }
 

@@ -135,6 +135,17 @@ TEST_CASE("qnn.requantize in native kernels is the reference kernel's, bit for b
     check_program("%x: Tensor[(4, 45), int8], %scale: Tensor[(45), float32]",
                   "qnn.requantize(%x, %scale, -3, 0.25f, 0, out_dtype=\"int32\"" + r + ")");
   }
+  // Float compute dtypes (RequantizeLowerFP): ties of both roundings at the ratio 1/2, int32
+  // data past float32's integers, per-channel scales that are parameters.
+  for (const char* compute : {"float32", "float64"})
+    for (const char* rounding : {"UPWARD", "TONEAREST"}) {
+      const std::string a = std::string(", compute_dtype=\"") + compute + "\", rounding=\"" + rounding + "\"";
+      check_program("%x: Tensor[(4, 45), int32]", "qnn.requantize(%x, 0.125f, 0, 0.25f, 0, out_dtype=\"int32\"" + a + ")");
+      check_program("%x: Tensor[(2, 8, 5, 7), int32], %scale: Tensor[(8), float32], %z: Tensor[(8), int32]",
+                    "qnn.requantize(%x, %scale, %z, 0.05f, -128, axis=1, out_dtype=\"int8\"" + a + ")");
+      check_program("%x: Tensor[(4, 45), uint8], %scale: float32",
+                    "qnn.requantize(%x, %scale, 3, 0.003f, 7, out_dtype=\"uint8\"" + a + ")");
+    }
   // Constant scales, folded at compile time: equal (the identity), powers of two, a ratio
   // that shifts left, one under 2^-32 (the product shifts out entirely), one per channel.
   const char* x = "%x: Tensor[(4, 3, 41), int32]";
@@ -231,11 +242,11 @@ TEST_CASE("quantized convolutions and dense layers with uint8 weights or weight 
 }
 
 TEST_CASE("qnn calls the rewrite cannot reproduce keep their reference kernels", "[compiler][qnn]") {
-  // A float compute dtype and an output scale that is a parameter (the reference checks
-  // it is not 0 on each call).
+  // An output scale that is a parameter (the reference checks it is not 0 on each call),
+  // with either compute dtype.
   const std::string text =
       "#[version = \"0.0.5\"]\ndef @main(%x: Tensor[(4, 8), int32], %s: float32) {\n"
-      "  (qnn.requantize(%x, 0.5f, 0, 0.25f, 0, out_dtype=\"int8\", compute_dtype=\"float32\"),\n"
+      "  (qnn.requantize(%x, 0.5f, 0, %s, 0, out_dtype=\"int8\", compute_dtype=\"float32\"),\n"
       "   qnn.requantize(%x, 0.5f, 0, %s, 0, out_dtype=\"int8\"))\n}\n";
   auto m = t::load_model_text(text);
   REQUIRE(m->error.empty());
