@@ -394,8 +394,9 @@ def quantized(p, r, x):
     else:
         out = r.choice(["int8", "uint8", "int32"])
         out_zero = r.randint(0, 100)
-        q = p.let("qnn.requantize(%s, %s, %d, %s, %d, axis=%d, out_dtype=\"%s\", rounding=\"%s\")"
-                  % (q.name, scale, zero, lit(r.choice([0.5, 0.03, 0.004])), out_zero, axis, out, rounding),
+        compute = r.choice(["", "", ", compute_dtype=\"float32\"", ", compute_dtype=\"float64\""])
+        q = p.let("qnn.requantize(%s, %s, %d, %s, %d, axis=%d, out_dtype=\"%s\", rounding=\"%s\"%s)"
+                  % (q.name, scale, zero, lit(r.choice([0.5, 0.03, 0.004])), out_zero, axis, out, rounding, compute),
                   x.shape, out)
         scale, zero = lit(0.03), out_zero
         axis = 0
