@@ -52,6 +52,10 @@ enum class IxKind : uint8_t {
                 // `mode` 0 clip, 1 wrap, 2 fast (out of range fails)
   Gather,       // data (operand 0) at the same index but along `axis`, where it reads
                 // indices (operand 1, the output's shape) there; out of range fails
+  GatherNd,     // data (operand 0) at an index tuple read from indices (operand 1, shape
+                // (M, Y...)) at the output's leading Y position: out[y..., t...] =
+                // data[y[:batch_dims]..., indices[0, y...], ..., indices[M-1, y...], t...];
+                // out of range fails
   Layout,       // layout_transform from `src_layout` to `dst_layout` (primal axes upper
                 // case, "<n><lower>" split sub-axes); coordinates past a padded split read 0
   Pool,         // max/avg over a 2-D window, see PoolSpec
@@ -86,7 +90,7 @@ struct IxNode {
   int64_t repeats = 1;          // Repeat
   int mode = 0;                 // Take: 0 clip, 1 wrap, 2 fast; Pad: 0 constant, 1 edge,
                                 // 2 reflect, 3 symmetric (mirrors within one fold)
-  int64_t batch_dims = 0;       // Take
+  int64_t batch_dims = 0;       // Take, GatherNd
   std::string src_layout, dst_layout;  // Layout
   PoolSpec pool;                // Pool
 };

@@ -95,6 +95,7 @@ class Lowerer {
   Expr concat(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& idx);
   Expr take(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& idx);
   Expr gather(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& idx);
+  Expr gather_nd(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& idx);
   Expr layout(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& idx);
   // Emits `fill` into a nested block (its own memo scope; failures recorded there).
   Block nested(const std::function<void(ew::Emitter&)>& fill);
@@ -123,7 +124,8 @@ std::string Lowerer::check() {
     if (n.kind != IxKind::Elementwise && n.operands.empty()) return bad(i, "no operand");
     const std::vector<int64_t> x = n.operands.empty() ? std::vector<int64_t>{} : shape_of(n.operands[0]);
     const DataType xt = n.operands.empty() ? n.dtype : dtype_of(n.operands[0]);
-    if (n.kind != IxKind::Elementwise && n.kind != IxKind::Take && n.kind != IxKind::Gather && xt != n.dtype)
+    if (n.kind != IxKind::Elementwise && n.kind != IxKind::Take && n.kind != IxKind::Gather &&
+        n.kind != IxKind::GatherNd && xt != n.dtype)
       return bad(i, "dtype changes");
     switch (n.kind) {
       case IxKind::Elementwise: {
@@ -230,6 +232,23 @@ std::string Lowerer::check() {
           return bad(i, "gather shapes");
         for (size_t d = 0; d < rank; ++d)
           if (d != static_cast<size_t>(n.axis) && x[d] != n.shape[d]) return bad(i, "gather shapes");
+        can_fail_ = true;
+        break;
+      }
+      case IxKind::GatherNd: {
+        if (n.operands.size() != 2 || xt != n.dtype) return bad(i, "gather_nd operands");
+        const DataType it = dtype_of(n.operands[1]);
+        if (!(it.is_int() || it.is_uint())) return bad(i, "gather_nd indices are not integers");
+        const auto& ind = shape_of(n.operands[1]);
+        const size_t nb = static_cast<size_t>(n.batch_dims);
+        if (ind.empty() || n.batch_dims < 0 || nb >= ind.size()) return bad(i, "gather_nd batch_dims");
+        const size_t m = static_cast<size_t>(ind[0]);
+        if (nb + m > x.size()) return bad(i, "gather_nd index depth");
+        std::vector<int64_t> out(ind.begin() + 1, ind.end());
+        out.insert(out.end(), x.begin() + static_cast<std::ptrdiff_t>(nb + m), x.end());
+        if (out != n.shape) return bad(i, "gather_nd shapes");
+        for (size_t d = 0; d < nb; ++d)
+          if (x[d] != ind[d + 1]) return bad(i, "gather_nd batch dims");
         can_fail_ = true;
         break;
       }
@@ -359,6 +378,7 @@ Expr Lowerer::compute(ew::Emitter& em, const IxNode& n, const std::vector<Expr>&
     }
     case IxKind::Take: return take(em, n, idx);
     case IxKind::Gather: return gather(em, n, idx);
+    case IxKind::GatherNd: return gather_nd(em, n, idx);
     case IxKind::Layout: return layout(em, n, idx);
     case IxKind::Pool: return pool(em, n, idx);
   }
@@ -429,6 +449,26 @@ Expr Lowerer::gather(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& 
   em.failures.push_back(unary(UnaryOp::Not, in_range(i, dim)));
   std::vector<Expr> j = idx;
   j[a] = em.bind(clamp(i, 0, dim - 1), "k");
+  return value(em, n.operands[0], j);
+}
+
+// The output index is (y..., t...) with y the indices' positions (their dims after the
+// first) and t the data's trailing dims; the first batch_dims of y index the data too.
+Expr Lowerer::gather_nd(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& idx) {
+  const auto& x = shape_of(n.operands[0]);
+  const auto& ind = shape_of(n.operands[1]);
+  const size_t positions = ind.size() - 1, nb = static_cast<size_t>(n.batch_dims), m = static_cast<size_t>(ind[0]);
+  std::vector<Expr> j(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(nb));
+  std::vector<Expr> at(ind.size());
+  for (size_t d = 0; d < positions; ++d) at[d + 1] = idx[d];
+  for (size_t k = 0; k < m; ++k) {
+    at[0] = i64c(static_cast<int64_t>(k));
+    const int64_t dim = x[nb + k];
+    Expr i = em.bind(cast(i64(), value(em, n.operands[1], at)), "k");
+    em.failures.push_back(unary(UnaryOp::Not, in_range(i, dim)));
+    j.push_back(em.bind(clamp(i, 0, dim - 1), "k"));
+  }
+  j.insert(j.end(), idx.begin() + static_cast<std::ptrdiff_t>(positions), idx.end());
   return value(em, n.operands[0], j);
 }
 
@@ -653,7 +693,8 @@ const std::vector<std::string_view>& lowered_index_ops() {
   static const std::vector<std::string_view> ops = {
       "transpose", "reshape", "squeeze", "expand_dims", "nn.batch_flatten", "contrib_reverse_reshape",
       "strided_slice", "reverse", "broadcast_to", "broadcast_to_like", "tile", "repeat", "concatenate",
-      "layout_transform", "nn.pad", "nn.mirror_pad", "nn.upsampling", "take", "gather", "nn.max_pool2d", "nn.avg_pool2d",
+      "layout_transform", "nn.pad", "nn.mirror_pad", "nn.upsampling", "take", "gather", "gather_nd", "nn.max_pool2d",
+      "nn.avg_pool2d",
       "nn.adaptive_max_pool2d", "nn.adaptive_avg_pool2d", "nn.global_max_pool2d", "nn.global_avg_pool2d",
   };
   return ops;

@@ -310,6 +310,13 @@ std::optional<loops::IndexProgram> index_program(const Graph& g, const FusedGrou
       x.kind = loops::IxKind::Gather;
       x.axis = n.attrs.get_int("axis");
       ok = args.size() == 2 && normalize(x.axis, in0.size());
+    } else if (op == "gather_nd") {
+      // index_rank, when given, must be the indices' first dim (the reference's error stands)
+      x.kind = loops::IxKind::GatherNd;
+      x.batch_dims = n.attrs.get_int("batch_dims", 0);
+      const auto index_rank = n.attrs.get_opt_int("index_rank");
+      const std::vector<int64_t> ind = args.size() == 2 ? shape_of(g[args[1]].type) : std::vector<int64_t>{};
+      ok = !ind.empty() && (!index_rank || *index_rank == ind[0]);
     } else if (op == "nn.max_pool2d" || op == "nn.avg_pool2d" || op == "nn.global_max_pool2d" ||
                op == "nn.global_avg_pool2d" || op == "nn.adaptive_max_pool2d" || op == "nn.adaptive_avg_pool2d") {
       x.kind = loops::IxKind::Pool;

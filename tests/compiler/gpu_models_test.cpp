@@ -240,18 +240,20 @@ TEST_CASE("models compiled with the GPU's loop shapes compute what the CPU's do"
     check_gpu_shapes_on_cpu(name);
 }
 
-TEST_CASE("gather, collapse sums, split reductions and softmaxes, l2_normalize as GPU kernels", "[gpu][models]") {
+TEST_CASE("gather, gather_nd, collapse sums, split reductions and softmaxes, l2_normalize as GPU kernels", "[gpu][models]") {
   // the groups fuse_for_kernels splits (a tile before a sum, a softmax's epilogue) and the
-  // lowerings of gather, collapse_sum_like and l2_normalize's decomposition: PTX that
+  // lowerings of gather, gather_nd, collapse_sum_like and l2_normalize's decomposition: PTX that
   // ptxas assembles, and the GPU's loop shapes computing the CPU's bits
   const FusedModel fm = fused_text(
-      "def @main(%x: Tensor[(4, 8, 33), float32], %i: Tensor[(4, 3, 33), int64], %y: Tensor[(8, 1), float32]) {\n"
+      "def @main(%x: Tensor[(4, 8, 33), float32], %i: Tensor[(4, 3, 33), int64], %y: Tensor[(8, 1), float32],\n"
+      "          %n: Tensor[(2, 3), int32]) {\n"
       "  %0 = gather(exp(%x), %i, axis=1);\n"
       "  %1 = sum(tile(%x, reps=[1, 2, 1]), axis=[1]);\n"
       "  %2 = collapse_sum_like(multiply(%x, %x), %y);\n"
       "  %3 = multiply(nn.softmax(%x, axis=-1), 2f);\n"
       "  %4 = nn.l2_normalize(%x, eps=1e-10f, axis=[2]);\n"
-      "  (%0, %1, %2, %3, %4)\n}\n");
+      "  %5 = gather_nd(negative(%x), %n);\n"
+      "  (%0, %1, %2, %3, %4, %5)\n}\n");
   check_model(fm, {80, 90}, 8);
   check_gpu_shapes_on_cpu(fm);
 }

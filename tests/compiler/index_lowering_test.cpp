@@ -238,6 +238,22 @@ TEST_CASE("gather along any axis with an element-wise producer, and an index out
   }
 }
 
+TEST_CASE("gather_nd: index tuples, batch dims, an element-wise producer, an index out of range", "[compiler][index]") {
+  check("def @main(%x: Tensor[(4, 5, 6, 3), float32], %i: Tensor[(2, 7), int64]) {\n"
+        "  gather_nd(negative(%x), %i)\n}\n", -4);
+  check("def @main(%x: Tensor[(4, 5, 3), int16], %i: Tensor[(3, 2, 4), int32]) {\n  gather_nd(%x, %i)\n}\n", -3);
+  check("def @main(%x: Tensor[(4, 5, 6), float64], %i: Tensor[(1, 4, 2), uint8]) {\n"
+        "  add(gather_nd(%x, %i, batch_dims=1), 1f64)\n}\n", -4);
+  check("def @main(%x: Tensor[(3, 4, 5), float32], %i: Tensor[(2, 3, 6), int32]) {\n"
+        "  gather_nd(%x, %i, batch_dims=1, index_rank=2)\n}\n", -4);
+  for (uint64_t seed : {3u, 9u}) {
+    Outcome o = compile("def @main(%x: Tensor[(4, 5), float32], %i: Tensor[(2, 6), int32]) {\n"
+                        "  gather_nd(%x, %i)\n}\n", 9, seed);
+    CHECK(!o.want);
+    CHECK_THROWS(o.code->call(o.args));
+  }
+}
+
 TEST_CASE("broadcast_to, tile, repeat and reverse", "[compiler][index]") {
   check("def @main(%x: Tensor[(3, 1), float32]) {\n  broadcast_to(%x, shape=[2, 3, 4])\n}\n");
   check("def @main(%x: Tensor[(2, 3), int32]) {\n  tile(%x, reps=[2, 1, 3])\n}\n");

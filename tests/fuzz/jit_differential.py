@@ -414,6 +414,15 @@ def take(p, r, x):
         v = Value("%%p%d" % len(p.params), shape, "int64")
         p.params.append((v, np.array(p.rng.integers(0, n, size=shape), dtype="int64")))
         return p.let("gather(%s, %s, axis=%d)" % (x.name, v.name, axis - len(x.shape) * r.randint(0, 1)), shape)
+    if r.random() < 0.2:  # gather_nd: M index rows (after batch_dims leading dims), inside range
+        nb = r.randint(0, min(1, len(x.shape) - 1))
+        m = r.randint(1, len(x.shape) - nb)
+        positions = x.shape[:nb] + [r.randint(1, 4) for _ in range(r.randint(0, 2))]
+        rows = [p.rng.integers(0, x.shape[nb + k], size=positions) for k in range(m)]
+        v = Value("%%p%d" % len(p.params), [m] + positions, "int32")
+        p.params.append((v, np.array(rows, dtype="int32").reshape([m] + positions)))
+        out = positions + list(x.shape[nb + m:])
+        return p.let("gather_nd(%s, %s, batch_dims=%d)" % (x.name, v.name, nb), out)
     shape = [r.randint(1, 4) for _ in range(r.randint(0, 2))]
     mode = r.choice(["clip", "wrap", "fast"])
     lo, hi = (0, n - 1) if mode == "fast" else (-2 * n, 2 * n)
