@@ -48,8 +48,12 @@ Graph one_d_as_two_d(const Graph& g);
 // computed from the scales once per call (folded when the scales are constants).
 Graph canonicalize_qnn(const Graph& g);
 
-// simplify_inference, canonicalize_qnn, one_d_as_two_d, slice_split_fields, fold_constants,
-// eliminate_common_subexpressions, eliminate_dead_code.
+// image.resize1d/2d/3d of float data as takes of the reference plan's samples and their
+// weighted sum in its float32 order (resize_as_takes.cpp), bit for bit the reference.
+Graph resize_as_takes(const Graph& g);
+
+// simplify_inference, canonicalize_qnn, resize_as_takes, one_d_as_two_d, slice_split_fields,
+// fold_constants, eliminate_common_subexpressions, eliminate_dead_code.
 Graph optimize(const Graph& g);
 
 }  // namespace relay::compiler

@@ -202,7 +202,8 @@ Graph simplify_inference(const Graph& g) {
 
 Graph optimize(const Graph& g) {
   return eliminate_dead_code(
-      eliminate_common_subexpressions(fold_constants(slice_split_fields(one_d_as_two_d(canonicalize_qnn(simplify_inference(g)))))));
+      eliminate_common_subexpressions(
+      fold_constants(slice_split_fields(one_d_as_two_d(resize_as_takes(canonicalize_qnn(simplify_inference(g))))))));
 }
 
 }  // namespace relay::compiler

@@ -246,11 +246,15 @@ std::vector<size_t> resize_spatial_axes(std::string_view op, const std::string& 
   return pos;
 }
 
-NDArray resize_image(std::string_view op, const NDArray& data, std::string_view letters,
-                     const std::vector<int64_t>& sizes, const ResizeSpec& spec) {
+namespace {
+
+// resize_image's plan: everything but the data's values.
+Plan resize_plan(std::string_view op, const Shape& shape, std::string_view letters, const std::vector<int64_t>& sizes,
+                 const ResizeSpec& spec) {
+  const auto dim = [&](size_t d) { return shape[d]; };
   Plan plan;
-  plan.spatial = resize_spatial_axes(op, spec.layout, data.ndim(), letters);
-  plan.batch = resize_spatial_axes(op, spec.layout, data.ndim(), "N")[0];
+  plan.spatial = resize_spatial_axes(op, spec.layout, shape.size(), letters);
+  plan.batch = resize_spatial_axes(op, spec.layout, shape.size(), "N")[0];
   if (sizes.size() != letters.size())
     fail(op, "size has " + std::to_string(sizes.size()) + " values, expected " + std::to_string(letters.size()));
   const AxisRule rule = axis_rule(op, spec);
@@ -261,10 +265,10 @@ NDArray resize_image(std::string_view op, const NDArray& data, std::string_view 
   std::vector<double> roi = spec.roi;
   roi.resize(2 * S, 0.0);
   static const size_t roi_start_3d[3] = {2, 1, 0};
-  plan.out_shape = data.shape();
+  plan.out_shape = shape;
   plan.taps.assign(1, std::vector<std::vector<Taps>>(S));
   for (size_t s = 0; s < S; ++s) {
-    const int64_t in = data.dim(plan.spatial[s]), out = sizes[s];
+    const int64_t in = dim(plan.spatial[s]), out = sizes[s];
     if (out < 0) fail(op, "negative output size " + std::to_string(out));
     if (in == 0 && out > 0) fail(op, "cannot resize an empty spatial axis to " + std::to_string(out));
     plan.out_shape[plan.spatial[s]] = out;
@@ -289,7 +293,7 @@ NDArray resize_image(std::string_view op, const NDArray& data, std::string_view 
     // resize3d masks its depth weights with the width's floor and the image height and
     // takes the width's unnormalised weights (TOPI 0.14 _resize_3d): reproduced as is.
     plan.depth_quirk = true;
-    const int64_t in_w = data.dim(plan.spatial[2]), in_h = data.dim(plan.spatial[1]);
+    const int64_t in_w = dim(plan.spatial[2]), in_h = dim(plan.spatial[1]);
     const float alpha = rule.alpha;
     for (int64_t o = 0; o < sizes[2]; ++o) {
       const float x = input_coordinate(op, o, in_w, sizes[2], mode, static_cast<float>(roi[0]), static_cast<float>(roi[3]));
@@ -300,8 +304,39 @@ NDArray resize_image(std::string_view op, const NDArray& data, std::string_view 
   plan.source.resize(static_cast<size_t>(plan.out_shape[plan.batch]));
   for (size_t n = 0; n < plan.source.size(); ++n) plan.source[n] = static_cast<int64_t>(n);
   plan.extrapolation = static_cast<float>(spec.extrapolation_value);
+  return plan;
+}
+
+}  // namespace
+
+NDArray resize_image(std::string_view op, const NDArray& data, std::string_view letters,
+                     const std::vector<int64_t>& sizes, const ResizeSpec& spec) {
+  const Plan plan = resize_plan(op, data.shape(), letters, sizes, spec);
   return to_output(data, plan, spec, evaluate(data, plan));
 }
+
+std::optional<std::vector<ResizeAxisTaps>> resize_taps(std::string_view op, const Shape& shape, std::string_view letters,
+                                                       const std::vector<int64_t>& sizes, const ResizeSpec& spec) {
+  const Plan plan = resize_plan(op, shape, letters, sizes, spec);
+  if (plan.depth_quirk) return std::nullopt;
+  std::vector<ResizeAxisTaps> axes;
+  for (size_t s = 0; s < plan.spatial.size(); ++s) {
+    ResizeAxisTaps a;
+    a.axis = plan.spatial[s];
+    for (const Taps& t : plan.taps[0][s]) {
+      if (t.outside) return std::nullopt;
+      a.count = t.count;
+    }
+    for (const Taps& t : plan.taps[0][s])
+      for (int k = 0; k < a.count; ++k) {
+        a.index.push_back(t.index[static_cast<size_t>(k)]);
+        a.weight.push_back(t.weight[static_cast<size_t>(k)]);
+      }
+    axes.push_back(std::move(a));
+  }
+  return axes;
+}
+
 
 NDArray crop_and_resize_image(std::string_view op, const NDArray& data, const NDArray& boxes,
                               const NDArray& box_indices, const std::vector<int64_t>& crop_size,

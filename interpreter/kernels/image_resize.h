@@ -42,6 +42,22 @@ std::vector<size_t> resize_spatial_axes(std::string_view op, const std::string& 
 NDArray resize_image(std::string_view op, const NDArray& data, std::string_view letters,
                      const std::vector<int64_t>& sizes, const ResizeSpec& spec);
 
+// The samples a resize reads along each spatial axis, which do not depend on the data:
+// output coordinate o of the axis reads input coordinates index[o * count + k] with
+// weights weight[o * count + k], k < count (1 nearest, 2 linear, 4 cubic), and
+// resize_image sums them as acc = 0; acc += inner(k) * weight, the last spatial axis
+// innermost, in float32 (the compiler's resize_as_takes builds the same sum from these).
+struct ResizeAxisTaps {
+  size_t axis = 0;  // the spatial axis's position in the data
+  int count = 1;
+  std::vector<int64_t> index;
+  std::vector<float> weight;
+};
+// nullopt where resize_image does more than that sum (points outside the image reading
+// the extrapolation value, resize3d's cubic_exclude quirk); errors as resize_image's.
+std::optional<std::vector<ResizeAxisTaps>> resize_taps(std::string_view op, const Shape& shape, std::string_view letters,
+                                                       const std::vector<int64_t>& sizes, const ResizeSpec& spec);
+
 // image.crop_and_resize: for each box b, crops data[box_indices[b]] to the normalised
 // (y1, x1, y2, x2) box and resizes it to crop_size (tf_crop_and_resize coordinates; points
 // outside the image read extrapolation_value). method "bilinear" or "nearest_neighbor".

@@ -254,6 +254,35 @@ TEST_CASE("gather_nd: index tuples, batch dims, an element-wise producer, an ind
   }
 }
 
+TEST_CASE("image resizes as takes and weighted sums, bit for bit (NaN, infinities, -0 included)", "[compiler][index]") {
+  const std::string attrs = ", roi=[0f, 0f, 0f, 0f], cubic_alpha=-0.5f, extrapolation_value=0f";
+  struct Resize {
+    const char* method;
+    const char* mode;
+    const char* rounding;
+    int exclude;
+  };
+  const Resize cases[] = {{"linear", "half_pixel", "", 0},          {"linear", "align_corners", "", 0},
+                          {"linear", "asymmetric", "", 0},          {"linear", "pytorch_half_pixel", "", 0},
+                          {"nearest_neighbor", "asymmetric", "", 0}, {"nearest_neighbor", "half_pixel", "round", 0},
+                          {"nearest_neighbor", "align_corners", "", 0}, {"nearest_neighbor", "tf_half_pixel_for_nn", "floor", 0},
+                          {"cubic", "half_pixel", "", 0},           {"cubic", "align_corners", "", 1}};
+  for (const Resize& r : cases) {
+    const std::string a = std::string(", method=\"") + r.method + "\", coordinate_transformation_mode=\"" + r.mode +
+                          "\", rounding_method=\"" + r.rounding + "\", cubic_exclude=" + std::to_string(r.exclude) + attrs;
+    check("def @main(%x: Tensor[(2, 3, 7, 9), float32]) {\n  image.resize2d(%x, size=[14, 5]" + a + ")\n}\n");
+    check("def @main(%x: Tensor[(1, 6, 5, 2), float32]) {\n  nn.relu(image.resize2d(%x, size=[10, 12], layout=\"NHWC\"" + a +
+          "))\n}\n");
+  }
+  // float16 data (the reference computes in float32 and rounds once), resize1d, resize3d
+  check("def @main(%x: Tensor[(1, 4, 6, 6), float16]) {\n  image.resize2d(%x, size=[12, 9], method=\"linear\"" + attrs +
+        ")\n}\n");
+  check("def @main(%x: Tensor[(2, 3, 11), float32]) {\n  image.resize1d(%x, size=[4], roi=[0f, 0f], method=\"cubic\", "
+        "coordinate_transformation_mode=\"half_pixel\", cubic_alpha=-0.75f)\n}\n");
+  check("def @main(%x: Tensor[(1, 2, 3, 4, 5), float32]) {\n  image.resize3d(%x, size=[6, 8, 3], "
+        "roi=[0f, 0f, 0f, 0f, 0f, 0f], method=\"linear\", coordinate_transformation_mode=\"align_corners\")\n}\n");
+}
+
 TEST_CASE("broadcast_to, tile, repeat and reverse", "[compiler][index]") {
   check("def @main(%x: Tensor[(3, 1), float32]) {\n  broadcast_to(%x, shape=[2, 3, 4])\n}\n");
   check("def @main(%x: Tensor[(2, 3), int32]) {\n  tile(%x, reps=[2, 1, 3])\n}\n");

@@ -648,10 +648,28 @@ def bias_add(p, r, x):
     return p.let("nn.bias_add(%s, %s, axis=%d)" % (x.name, b.name, axis), x.shape)
 
 
+def resize(p, r, x):
+    """image.resize2d (or 1d/3d by the data's rank) with every method and coordinate mode
+    the compiler rewrites into takes and weighted sums."""
+    if x.dtype != FLOAT or len(x.shape) not in (3, 4, 5):
+        return None
+    letters = {3: "W", 4: "HW", 5: "DHW"}[len(x.shape)]
+    size = [r.randint(1, 2 * d + 1) for d in x.shape[2:]]
+    method = r.choice(["nearest_neighbor", "linear", "cubic"])
+    mode = r.choice(["half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel", "tf_half_pixel_for_nn"])
+    rounding = r.choice(["", "round", "floor", "ceil", "round_prefer_floor"]) if method == "nearest_neighbor" else ""
+    roi = "[%s]" % ", ".join([lit(0)] * (2 * len(letters)))
+    text = ("image.resize%dd(%s, size=%s, roi=%s, method=\"%s\", coordinate_transformation_mode=\"%s\", "
+            "rounding_method=\"%s\", cubic_alpha=%s, cubic_exclude=%d)"
+            % (len(letters), x.name, ints(size), roi, method, mode, rounding, lit(r.choice([-0.5, -0.75])),
+               r.randint(0, 1) if len(letters) < 3 else 0))
+    return p.let(text, list(x.shape[:2]) + size)
+
+
 GENERATORS = [(unary, 5), (binary, 5), (reduction, 2), (softmax, 1), (layout, 4), (dense, 1),
               (batch_matmul, 1), (conv2d, 2), (pool, 1), (batch_norm, 1), (bias_add, 1), (integer, 2),
               (take, 1), (repeat_or_broadcast, 1), (layer_norm, 1), (layout_4d, 2), (conv2d_transpose, 1),
-              (window_1d, 3), (quantized, 2)]
+              (window_1d, 3), (quantized, 2), (resize, 1)]
 
 
 class Case:
