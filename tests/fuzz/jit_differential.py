@@ -417,7 +417,7 @@ def take(p, r, x):
     if r.random() < 0.2:  # gather_nd: M index rows (after batch_dims leading dims), inside range
         nb = r.randint(0, min(1, len(x.shape) - 1))
         m = r.randint(1, len(x.shape) - nb)
-        positions = x.shape[:nb] + [r.randint(1, 4) for _ in range(r.randint(0, 2))]
+        positions = list(x.shape[:nb]) + [r.randint(1, 4) for _ in range(r.randint(0, 2))]
         rows = [p.rng.integers(0, x.shape[nb + k], size=positions) for k in range(m)]
         v = Value("%%p%d" % len(p.params), [m] + positions, "int32")
         p.params.append((v, np.array(rows, dtype="int32").reshape([m] + positions)))
