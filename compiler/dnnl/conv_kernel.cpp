@@ -96,9 +96,7 @@ std::unique_ptr<LibraryKernel> make_conv2d_kernel(const Graph& g, NodeId node, c
       return std::make_unique<PreparedKernel<dnnl::convolution_forward>>(*pd, user_src, user_weights, user_dst, y,
                                                                          flops, std::move(epilogue), O, nhwc ? 1 : 0);
   auto pd = primitive(caller_scratchpad(), false);
-  if (is_reference_impl(pd.impl_info_str()))
-    return decline("oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) +
-                   ") for this convolution");
+  if (only_reference_impl(pd.impl_info_str(), why)) return nullptr;
   return std::make_unique<PreparedKernel<dnnl::convolution_forward>>(pd, user_src, user_weights, user_dst, y, flops);
 }
 

@@ -68,10 +68,7 @@ std::unique_ptr<LibraryKernel> make_conv2d_transpose_kernel(const Graph& g, Node
                                          any_layout(d->src), any_layout(d->weights), any_layout(d->dst),
                                          d->window.strides, d->window.dilation, d->window.pad_l, d->window.pad_r);
   dnnl::deconvolution_forward::primitive_desc pd(desc, caller_scratchpad(), engine());
-  if (is_reference_impl(pd.impl_info_str())) {
-    if (why) *why = "oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ")";
-    return nullptr;
-  }
+  if (only_reference_impl(pd.impl_info_str(), why)) return nullptr;
   return std::make_unique<PreparedKernel<dnnl::deconvolution_forward>>(
       pd, plain(d->src, tag::nchw), plain(d->weights, tag::iohw), plain(d->dst, tag::nchw), shapes->output, d->flops);
 }

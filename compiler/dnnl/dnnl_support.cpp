@@ -56,6 +56,12 @@ dnnl::primitive_attr caller_scratchpad() {
   return attr;
 }
 
+bool only_reference_impl(const std::string& impl, std::string* why) {
+  if (!is_reference_impl(impl)) return false;
+  if (why) *why = "oneDNN has only its reference implementation (" + impl + ")";
+  return true;
+}
+
 void Scratchpad::add_to(ExecArgs& args, ScratchMemory::Lease& lease) const {
   if (desc_.get_size() == 0) return;
   lease = memory_.take(desc_);

@@ -23,6 +23,8 @@ void use_threads(unsigned threads);
 // oneDNN names a primitive's implementation (`brgconv:avx512_core`, `ref:any`); the
 // reference ones are correct but slow, so the caller declines them.
 bool is_reference_impl(const std::string& impl);
+// is_reference_impl, with `why` (when given) saying so: what every maker checks last.
+bool only_reference_impl(const std::string& impl, std::string* why);
 
 // Denormal floats flushed to zero while a library call runs (FTZ and DAZ in MXCSR, x86),
 // as TensorFlow runs its CPU kernels: oneDNN's kernels slow down many times on denormal

@@ -135,10 +135,7 @@ std::unique_ptr<LibraryKernel> make_dense_kernel(const Graph& g, NodeId node, co
       return std::make_unique<Kernel>(*pd, plain(src_dims, tag::nc), plain(weight_dims, tag::oi),
                                       plain(dst_dims, tag::nc), shapes->output, flops, std::move(epilogue), N);
   auto pd = primitive(caller_scratchpad(), false);
-  if (is_reference_impl(pd.impl_info_str())) {
-    if (why) *why = "oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ")";
-    return nullptr;
-  }
+  if (only_reference_impl(pd.impl_info_str(), why)) return nullptr;
   return std::make_unique<Kernel>(pd, plain(src_dims, tag::nc), plain(weight_dims, tag::oi), plain(dst_dims, tag::nc),
                                   shapes->output, flops);
 }
@@ -168,10 +165,7 @@ std::unique_ptr<LibraryKernel> make_batch_matmul_kernel(const Graph& g, NodeId n
     if (auto pd = fast_primitive_with(*epilogue, primitive))
       return std::make_unique<BatchMatmulKernel>(*pd, a, b, c, z, flops, std::move(epilogue));
   auto pd = primitive(caller_scratchpad(), false);
-  if (is_reference_impl(pd.impl_info_str())) {
-    if (why) *why = "oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ")";
-    return nullptr;
-  }
+  if (only_reference_impl(pd.impl_info_str(), why)) return nullptr;
   return std::make_unique<BatchMatmulKernel>(pd, a, b, c, z, flops, std::nullopt);
 }
 

@@ -115,9 +115,7 @@ std::unique_ptr<LibraryKernel> make_quantized_conv2d_kernel(const Graph& g, Node
                                        memory::desc(), memory::desc(c.dst, dt::s32, tag::any), c.window.strides,
                                        c.window.dilation, c.window.pad_l, c.window.pad_r);
   dnnl::convolution_forward::primitive_desc pd(desc, q->attr(), engine());
-  if (is_reference_impl(pd.impl_info_str()))
-    return decline("oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) +
-                   ") for this convolution");
+  if (only_reference_impl(pd.impl_info_str(), why)) return nullptr;
   auto kernel = std::make_unique<PreparedKernel<dnnl::convolution_forward>>(
       pd, plain(c.src, c.activation_tag, q->data), plain(c.weights, c.weight_tag, dt::s8),
       plain(c.dst, c.activation_tag, dt::s32), *y, c.flops);
@@ -142,10 +140,7 @@ std::unique_ptr<LibraryKernel> make_quantized_dense_kernel(const Graph& g, NodeI
   dnnl::matmul::desc desc(plain(src_dims, tag::ab, q->data), memory::desc(weight_dims, memory::data_type::s8, tag::any),
                           plain(dst_dims, tag::ab, memory::data_type::s32));
   dnnl::matmul::primitive_desc pd(desc, q->attr(), engine());
-  if (is_reference_impl(pd.impl_info_str())) {
-    if (why) *why = "oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ")";
-    return nullptr;
-  }
+  if (only_reference_impl(pd.impl_info_str(), why)) return nullptr;
   auto kernel = std::make_unique<PreparedKernel<dnnl::matmul>>(
       pd, plain(src_dims, tag::ab, q->data), user_weights, plain(dst_dims, tag::ab, memory::data_type::s32),
       std::vector<int64_t>{M, N}, 2.0 * static_cast<double>(M * N * K));
@@ -171,10 +166,7 @@ std::unique_ptr<LibraryKernel> make_quantized_conv2d_transpose_kernel(const Grap
                                          memory::desc(d->dst, dt::s32, tag::any), d->window.strides, d->window.dilation,
                                          d->window.pad_l, d->window.pad_r);
   dnnl::deconvolution_forward::primitive_desc pd(desc, q->attr(), engine());
-  if (is_reference_impl(pd.impl_info_str())) {
-    if (why) *why = "oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ")";
-    return nullptr;
-  }
+  if (only_reference_impl(pd.impl_info_str(), why)) return nullptr;
   auto kernel = std::make_unique<PreparedKernel<dnnl::deconvolution_forward>>(
       pd, plain(d->src, tag::nchw, q->data), plain(d->weights, tag::iohw, dt::s8), plain(d->dst, tag::nchw, dt::s32),
       *y, d->flops);
@@ -196,10 +188,7 @@ std::unique_ptr<LibraryKernel> make_quantized_batch_matmul_kernel(const Graph& g
   const auto operands = batch_matmul_operands(n.attrs, *x, *y, *z, {q->data, dt::s8, dt::s32}, why);
   if (!operands) return nullptr;
   const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(operands->a, operands->b, operands->c), q->attr(), engine());
-  if (is_reference_impl(pd.impl_info_str())) {
-    if (why) *why = "oneDNN has only its reference implementation (" + std::string(pd.impl_info_str()) + ")";
-    return nullptr;
-  }
+  if (only_reference_impl(pd.impl_info_str(), why)) return nullptr;
   return batch_matmul_kernel(pd, operands->a, operands->b, operands->c, *z, operands->flops);
 }
 

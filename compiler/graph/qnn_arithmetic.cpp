@@ -76,8 +76,15 @@ NodeId fixed_point_multiplied(GraphBuilder& b, NodeId x, const FixedPoint& fp, b
   return cast_to(b, scaled, kI32, s);
 }
 
-std::optional<NodeId> requantized_int32(GraphBuilder& b, NodeId x, NodeId in_scale_arg, NodeId in_zp_arg,
-                                        NodeId out_scale, NodeId out_zp_arg, int64_t axis, bool upward, Span s) {
+namespace {
+
+// What both requantize forms read: the parameters made to broadcast against x and the
+// float64 ratio in_scale / out_scale; nullopt on the conditions requantized_int32 states.
+struct RequantizeParams {
+  NodeId in_zp, out_zp, ratio;
+};
+std::optional<RequantizeParams> requantize_params(GraphBuilder& b, NodeId x, NodeId in_scale_arg, NodeId in_zp_arg,
+                                                  NodeId out_scale, NodeId out_zp_arg, int64_t axis, Span s) {
   const auto out_scale_value = scalar_constant(b.node(out_scale));
   if (!quantized_dtype(dtype_of(b, x)) || !out_scale_value || static_cast<float>(*out_scale_value) == 0.0f ||
       dtype_of(b, out_scale) != kF32)
@@ -85,9 +92,18 @@ std::optional<NodeId> requantized_int32(GraphBuilder& b, NodeId x, NodeId in_sca
   const auto in_scale = along_axis(b, in_scale_arg, kF32, x, axis, s), in_zp = along_axis(b, in_zp_arg, kI32, x, axis, s);
   const auto out_zp = along_axis(b, out_zp_arg, kI32, x, axis, s);
   if (!in_scale || !in_zp || !out_zp || concrete_shape(b.type_of(*out_zp))->size() != 0) return std::nullopt;
-  const NodeId ratio = call(b, "divide", {cast_to(b, *in_scale, kF64, s), cast_to(b, out_scale, kF64, s)}, s);
-  const NodeId shifted = call(b, "subtract", {cast_to(b, x, kI32, s), *in_zp}, s);
-  return call(b, "add", {fixed_point_multiplied(b, shifted, fixed_point(b, ratio, s), upward, s), *out_zp}, s);
+  return RequantizeParams{*in_zp, *out_zp,
+                          call(b, "divide", {cast_to(b, *in_scale, kF64, s), cast_to(b, out_scale, kF64, s)}, s)};
+}
+
+}  // namespace
+
+std::optional<NodeId> requantized_int32(GraphBuilder& b, NodeId x, NodeId in_scale_arg, NodeId in_zp_arg,
+                                        NodeId out_scale, NodeId out_zp_arg, int64_t axis, bool upward, Span s) {
+  const auto p = requantize_params(b, x, in_scale_arg, in_zp_arg, out_scale, out_zp_arg, axis, s);
+  if (!p) return std::nullopt;
+  const NodeId shifted = call(b, "subtract", {cast_to(b, x, kI32, s), p->in_zp}, s);
+  return call(b, "add", {fixed_point_multiplied(b, shifted, fixed_point(b, p->ratio, s), upward, s), p->out_zp}, s);
 }
 
 NodeId saturated(GraphBuilder& b, NodeId v, DataType out, Span s) {
@@ -97,18 +113,12 @@ NodeId saturated(GraphBuilder& b, NodeId v, DataType out, Span s) {
 
 std::optional<NodeId> requantized_fp(GraphBuilder& b, DataType f, NodeId x, NodeId in_scale_arg, NodeId in_zp_arg,
                                      NodeId out_scale, NodeId out_zp_arg, int64_t axis, bool upward, Span s) {
-  const auto out_scale_value = scalar_constant(b.node(out_scale));
-  if (!quantized_dtype(dtype_of(b, x)) || !out_scale_value || static_cast<float>(*out_scale_value) == 0.0f ||
-      dtype_of(b, out_scale) != kF32)
-    return std::nullopt;
-  const auto in_scale = along_axis(b, in_scale_arg, kF32, x, axis, s), in_zp = along_axis(b, in_zp_arg, kI32, x, axis, s);
-  const auto out_zp = along_axis(b, out_zp_arg, kI32, x, axis, s);
-  if (!in_scale || !in_zp || !out_zp || concrete_shape(b.type_of(*out_zp))->size() != 0) return std::nullopt;
+  const auto p = requantize_params(b, x, in_scale_arg, in_zp_arg, out_scale, out_zp_arg, axis, s);
+  if (!p) return std::nullopt;
   auto c = [&](double v) { return scalar_of(b, f, v, s); };
-  const NodeId ratio = call(b, "divide", {cast_to(b, *in_scale, kF64, s), cast_to(b, out_scale, kF64, s)}, s);
-  NodeId t = call(b, "subtract", {cast_to(b, x, f, s), cast_to(b, *in_zp, f, s)}, s);
-  t = call(b, "multiply", {cast_to(b, ratio, f, s), t}, s);
-  t = call(b, "add", {t, cast_to(b, *out_zp, f, s)}, s);
+  NodeId t = call(b, "subtract", {cast_to(b, x, f, s), cast_to(b, p->in_zp, f, s)}, s);
+  t = call(b, "multiply", {cast_to(b, p->ratio, f, s), t}, s);
+  t = call(b, "add", {t, cast_to(b, p->out_zp, f, s)}, s);
   NodeId rounded;
   if (upward) {
     const NodeId biased = call(b, "add", {t, c(0.5)}, s);
