@@ -54,6 +54,7 @@ struct QuantizedCall {
   int32_t data_zero;
   int32_t weight_zero = 0;  // qnn.batch_matmul's second operand's; 0 for weights
   bool uint8_weights = false;  // uint8 weights with zero point 128, flipped to int8 once
+  std::vector<int64_t> data_shape, weight_shape, out_shape;
   // The primitive's attributes: the caller's scratchpad, the data's zero point.
   dnnl::primitive_attr attr() const {
     dnnl::primitive_attr a = caller_scratchpad();
@@ -62,6 +63,14 @@ struct QuantizedCall {
     if (data_zero != 0) a.set_zero_points(DNNL_ARG_SRC, 0, {data_zero});
     if (weight_zero != 0) a.set_zero_points(DNNL_ARG_WEIGHTS, 0, {weight_zero});
     return a;
+  }
+  // The prepared kernel over the plain user tensors, told when its uint8 weights are flipped.
+  template <class Primitive>
+  std::unique_ptr<LibraryKernel> prepared(const typename Primitive::primitive_desc& pd, const memory::desc& src,
+                                          const memory::desc& weights, const memory::desc& dst, double flops) const {
+    auto kernel = std::make_unique<PreparedKernel<Primitive>>(pd, src, weights, dst, out_shape, flops);
+    if (uint8_weights) kernel->present_uint8_weights_as_int8();
+    return kernel;
   }
 };
 
@@ -89,24 +98,20 @@ std::optional<QuantizedCall> quantized_call(const Graph& g, const Node& n, std::
   if (uint8_weights && kernel_zero != 128) return decline("the uint8 weights' zero point is not the constant 128");
   if (!any_weight_zero && !uint8_weights && kernel_zero != 0)
     return decline("the weights' zero point is not the constant 0");
+  const auto x = concrete_shape(g[n.inputs[0]].type), w = concrete_shape(g[n.inputs[1]].type);
+  const auto y = concrete_shape(n.type);
+  if (!x || !w || !y) return decline("not a call of constant shapes");
   // uint8 weights with zero point 128 are int8 weights v - 128 with zero point 0.
-  return QuantizedCall{*src_type, *data_zero, uint8_weights ? 0 : *kernel_zero, uint8_weights};
+  return QuantizedCall{*src_type, *data_zero, uint8_weights ? 0 : *kernel_zero, uint8_weights, *x, *w, *y};
 }
 
 }  // namespace
 
 std::unique_ptr<LibraryKernel> make_quantized_conv2d_kernel(const Graph& g, NodeId node, std::string* why) {
-  auto decline = [&](std::string reason) -> std::unique_ptr<LibraryKernel> {
-    if (why) *why = std::move(reason);
-    return nullptr;
-  };
   const Node& n = g[node];
   const auto q = quantized_call(g, n, why);
   if (!q) return nullptr;
-  const auto x = concrete_shape(g[n.inputs[0]].type), w = concrete_shape(g[n.inputs[1]].type);
-  const auto y = concrete_shape(n.type);
-  if (!x || !w || !y) return decline("not a convolution of constant shape");
-  const auto geometry = conv_geometry(n.attrs, *x, *w, *y, why);
+  const auto geometry = conv_geometry(n.attrs, q->data_shape, q->weight_shape, q->out_shape, why);
   if (!geometry) return nullptr;
   const ConvGeometry& c = *geometry;
   using dt = memory::data_type;
@@ -116,23 +121,22 @@ std::unique_ptr<LibraryKernel> make_quantized_conv2d_kernel(const Graph& g, Node
                                        c.window.dilation, c.window.pad_l, c.window.pad_r);
   dnnl::convolution_forward::primitive_desc pd(desc, q->attr(), engine());
   if (only_reference_impl(pd.impl_info_str(), why)) return nullptr;
-  auto kernel = std::make_unique<PreparedKernel<dnnl::convolution_forward>>(
-      pd, plain(c.src, c.activation_tag, q->data), plain(c.weights, c.weight_tag, dt::s8),
-      plain(c.dst, c.activation_tag, dt::s32), *y, c.flops);
-  if (q->uint8_weights) kernel->present_uint8_weights_as_int8();
-  return kernel;
+  return q->prepared<dnnl::convolution_forward>(pd, plain(c.src, c.activation_tag, q->data),
+                                                plain(c.weights, c.weight_tag, dt::s8),
+                                                plain(c.dst, c.activation_tag, dt::s32), c.flops);
 }
 
 std::unique_ptr<LibraryKernel> make_quantized_dense_kernel(const Graph& g, NodeId node, std::string* why) {
   const Node& n = g[node];
   const auto q = quantized_call(g, n, why);
   if (!q) return nullptr;
-  const auto x = concrete_shape(g[n.inputs[0]].type), w = concrete_shape(g[n.inputs[1]].type);
-  if (!x || !w || x->size() != 2 || w->size() != 2 || (*x)[1] != (*w)[1]) {
+  const std::vector<int64_t>& x = q->data_shape;
+  const std::vector<int64_t>& w = q->weight_shape;
+  if (x.size() != 2 || w.size() != 2 || x[1] != w[1]) {
     if (why) *why = "oneDNN dense here: 2-D data (M, K) and weight (N, K)";
     return nullptr;
   }
-  const int64_t M = (*x)[0], K = (*x)[1], N = (*w)[0];
+  const int64_t M = x[0], K = x[1], N = w[0];
   // oneDNN's inner product takes no zero points; its matmul does. The weight (N, K) is the
   // matmul's (K, N) read transposed, prepared once into the layout the matmul picks.
   const memory::dims src_dims{M, K}, weight_dims{K, N}, dst_dims{M, N};
@@ -141,24 +145,15 @@ std::unique_ptr<LibraryKernel> make_quantized_dense_kernel(const Graph& g, NodeI
                           plain(dst_dims, tag::ab, memory::data_type::s32));
   dnnl::matmul::primitive_desc pd(desc, q->attr(), engine());
   if (only_reference_impl(pd.impl_info_str(), why)) return nullptr;
-  auto kernel = std::make_unique<PreparedKernel<dnnl::matmul>>(
-      pd, plain(src_dims, tag::ab, q->data), user_weights, plain(dst_dims, tag::ab, memory::data_type::s32),
-      std::vector<int64_t>{M, N}, 2.0 * static_cast<double>(M * N * K));
-  if (q->uint8_weights) kernel->present_uint8_weights_as_int8();
-  return kernel;
+  return q->prepared<dnnl::matmul>(pd, plain(src_dims, tag::ab, q->data), user_weights,
+                                   plain(dst_dims, tag::ab, memory::data_type::s32), 2.0 * static_cast<double>(M * N * K));
 }
 
 std::unique_ptr<LibraryKernel> make_quantized_conv2d_transpose_kernel(const Graph& g, NodeId node, std::string* why) {
   const Node& n = g[node];
   const auto q = quantized_call(g, n, why);
   if (!q) return nullptr;
-  const auto x = concrete_shape(g[n.inputs[0]].type), w = concrete_shape(g[n.inputs[1]].type);
-  const auto y = concrete_shape(n.type);
-  if (!x || !w || !y) {
-    if (why) *why = "not a transposed convolution of constant shape";
-    return nullptr;
-  }
-  const auto d = deconv_geometry(n.attrs, *x, *w, *y, why);
+  const auto d = deconv_geometry(n.attrs, q->data_shape, q->weight_shape, q->out_shape, why);
   if (!d) return nullptr;
   using dt = memory::data_type;
   dnnl::deconvolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
@@ -167,29 +162,22 @@ std::unique_ptr<LibraryKernel> make_quantized_conv2d_transpose_kernel(const Grap
                                          d->window.pad_l, d->window.pad_r);
   dnnl::deconvolution_forward::primitive_desc pd(desc, q->attr(), engine());
   if (only_reference_impl(pd.impl_info_str(), why)) return nullptr;
-  auto kernel = std::make_unique<PreparedKernel<dnnl::deconvolution_forward>>(
-      pd, plain(d->src, tag::nchw, q->data), plain(d->weights, tag::iohw, dt::s8), plain(d->dst, tag::nchw, dt::s32),
-      *y, d->flops);
-  if (q->uint8_weights) kernel->present_uint8_weights_as_int8();
-  return kernel;
+  return q->prepared<dnnl::deconvolution_forward>(pd, plain(d->src, tag::nchw, q->data),
+                                                  plain(d->weights, tag::iohw, dt::s8),
+                                                  plain(d->dst, tag::nchw, dt::s32), d->flops);
 }
 
 std::unique_ptr<LibraryKernel> make_quantized_batch_matmul_kernel(const Graph& g, NodeId node, std::string* why) {
   const Node& n = g[node];
   const auto q = quantized_call(g, n, why, true);
   if (!q) return nullptr;
-  const auto x = concrete_shape(g[n.inputs[0]].type), y = concrete_shape(g[n.inputs[1]].type);
-  const auto z = concrete_shape(n.type);
-  if (!x || !y || !z) {
-    if (why) *why = "not a batch_matmul of constant shape";
-    return nullptr;
-  }
   using dt = memory::data_type;
-  const auto operands = batch_matmul_operands(n.attrs, *x, *y, *z, {q->data, dt::s8, dt::s32}, why);
+  const auto operands =
+      batch_matmul_operands(n.attrs, q->data_shape, q->weight_shape, q->out_shape, {q->data, dt::s8, dt::s32}, why);
   if (!operands) return nullptr;
   const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(operands->a, operands->b, operands->c), q->attr(), engine());
   if (only_reference_impl(pd.impl_info_str(), why)) return nullptr;
-  return batch_matmul_kernel(pd, operands->a, operands->b, operands->c, *z, operands->flops);
+  return batch_matmul_kernel(pd, operands->a, operands->b, operands->c, q->out_shape, operands->flops);
 }
 
 }  // namespace relay::compiler::dnnl_impl
