@@ -30,10 +30,9 @@ struct LibraryTerm {
 };
 LibraryTerm library_term(GraphBuilder& b, const Node& n, const std::vector<NodeId>& in) {
   const Span s = n.span;
-  const int64_t zero = library_weight_zero(dtype_of(b, in[1]));
-  const NodeId call_with_zero =
-      b.call(*n.op, n.attrs, {in[0], in[1], in[2], scalar_of(b, kI32, static_cast<double>(zero), s), in[4], in[5]}, s);
-  return {call_with_zero, call(b, "subtract", {cast_to(b, in[3], kI32, s), scalar_of(b, kI32, static_cast<double>(zero), s)}, s)};
+  const NodeId zero = scalar_of(b, kI32, static_cast<double>(library_weight_zero(dtype_of(b, in[1]))), s);
+  const NodeId call_with_zero = b.call(*n.op, n.attrs, {in[0], in[1], in[2], zero, in[4], in[5]}, s);
+  return {call_with_zero, call(b, "subtract", {cast_to(b, in[3], kI32, s), zero}, s)};
 }
 
 // qnn.conv2d with a weight zero point zw the library does not take (TVM's four-term

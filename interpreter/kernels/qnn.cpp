@@ -63,9 +63,6 @@ QParam qparam(const KernelCall& call, size_t arg, const Shape& shape, int64_t ax
   return p;
 }
 
-int64_t qmin(DataType t) { return integer_min(t); }
-int64_t qmax(DataType t) { return integer_max(t); }
-
 double clip_float(double x, double lo, double hi) {
   const double m = x < hi ? x : hi;
   return m > lo ? m : lo;
@@ -98,7 +95,7 @@ std::vector<int32_t> requantize_values(const NDArray& x, const QParam& in_scale,
 NDArray saturate_to(const Shape& shape, DataType dtype, const std::vector<int32_t>& v) {
   std::vector<int64_t> out(v.size());
   const bool clip = !(dtype == DataType::int_(32));
-  const int64_t lo = qmin(dtype), hi = qmax(dtype);
+  const int64_t lo = integer_min(dtype), hi = integer_max(dtype);
   for (size_t i = 0; i < v.size(); ++i) out[i] = clip ? std::clamp<int64_t>(v[i], lo, hi) : v[i];
   return from_int64s(shape, dtype, out);
 }
@@ -106,7 +103,7 @@ NDArray saturate_to(const Shape& shape, DataType dtype, const std::vector<int32_
 int64_t quantize_value(float x, float scale, int32_t zp, DataType out) {
   // Round(Divide(x, scale)) in float32; `round` takes halves away from zero (§8).
   const float q = std::round(x / scale) + static_cast<float>(zp);
-  return static_cast<int64_t>(clip_float(q, static_cast<double>(qmin(out)), static_cast<double>(qmax(out))));
+  return static_cast<int64_t>(clip_float(q, static_cast<double>(integer_min(out)), static_cast<double>(integer_max(out))));
 }
 
 double scalar_arg(const KernelCall& call, size_t arg, const char* what) {
@@ -263,7 +260,7 @@ Value simulated_quantize(const KernelCall& call) {
     const auto fi = static_cast<int64_t>(i);
     // max(min(round(x / scale) + zp, qmax), qmin) in the data's (float) type.
     const float v = std::round(static_cast<float>(in[i]) / static_cast<float>(scale.at(fi))) + static_cast<float>(zp.at(fi));
-    res[i] = clip_float(v, static_cast<double>(qmin(q)), static_cast<double>(qmax(q)));
+    res[i] = clip_float(v, static_cast<double>(integer_min(q)), static_cast<double>(integer_max(q)));
   }
   return from_doubles(x.shape(), x.dtype(), res);
 }

@@ -51,9 +51,6 @@ struct QParam {
 // from the end). RuntimeError when it is neither one value nor one per channel.
 QParam qparam(const KernelCall& call, size_t arg, const Shape& shape, int64_t axis, const char* what);
 
-// The out_dtype's range, TVM's GetQmin/GetQmax.
-int64_t qmin(DataType t);
-int64_t qmax(DataType t);
 // Clip to [lo, hi] in TVM's order, max(min(x, hi), lo) with min(a, b) = a < b ? a : b, so a
 // NaN becomes hi, as the lowered select does.
 double clip_float(double x, double lo, double hi);
