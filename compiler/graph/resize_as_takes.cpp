@@ -24,14 +24,6 @@ struct ResizeBuild {
   int64_t ndim;
   Span s;
 
-  // One column of an axis's table (the k-th tap of every output coordinate).
-  template <class T>
-  std::vector<T> column(const std::vector<T>& table, const rt::ResizeAxisTaps& a, int k) const {
-    std::vector<T> c;
-    for (size_t o = static_cast<size_t>(k); o < table.size(); o += static_cast<size_t>(a.count)) c.push_back(table[o]);
-    return c;
-  }
-
   // The sum over the taps of axes [level, S) of `v` (whose axes before `level` are taken).
   NodeId sample(size_t level, NodeId v) const {
     if (level == axes.size()) return v;
@@ -39,12 +31,13 @@ struct ResizeBuild {
     const auto out = static_cast<int64_t>(a.index.size() / static_cast<size_t>(a.count));
     NodeId acc = scalar_of(b, kF32, 0.0, s);
     for (int k = 0; k < a.count; ++k) {
-      const std::vector<int64_t> idx = column(a.index, a, k);
-      rt::NDArray indices = rt::NDArray::empty({out}, DataType::int_(64));
-      for (int64_t o = 0; o < out; ++o) indices.set_int(o, idx[static_cast<size_t>(o)]);
-      const std::vector<float> w = column(a.weight, a, k);
-      rt::NDArray weights = rt::NDArray::empty({out}, kF32);
-      for (int64_t o = 0; o < out; ++o) weights.set_double(o, w[static_cast<size_t>(o)]);
+      // the k-th tap of every output coordinate: its index and weight columns
+      rt::NDArray indices = rt::NDArray::empty({out}, DataType::int_(64)), weights = rt::NDArray::empty({out}, kF32);
+      for (int64_t o = 0; o < out; ++o) {
+        const auto at = static_cast<size_t>(o * a.count + k);
+        indices.set_int(o, a.index[at]);
+        weights.set_double(o, a.weight[at]);
+      }
       const NodeId taken = b.call("take", {{"axis", attr_int(static_cast<int64_t>(a.axis))}, {"mode", attr_string("clip")}},
                                   {v, b.constant(indices, s)}, s);
       const NodeId weight = expand_to_axis(b, b.constant(weights, s), static_cast<int64_t>(a.axis), ndim, s);

@@ -26,6 +26,14 @@ Expr clamp(Expr v, int64_t lo, int64_t hi) { return min_(max_(std::move(v), i64c
 Expr in_range(const Expr& v, int64_t n) {  // 0 <= v < n
   return binary(BinaryOp::And, compare(CmpOp::Ge, v, i64c(0)), compare(CmpOp::Lt, v, i64c(n)));
 }
+// An index read from data into a dim of `dim` (take's fast mode, gather, gather_nd): out
+// of range sets the status flag (the reference raises its error) and the load is clamped
+// inside.
+Expr checked_index(ew::Emitter& em, const Expr& read, int64_t dim) {
+  Expr i = em.bind(cast(i64(), read), "k");
+  em.failures.push_back(unary(UnaryOp::Not, in_range(i, dim)));
+  return em.bind(clamp(i, 0, dim - 1), "k");
+}
 Expr all_of(const std::vector<Expr>& conds) {
   Expr r;
   for (const Expr& c : conds) r = r ? binary(BinaryOp::And, r, c) : c;
@@ -426,10 +434,7 @@ Expr Lowerer::take(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& id
   Expr resolved;
   if (n.mode == 0) resolved = clamp(i, 0, dim - 1);
   else if (n.mode == 1) resolved = binary(BinaryOp::Rem, binary(BinaryOp::Add, binary(BinaryOp::Rem, i, i64c(dim)), i64c(dim)), i64c(dim));
-  else {
-    em.failures.push_back(unary(UnaryOp::Not, in_range(i, dim)));
-    resolved = clamp(i, 0, dim - 1);  // the load stays inside; the status flag reports it
-  }
+  else resolved = checked_index(em, i, dim);
   resolved = em.bind(resolved, "k");
   if (n.axis < 0) return value_flat(em, n.operands[0], resolved);
   const size_t a = static_cast<size_t>(n.axis);
@@ -444,11 +449,8 @@ Expr Lowerer::take(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& id
 // status flag reports it and the load stays inside.
 Expr Lowerer::gather(ew::Emitter& em, const IxNode& n, const std::vector<Expr>& idx) {
   const size_t a = static_cast<size_t>(n.axis);
-  const int64_t dim = shape_of(n.operands[0])[a];
-  Expr i = em.bind(cast(i64(), value(em, n.operands[1], idx)), "k");
-  em.failures.push_back(unary(UnaryOp::Not, in_range(i, dim)));
   std::vector<Expr> j = idx;
-  j[a] = em.bind(clamp(i, 0, dim - 1), "k");
+  j[a] = checked_index(em, value(em, n.operands[1], idx), shape_of(n.operands[0])[a]);
   return value(em, n.operands[0], j);
 }
 
@@ -463,10 +465,7 @@ Expr Lowerer::gather_nd(ew::Emitter& em, const IxNode& n, const std::vector<Expr
   for (size_t d = 0; d < positions; ++d) at[d + 1] = idx[d];
   for (size_t k = 0; k < m; ++k) {
     at[0] = i64c(static_cast<int64_t>(k));
-    const int64_t dim = x[nb + k];
-    Expr i = em.bind(cast(i64(), value(em, n.operands[1], at)), "k");
-    em.failures.push_back(unary(UnaryOp::Not, in_range(i, dim)));
-    j.push_back(em.bind(clamp(i, 0, dim - 1), "k"));
+    j.push_back(checked_index(em, value(em, n.operands[1], at), x[nb + k]));
   }
   j.insert(j.end(), idx.begin() + static_cast<std::ptrdiff_t>(positions), idx.end());
   return value(em, n.operands[0], j);
