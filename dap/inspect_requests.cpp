@@ -1,5 +1,6 @@
 // The adapter's requests while the program is stopped, and the JSON shapes of the
 // engine's answers.
+#include <algorithm>
 #include <filesystem>
 
 #include "dap/adapter.h"
@@ -164,7 +165,9 @@ void Adapter::read_memory(const json& r) {
                                    &unreadable);
   if (!bytes) return fail(r, "unknown memoryReference (memory is readable only while the program is stopped)");
   json body = {{"address", std::to_string(std::max<int64_t>(offset, 0))}, {"data", base64(*bytes)}};
-  if (unreadable) body["unreadableBytes"] = unreadable;
+  // DAP's numbers must be exact in a double; a count past the tensor's end may not be.
+  constexpr int64_t kLargestExactDouble = (int64_t{1} << 53) - 1;
+  if (unreadable) body["unreadableBytes"] = std::min(unreadable, kLargestExactDouble);
   respond(r, body);
 }
 

@@ -190,6 +190,13 @@ bool Debugger::launch(const LaunchConfig& config, std::string* error) {
 bool Debugger::load(const LaunchConfig& config, std::string text, const rt::EntryInputs* inputs,
                     const std::atomic<bool>* interrupt, std::string* error) {
   config_ = config;
+  // A new run (launch or restart): nothing of the last one's stop, error or step survives.
+  clear_stop();
+  stopped_on_error_ = false;
+  error_.reset();
+  step_ = {};
+  pause_requested_ = false;
+  stop_at_next_statement_.reset();
   sources_ = std::make_unique<SourceManager>();
   machine_.reset();
   watcher_.reset();
@@ -197,7 +204,6 @@ bool Debugger::load(const LaunchConfig& config, std::string text, const rt::Entr
   map_.reset();
   compiler_.reset();
   loaded_.reset();
-  error_.reset();
   FileId id = sources_->add(config.program, std::move(text));
   DiagnosticBag diags;
   loaded_ = rt::load_program(*sources_, id, config.entry, inputs, diags);
@@ -306,7 +312,7 @@ void Debugger::finish_run(const rt::RunOutcome& outcome) {
   }
 }
 
-void Debugger::begin_resume() {
+void Debugger::clear_stop() {
   handles_.clear();
   step_targets_.clear();
   memory_.clear();
@@ -315,6 +321,10 @@ void Debugger::begin_resume() {
   exception_.reset();
   return_value_.reset();
   stop_.breakpoints.clear();
+}
+
+void Debugger::begin_resume() {
+  clear_stop();
   state_ = State::Running;
 }
 

@@ -230,6 +230,9 @@ class Debugger {
             const std::atomic<bool>* interrupt, std::string* error);
   void stop_now(StopReason reason, std::string description, std::vector<int> bps = {});
   void finish_run(const rt::RunOutcome& outcome);
+  // Forgets what describes the current stop (variable handles, memory references, step
+  // targets, the stop's position and exception): they point into the stopped run.
+  void clear_stop();
   void begin_resume();
   void reset_breakpoints();
   bool condition_holds(Breakpoint& bp, rt::Machine& m);

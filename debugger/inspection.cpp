@@ -76,7 +76,7 @@ std::vector<FrameView> Debugger::stack_trace(int64_t start, int64_t levels, int6
   // One pass: count every entry, and keep those in the requested window. Cheap per frame,
   // so a million-deep recursion pages in milliseconds.
   int64_t index = 0;
-  const int64_t end = levels > 0 ? start + levels : INT64_MAX;
+  const int64_t end = levels > 0 && start <= INT64_MAX - levels ? start + levels : INT64_MAX;  // no overflow
   for (size_t i = 0; i < depth; ++i) {
     rt::FrameInfo f = machine_->frame_info(i);
     if (index >= start && index < end) {
@@ -376,9 +376,11 @@ std::optional<std::string> Debugger::read_memory(std::string_view reference, int
   if (it == memory_.end()) return std::nullopt;
   auto bytes = rt::raw_bytes(rt::Value(it->second));
   if (!bytes) return std::nullopt;
+  // A client may send any 64-bit offset and count: their sum is taken in 128 bits.
   const int64_t size = static_cast<int64_t>(bytes->size());
-  const int64_t begin = std::clamp<int64_t>(offset, 0, size);
-  const int64_t end = std::clamp<int64_t>(offset + std::max<int64_t>(count, 0), begin, size);
+  const __int128 first = offset, last = first + std::max<int64_t>(count, 0);
+  const int64_t begin = static_cast<int64_t>(std::clamp<__int128>(first, 0, size));
+  const int64_t end = static_cast<int64_t>(std::clamp<__int128>(last, begin, size));
   *unreadable = std::max<int64_t>(count, 0) - (end - begin);
   return std::string(reinterpret_cast<const char*>(bytes->data()) + begin, static_cast<size_t>(end - begin));
 }

@@ -16,4 +16,11 @@ if(RELAY_DAP_PYTHON3)
     add_test(NAME ${test_name} COMMAND ${RELAY_DAP_PYTHON3} ${test_file} $<TARGET_FILE:relay>)
     set_tests_properties(${test_name} PROPERTIES TIMEOUT 600)
   endforeach()
+
+  # Random sessions generated from the schema's request arguments (tests/dap/fuzz_dap.py):
+  # every request answered, every message valid, a clean exit; a few seeds here.
+  add_test(NAME dap_fuzz
+           COMMAND ${RELAY_DAP_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/dap/fuzz_dap.py $<TARGET_FILE:relay>
+                   --seeds 1:13 --steps 60)
+  set_tests_properties(dap_fuzz PROPERTIES TIMEOUT 600)
 endif()

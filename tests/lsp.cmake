@@ -10,7 +10,11 @@ if(RELAY_LSP_PYTHON3)
            COMMAND ${RELAY_LSP_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/lsp/test_navigation.py $<TARGET_FILE:relay>)
   add_test(NAME lsp_editing
            COMMAND ${RELAY_LSP_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/lsp/test_editing.py $<TARGET_FILE:relay>)
-  set_tests_properties(lsp_protocol lsp_soak lsp_navigation lsp_editing PROPERTIES TIMEOUT 600)
+  # Random editing sessions with every request at random positions (tests/lsp/fuzz_lsp.py).
+  add_test(NAME lsp_fuzz
+           COMMAND ${RELAY_LSP_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/lsp/fuzz_lsp.py $<TARGET_FILE:relay>
+                   --seeds 1:9 --steps 120)
+  set_tests_properties(lsp_protocol lsp_soak lsp_navigation lsp_editing lsp_fuzz PROPERTIES TIMEOUT 600)
 endif()
 
 # A real client: headless Neovim 0.7 (Debian's `neovim`).

@@ -516,6 +516,32 @@ def test_restart():
         c.disconnect()
 
 
+def test_restart_after_a_runtime_error_stop_is_a_clean_run():
+    # Found by fuzz_dap.py: the error stop's state survived the restart, so the new run's
+    # top frame had the old error's position and stepping crashed the adapter.
+    with client() as c:
+        c.initialize()
+        c.request("launch", {"program": FAILING, "stopOnEntry": True})
+        c.request("setExceptionBreakpoints", {"filters": ["runtime-error"]})
+        c.request("configurationDone")
+        c.wait_stopped("entry")
+        c.continue_()
+        c.wait_stopped("exception")
+        c.request("restart", {})
+        c.wait_stopped("entry")
+        frames = c.stack_trace()
+        assert names(frames) == ["@main"] and frames[0]["line"] == 15, frames
+        c.request("exceptionInfo", {"threadId": 1}, success=False)   # no exception now
+        c.next()
+        c.wait_stopped("step")
+        c.continue_()
+        c.wait_stopped("exception")   # the same error, reached again
+        assert names(c.stack_trace()) == ["@name", "@main"]
+        c.continue_()
+        assert c.wait_end() == 1
+        c.disconnect()
+
+
 def test_launch_errors_are_reported():
     with tempfile.TemporaryDirectory() as tmp:
         bad = os.path.join(tmp, "bad.relay")
