@@ -332,6 +332,19 @@ def test_tensor_variables_and_paging():
             # The raw bytes of %z: four little-endian float32.
             mem = c.request("readMemory", {"memoryReference": z["memoryReference"], "offset": 4, "count": 8})["body"]
             assert struct.unpack("<2f", base64.b64decode(mem["data"])) == (0.5, 0.25), mem
+            # Windows past either end are clipped, whatever the numbers (fuzz_dap.py found a
+            # crash on a negative start and readMemory answers past the schema's 2^53 - 1).
+            scopes = {s["name"]: s["variablesReference"] for s in c.scopes(top["id"])}
+            clipped = c.request("variables", {"variablesReference": scopes["Locals"], "start": -1, "count": 2})
+            assert [v["name"] for v in clipped["body"]["variables"]] == list(locals_)[:2], clipped
+            assert c.request("variables", {"variablesReference": scopes["Locals"], "start": 2**62,
+                                           "count": 2**62})["body"]["variables"] == []
+            rows = c.request("variables", {"variablesReference": y["variablesReference"], "filter": "indexed",
+                                           "start": -5, "count": 2})["body"]["variables"]
+            assert [r["name"] for r in rows] == ["0", "1"], rows
+            mem = c.request("readMemory", {"memoryReference": z["memoryReference"], "offset": 2**62,
+                                           "count": 2**62})["body"]
+            assert mem["data"] == "" and mem["unreadableBytes"] == 2**53 - 1, mem
             c.disconnect()
 
 
