@@ -27,6 +27,7 @@ dbg::Granularity step_granularity(const nlohmann::json& arguments);    // steppi
 
 // Protocol frame ids start at 1 (0 reads as "none" to some clients); the engine's at 0.
 inline int64_t protocol_frame_id(int64_t engine_id) { return engine_id + 1; }
-inline int64_t engine_frame_id(int64_t protocol_id) { return protocol_id - 1; }
+// Ids at or below 0 name no frame (-1: also for INT64_MIN, which would overflow).
+inline int64_t engine_frame_id(int64_t protocol_id) { return protocol_id > 0 ? protocol_id - 1 : -1; }
 
 }  // namespace relay::dap
