@@ -22,7 +22,6 @@ with `--seeds N:N+1`. CTest runs a few seeds (tests/dap.cmake); longer runs by h
 
     tests/dap/fuzz_dap.py build/release/relay --seeds 1:500 --steps 150
 """
-import argparse
 import copy
 import json
 import os
@@ -30,14 +29,15 @@ import pathlib
 import random
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dap_client import DapClient  # noqa: E402
 from dap_protocol import DapSchema  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from session_fuzz import arguments, run_seeds, sanitizer_report  # noqa: E402
+
 PROGRAMS = sorted((pathlib.Path(__file__).resolve().parent / "programs").glob("*.relay"))
-SANITIZER_MARKS = ("AddressSanitizer", "LeakSanitizer", "UndefinedBehaviorSanitizer", "runtime error:")
 
 # The requests of a session after launch, with how often each is drawn. Requests the
 # adapter does not implement stay in (with small weights): they must be refused cleanly.
@@ -333,10 +333,9 @@ class Session:
                     raise AssertionError("the adapter exited (status %r) before disconnect"
                                          % self.client.proc.returncode)
             self.finish()
-            stderr = self.client.stderr_text.decode("utf-8", "replace")
-            for mark in SANITIZER_MARKS:
-                if mark in stderr:
-                    raise AssertionError("a sanitizer report on stderr:\n" + stderr[-4000:])
+            report = sanitizer_report(self.client.stderr_text.decode("utf-8", "replace"))
+            if report:
+                raise AssertionError(report)
         except Exception as e:
             try:
                 status = self.client.proc.wait(timeout=2)   # a crash shows as a signal here
@@ -355,27 +354,16 @@ class Session:
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("relay")
-    ap.add_argument("--seeds", default="1:21", help="A:B, the seeds A to B-1 (one session each)")
-    ap.add_argument("--steps", type=int, default=80, help="random requests per session after launch")
-    ap.add_argument("--timeout", type=float, default=20.0, help="seconds a response may take")
-    ap.add_argument("--verbose", action="store_true")
+    ap = arguments(__doc__.split("\n\n")[0], seeds="1:21", steps=80, timeout=20.0)
     args = ap.parse_args(argv[1:])
     schema = DapSchema()
-    lo, hi = (int(x) for x in args.seeds.split(":"))
-    failures, started = 0, time.monotonic()
-    for seed in range(lo, hi):
+
+    def run_one(seed):
         s = Session(args.relay, schema, seed, args.steps, args.timeout, args.verbose)
         problem = s.run()
-        if problem:
-            failures += 1
-            print("seed %d (%s): FAILED\n%s\nlast requests sent:\n%s\n" % (seed, os.path.basename(s.program),
-                                                                          problem, s.transcript()), flush=True)
-        elif args.verbose:
-            print("seed %d (%s): %d requests, fine" % (seed, os.path.basename(s.program), len(s.sent)), flush=True)
-    print("fuzz_dap: %d of %d sessions failed (%.1f s)" % (failures, hi - lo, time.monotonic() - started))
-    return 1 if failures else 0
+        label = os.path.basename(s.program)
+        return label, problem and "%s\nlast requests sent:\n%s" % (problem, s.transcript())
+    return run_seeds("fuzz_dap", args.seeds, run_one, args.verbose)
 
 
 if __name__ == "__main__":

@@ -19,15 +19,16 @@ missing). CTest runs a few seeds (tests/kernel.cmake); longer runs by hand:
 
     /usr/bin/python3 tests/kernel/fuzz_kernel.py build/release/relay --seeds 1:100 --steps 150
 """
-import argparse
 import os
 import random
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kernel_support import (SKIP, execute, have_jupyter_client, install_kernelspec,  # noqa: E402
                             isolated_jupyter, shell_reply, start_kernel)
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from session_fuzz import arguments, run_seeds  # noqa: E402
 
 DEFINITIONS = [
     "def @f(%x: Tensor[(3), float32]) -> Tensor[(3), float32] { add(%x, %x) }",
@@ -160,39 +161,34 @@ class Fuzzer:
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("relay")
-    ap.add_argument("--seeds", default="1:4", help="A:B, the seeds A to B-1 (one kernel each)")
-    ap.add_argument("--steps", type=int, default=60, help="requests per kernel")
+    ap = arguments(__doc__.split("\n\n")[0], seeds="1:4", steps=60)
     args = ap.parse_args(argv[1:])
     if not have_jupyter_client():
         print("fuzz_kernel: jupyter_client is not installed; skipped")
         return SKIP
     root = isolated_jupyter()
     install_kernelspec(args.relay, root)
-    lo, hi = (int(x) for x in args.seeds.split(":"))
-    failures, started = 0, time.monotonic()
-    for seed in range(lo, hi):
+
+    def run_one(seed):
         km, kc = start_kernel()
         f = Fuzzer(kc, seed)
+        problem = None
         try:
             for _ in range(args.steps):
                 f.step()
                 if not km.is_alive():
                     raise AssertionError("the kernel died")
         except Exception as e:
-            failures += 1
             last = "\n".join("  %s %r%s" % (kind, code, "" if cursor is None else " at %r" % cursor)
                              for kind, code, cursor in f.cells[-12:])
-            print("seed %d: FAILED\n%s: %s\nlast requests:\n%s\n" % (seed, type(e).__name__, e, last), flush=True)
+            problem = "%s: %s\nlast requests:\n%s" % (type(e).__name__, e, last)
         finally:
             kc.stop_channels()
             km.shutdown_kernel(now=False)
-            if km.is_alive():
-                failures += 1
-                print("seed %d: the kernel did not shut down" % seed)
-    print("fuzz_kernel: %d of %d kernels failed (%.1f s)" % (failures, hi - lo, time.monotonic() - started))
-    return 1 if failures else 0
+            if km.is_alive() and not problem:
+                problem = "the kernel did not shut down"
+        return "%d requests" % len(f.cells), problem
+    return run_seeds("fuzz_kernel", args.seeds, run_one, args.verbose)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ A failure prints the seed, the reason and the last messages sent, and exits 1; r
 
     tests/lsp/fuzz_lsp.py build/release/relay --seeds 1:300 --steps 200
 """
-import argparse
 import copy
 import json
 import os
@@ -39,10 +38,12 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lsp_client import LspClient  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from session_fuzz import arguments, run_seeds, sanitizer_report  # noqa: E402
+
 REPO = pathlib.Path(__file__).resolve().parents[2]
 SOURCES = sorted(list((REPO / "tests" / "dap" / "programs").glob("*.relay")) + [REPO / "examples" / "mlp.relay"] +
                  [p for p in (REPO / "tests" / "models").glob("*.relay") if p.stat().st_size < 20000])
-SANITIZER_MARKS = ("AddressSanitizer", "LeakSanitizer", "UndefinedBehaviorSanitizer", "runtime error:")
 
 # Requests by how often they are drawn: (method, how its params are made).
 POSITIONAL = ["textDocument/hover", "textDocument/definition", "textDocument/typeDefinition",
@@ -379,10 +380,9 @@ class Session:
             if status != 0:
                 raise AssertionError("the server exited with status %r after shutdown and exit" % status)
             self.stderr.seek(0)
-            err = self.stderr.read().decode("utf-8", "replace")
-            for mark in SANITIZER_MARKS:
-                if mark in err:
-                    raise AssertionError("a sanitizer report on stderr:\n" + err[-4000:])
+            report = sanitizer_report(self.stderr.read().decode("utf-8", "replace"))
+            if report:
+                raise AssertionError(report)
         except Exception as e:
             if c.proc.poll() is None:
                 c.proc.kill()
@@ -401,25 +401,14 @@ class Session:
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("relay")
-    ap.add_argument("--seeds", default="1:11", help="A:B, the seeds A to B-1 (one session each)")
-    ap.add_argument("--steps", type=int, default=120, help="messages per session")
-    ap.add_argument("--timeout", type=float, default=30.0, help="seconds the answers to a batch may take")
-    ap.add_argument("--verbose", action="store_true")
+    ap = arguments(__doc__.split("\n\n")[0], seeds="1:11", steps=120, timeout=30.0)
     args = ap.parse_args(argv[1:])
-    lo, hi = (int(x) for x in args.seeds.split(":"))
-    failures, started = 0, time.monotonic()
-    for seed in range(lo, hi):
+
+    def run_one(seed):
         s = Session(args.relay, seed, args.steps, args.timeout)
         problem = s.run()
-        if problem:
-            failures += 1
-            print("seed %d: FAILED\n%s\nlast messages sent:\n%s\n" % (seed, problem, s.transcript()), flush=True)
-        elif args.verbose:
-            print("seed %d: %d messages, fine" % (seed, len(s.sent)), flush=True)
-    print("fuzz_lsp: %d of %d sessions failed (%.1f s)" % (failures, hi - lo, time.monotonic() - started))
-    return 1 if failures else 0
+        return "%d documents" % len(s.docs), problem and "%s\nlast messages sent:\n%s" % (problem, s.transcript())
+    return run_seeds("fuzz_lsp", args.seeds, run_one, args.verbose)
 
 
 if __name__ == "__main__":
