@@ -257,9 +257,9 @@ GARBAGE_FRAMES = [_frame(b) for b in (
 
 
 class Session:
-    def __init__(self, relay, schema, seed, steps, timeout, verbose):
+    def __init__(self, relay, schema, seed, steps, timeout):
         self.rng = random.Random(seed)
-        self.seed, self.steps, self.timeout, self.verbose = seed, steps, timeout, verbose
+        self.steps, self.timeout = steps, timeout
         self.program = str(self.rng.choice(PROGRAMS))
         self.pools = Pools()
         self.pools.lines = len(pathlib.Path(self.program).read_text().splitlines())
@@ -359,7 +359,7 @@ def main(argv):
     schema = DapSchema()
 
     def run_one(seed):
-        s = Session(args.relay, schema, seed, args.steps, args.timeout, args.verbose)
+        s = Session(args.relay, schema, seed, args.steps, args.timeout)
         problem = s.run()
         label = os.path.basename(s.program)
         return label, problem and "%s\nlast requests sent:\n%s" % (problem, s.transcript())
