@@ -39,10 +39,15 @@ if(TARGET relay_kernel AND RELAY_KERNEL_PYTHON3)
   add_test(NAME kernel_fuzz
            COMMAND ${RELAY_KERNEL_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/kernel/fuzz_kernel.py $<TARGET_FILE:relay>
                    --seeds 1:4 --steps 60)
+  # The same cells run under the debugger, with random debug requests made from the DAP
+  # schema while they run or stop (tests/kernel/fuzz_kernel_debugger.py).
+  add_test(NAME kernel_fuzz_debugger
+           COMMAND ${RELAY_KERNEL_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/kernel/fuzz_kernel_debugger.py
+                   $<TARGET_FILE:relay> --seeds 1:4 --steps 80)
   # 77: jupyter_client or nbconvert is missing for that Python (the browser test: Chromium
   # or the classic Notebook).
   set_tests_properties(kernel_protocol kernel_debugger kernel_notebooks kernel_notebooks_html kernel_notebook_browser
-                       kernel_fuzz PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
+                       kernel_fuzz kernel_fuzz_debugger PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
   # One browser and Notebook server at a time, not beside the other kernel tests' load.
   set_tests_properties(kernel_notebook_browser PROPERTIES RUN_SERIAL TRUE TIMEOUT 240)
 endif()
