@@ -24,8 +24,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_support import (SKIP, execute, have_jupyter_client, install_kernelspec,  # noqa: E402
-                            isolated_jupyter, shell_reply, start_kernel)
+from kernel_support import SKIP, execute, kernelspec_for_fuzzing, shell_reply, start_kernel  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 from session_fuzz import arguments, run_seeds  # noqa: E402
@@ -163,11 +162,8 @@ class Fuzzer:
 def main(argv):
     ap = arguments(__doc__.split("\n\n")[0], seeds="1:4", steps=60)
     args = ap.parse_args(argv[1:])
-    if not have_jupyter_client():
-        print("fuzz_kernel: jupyter_client is not installed; skipped")
+    if not kernelspec_for_fuzzing("fuzz_kernel", args.relay):
         return SKIP
-    root = isolated_jupyter()
-    install_kernelspec(args.relay, root)
 
     def run_one(seed):
         km, kc = start_kernel()

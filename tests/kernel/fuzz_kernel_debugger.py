@@ -24,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "dap"))
 sys.path.insert(0, os.path.join(HERE, "..", "support"))
-from kernel_support import SKIP, have_jupyter_client, install_kernelspec, isolated_jupyter, start_kernel  # noqa: E402
+from kernel_support import SKIP, kernelspec_for_fuzzing, start_kernel  # noqa: E402
 from fuzz_kernel import Fuzzer as CellMaker  # noqa: E402
 from fuzz_dap import Generator, Pools  # noqa: E402
 from dap_protocol import DapSchema, describe  # noqa: E402
@@ -119,11 +119,8 @@ class Session:
 def main(argv):
     ap = arguments(__doc__.split("\n\n")[0], seeds="1:4", steps=80, timeout=15.0)
     args = ap.parse_args(argv[1:])
-    if not have_jupyter_client():
-        print("fuzz_kernel_debugger: jupyter_client is not installed; skipped")
+    if not kernelspec_for_fuzzing("fuzz_kernel_debugger", args.relay):
         return SKIP
-    root = isolated_jupyter()
-    install_kernelspec(args.relay, root)
     schema = DapSchema()
 
     def run_one(seed):

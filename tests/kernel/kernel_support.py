@@ -50,6 +50,16 @@ def install_kernelspec(relay, root):
     return spec
 
 
+def kernelspec_for_fuzzing(name, relay):
+    """The fuzzers' set-up: False (after saying so) when jupyter_client is missing, else
+    True with the kernelspec installed into a private Jupyter tree."""
+    if not have_jupyter_client():
+        print("%s: jupyter_client is not installed; skipped" % name)
+        return False
+    install_kernelspec(relay, isolated_jupyter())
+    return True
+
+
 def start_kernel(startup_timeout=30):
     """A KernelManager and a ready BlockingKernelClient for the kernelspec `relay`.
 
