@@ -216,10 +216,8 @@ std::optional<std::vector<VariableView>> Debugger::variables(int64_t reference, 
       all.push_back(make_variable(name, v.value, static_type(v.decl, h.frame), name));
     }
   }
-  // The client's window [start, start + count), clipped to the scope (any 64-bit values).
-  const int64_t first = std::clamp<int64_t>(start, 0, static_cast<int64_t>(all.size()));
-  const int64_t last = first + std::min<int64_t>(count, static_cast<int64_t>(all.size()) - first);
-  for (int64_t k = first; k < last; ++k) out.push_back(std::move(all[static_cast<size_t>(k)]));
+  const rt::Window w = rt::clip_window(static_cast<int64_t>(all.size()), start, count);
+  for (int64_t k = w.lo; k < w.hi; ++k) out.push_back(std::move(all[static_cast<size_t>(k)]));
   return out;
 }
 

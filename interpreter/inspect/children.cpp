@@ -19,17 +19,7 @@ using namespace inspect_detail;
 constexpr std::array<const char*, 7> kStatNames = {"shape", "dtype", "min", "max", "mean", "nan", "inf"};
 constexpr int64_t kEmptyTensorStats = 2;
 
-struct Range {
-  int64_t lo = 0, hi = 0;
-};
-
-// [start, start + count) within [0, total), without overflowing on a huge count.
-Range clamp(int64_t total, int64_t start, int64_t count) {
-  const int64_t lo = std::clamp<int64_t>(start, 0, total);
-  return {lo, lo + std::clamp<int64_t>(count, 0, total - lo)};
-}
-
-void tensor_stats_children(const NDArray& a, Range r, std::vector<Child>& out) {
+void tensor_stats_children(const NDArray& a, Window r, std::vector<Child>& out) {
   std::optional<TensorStats> stats;  // read the elements only if a statistic is asked for
   for (int64_t i = r.lo; i < r.hi; ++i) {
     Child c;
@@ -53,7 +43,7 @@ void tensor_stats_children(const NDArray& a, Range r, std::vector<Child>& out) {
 
 // Rows along axis 0 as tensors of their own (copies: the runtime has no views), so a
 // row of a matrix is a vector and an element of a vector a scalar.
-void tensor_rows(const NDArray& a, Range r, std::vector<Child>& out) {
+void tensor_rows(const NDArray& a, Window r, std::vector<Child>& out) {
   const Shape row_shape(a.shape().begin() + 1, a.shape().end());
   const size_t row_bytes = static_cast<size_t>(shape_size(row_shape)) * dtype_bytes(a.dtype());
   const auto* base = static_cast<const unsigned char*>(a.raw());
@@ -74,7 +64,7 @@ std::string capture_name(const ClosureObj& c, size_t i) {
   return "captured " + std::to_string(i);
 }
 
-void named_children(const Value& v, Range r, std::vector<Child>& out) {
+void named_children(const Value& v, Window r, std::vector<Child>& out) {
   switch (v.kind()) {
     case ObjectKind::Tensor: tensor_stats_children(v.tensor(), r, out); return;
     case ObjectKind::Closure:
@@ -90,7 +80,7 @@ void named_children(const Value& v, Range r, std::vector<Child>& out) {
   }
 }
 
-void indexed_children(const Value& v, Range r, std::vector<Child>& out) {
+void indexed_children(const Value& v, Window r, std::vector<Child>& out) {
   const std::vector<Value>* fields = nullptr;
   switch (v.kind()) {
     case ObjectKind::Tensor: tensor_rows(v.tensor(), r, out); return;
@@ -102,6 +92,11 @@ void indexed_children(const Value& v, Range r, std::vector<Child>& out) {
 }
 
 }  // namespace
+
+Window clip_window(int64_t total, int64_t start, int64_t count) {
+  const int64_t lo = std::clamp<int64_t>(start, 0, total);
+  return {lo, lo + std::clamp<int64_t>(count, 0, total - lo)};
+}
 
 ChildCounts child_counts(const Value& v) {
   if (!v.defined()) return {};
@@ -126,16 +121,16 @@ std::vector<Child> children(const Value& v, ChildFilter filter, int64_t start, i
   std::vector<Child> out;
   if (n.named + n.indexed == 0) return out;
   if (filter == ChildFilter::Named) {
-    const Range r = clamp(n.named, start, count);
+    const Window r = clip_window(n.named, start, count);
     out.reserve(static_cast<size_t>(r.hi - r.lo));
     named_children(v, r, out);
   } else if (filter == ChildFilter::Indexed) {
-    const Range r = clamp(n.indexed, start, count);
+    const Window r = clip_window(n.indexed, start, count);
     out.reserve(static_cast<size_t>(r.hi - r.lo));
     indexed_children(v, r, out);
   } else {
     // One sequence: the named children, then the indexed ones.
-    const Range r = clamp(n.named + n.indexed, start, count);
+    const Window r = clip_window(n.named + n.indexed, start, count);
     out.reserve(static_cast<size_t>(r.hi - r.lo));
     named_children(v, {std::min(r.lo, n.named), std::min(r.hi, n.named)}, out);
     indexed_children(v, {std::max(r.lo, n.named) - n.named, std::max(r.hi, n.named) - n.named}, out);

@@ -80,6 +80,13 @@ struct Child {
   bool is_leaf() const { return !value.defined(); }
 };
 
+// A client's window [start, start + count) of `total` items, clipped: a negative start
+// reads as 0, and no sum overflows whatever the 64-bit values. Items [lo, hi).
+struct Window {
+  int64_t lo = 0, hi = 0;
+};
+Window clip_window(int64_t total, int64_t start, int64_t count);
+
 // Children [start, start + count) of those `filter` selects; with All the named come
 // first, then the indexed (numbered from 0 within their own group either way). Costs
 // O(what is returned): never a walk over the skipped children.
