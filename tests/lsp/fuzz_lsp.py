@@ -30,7 +30,6 @@ import os
 import pathlib
 import random
 import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -95,12 +94,7 @@ class Session:
         self.rng = random.Random(seed)
         self.steps, self.timeout = steps, timeout
         self.stderr = tempfile.TemporaryFile()
-        self.client = LspClient.__new__(LspClient)
-        # LspClient's own constructor drops stderr; keep it in a file for the sanitizer check.
-        self.client.proc = subprocess.Popen([relay, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            stderr=self.stderr)
-        self.client.buf, self.client.next_id = b"", 1
-        self.client.notifications, self.client.responses, self.client.unattributed_errors = [], {}, []
+        self.client = LspClient(relay, stderr=self.stderr)   # kept for the sanitizer check
         self.docs = {}
         self.pending = {}       # request id -> method, sent and not yet answered
         self.sent = []          # the messages sent, for the failure report

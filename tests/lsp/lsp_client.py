@@ -12,9 +12,11 @@ from test_runner import run_tests as _run_tests  # noqa: E402
 
 
 class LspClient:
-    def __init__(self, relay):
+    def __init__(self, relay, stderr=subprocess.PIPE):
+        """stderr: where the server's stderr goes (a file keeps it for later reading; the
+        default pipe is drained and dropped while sending)."""
         self.proc = subprocess.Popen([relay, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE)
+                                     stderr=stderr)
         self.buf = b""
         self.next_id = 1
         self.notifications = []
