@@ -1,0 +1,263 @@
+// Every gradient rule (lang/autodiff) against central finite differences: for each case,
+// `relay grad`'s pass builds @main_grad, the interpreter runs it, and each parameter's
+// gradient is compared with (f(x + h e_i) - f(x - h e_i)) / 2h of f = the sum of @main's
+// result, element by element. Most cases multiply the operator's output by a parameter
+// %w so that a rule that sends a gradient to the wrong element (a wrong permutation, a
+// wrong axis) cannot pass by symmetry.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "interpreter/eval/run.h"
+#include "lang/autodiff/first_order.h"
+#include "lang/autodiff/gradient_rule.h"
+
+namespace relay {
+namespace {
+
+struct GradCase {
+  std::vector<std::string> ops;  // the operators whose rules this case exercises
+  std::string program;           // the body of @main, parameters included
+  double lo = -2, hi = 2;        // inputs are uniform in [lo, hi]
+  double step = 1e-6, tolerance = 1e-6;  // float32 cases need a larger step
+};
+
+std::vector<GradCase> cases() {
+  auto t = [](const std::string& shape) { return "Tensor[(" + shape + "), float64]"; };
+  auto weighted = [&](const std::string& params, const std::string& body, const std::string& out_shape) {
+    return "def @main(" + params + ", %w: " + t(out_shape) + ") { multiply(" + body + ", %w) }";
+  };
+  std::vector<GradCase> c;
+  auto unary = [&](const std::string& op, double lo, double hi) {
+    c.push_back({{op}, weighted("%a: " + t("2, 3"), op + "(%a)", "2, 3"), lo, hi});
+  };
+  for (const char* op : {"negative", "copy", "exp", "sigmoid", "tanh", "sin", "cos", "sinh", "cosh", "atan",
+                         "asinh", "erf", "abs"})
+    unary(op, -2, 2);
+  for (const char* op : {"log", "log2", "log10", "sqrt", "rsqrt"}) unary(op, 0.5, 2);
+  for (const char* op : {"asin", "acos", "atanh"}) unary(op, -0.9, 0.9);
+  unary("tan", -1, 1);
+  unary("acosh", 1.5, 3);
+  unary("nn.relu", -2, 2);
+  c.push_back({{"nn.leaky_relu"}, weighted("%a: " + t("2, 3"), "nn.leaky_relu(%a, alpha=0.1f)", "2, 3")});
+  for (const char* op : {"add", "subtract", "multiply", "maximum", "minimum"}) {
+    c.push_back({{op}, weighted("%a: " + t("2, 3") + ", %b: " + t("3"), std::string(op) + "(%a, %b)", "2, 3")});
+    c.push_back({{op}, weighted("%a: " + t("2, 1") + ", %b: " + t("2, 3"), std::string(op) + "(%a, %b)", "2, 3")});
+  }
+  c.push_back({{"divide"}, weighted("%a: " + t("2, 3") + ", %b: " + t("2, 1"), "divide(%a, %b)", "2, 3"), 0.5, 2});
+  // Piecewise-constant operators pass a zero gradient; the product keeps the case
+  // differentiable.
+  for (const char* op : {"floor", "ceil", "round", "trunc", "sign", "zeros_like", "ones_like"})
+    c.push_back({{op, "multiply"}, "def @main(%a: " + t("2, 3") + ") { multiply(" + op + "(%a), %a) }"});
+  for (const char* op : {"less", "less_equal", "greater", "greater_equal", "equal", "not_equal"})
+    c.push_back({{op, "where"},
+                 "def @main(%a: " + t("2, 3") + ", %b: " + t("3") + ") { where(" + op +
+                     "(%a, %b), multiply(%a, %a), %b) }"});
+  c.push_back({{"cast"},
+               "def @main(%a: Tensor[(3), float32]) { multiply(cast(%a, dtype=\"float64\"), cast(%a, dtype=\"float64\")) }",
+               0.5, 2, 1e-3, 1e-3});
+  // Reductions.
+  c.push_back({{"sum"}, weighted("%a: " + t("2, 3, 2"), "sum(%a, axis=[1])", "2, 2")});
+  c.push_back({{"sum"}, weighted("%a: " + t("2, 3, 2"), "sum(%a, axis=[1], keepdims=True)", "2, 1, 2")});
+  c.push_back({{"sum"}, weighted("%a: " + t("2, 3, 2"), "sum(%a, axis=[1], exclude=True)", "3")});
+  c.push_back({{"mean"}, weighted("%a: " + t("2, 3"), "mean(%a)", "")});
+  c.push_back({{"mean"}, weighted("%a: " + t("2, 3"), "mean(%a, axis=[-1])", "2")});
+  c.push_back({{"max"}, weighted("%a: " + t("2, 3"), "max(%a, axis=[0])", "3")});
+  c.push_back({{"min"}, weighted("%a: " + t("2, 3"), "min(%a, axis=[1], keepdims=True)", "2, 1")});
+  c.push_back({{"prod"}, weighted("%a: " + t("2, 3"), "prod(%a, axis=[1])", "2"), 0.5, 2});
+  c.push_back({{"variance"}, weighted("%a: " + t("2, 3"), "variance(%a, mean(%a, axis=[1], keepdims=True), axis=[1])", "2")});
+  c.push_back({{"variance"},
+               weighted("%a: " + t("2, 3") + ", %m: " + t("2, 1"), "variance(%a, %m, axis=[1], unbiased=True)", "2")});
+  // Shapes.
+  c.push_back({{"reshape"}, weighted("%a: " + t("2, 3"), "reshape(%a, newshape=[3, 2])", "3, 2")});
+  c.push_back({{"contrib_reverse_reshape"},
+               weighted("%a: " + t("2, 3"), "contrib_reverse_reshape(%a, newshape=[3, 2])", "3, 2")});
+  c.push_back({{"squeeze"}, weighted("%a: " + t("2, 1, 3"), "squeeze(%a, axis=[1])", "2, 3")});
+  c.push_back({{"expand_dims"}, weighted("%a: " + t("2, 3"), "expand_dims(%a, axis=1)", "2, 1, 3")});
+  c.push_back({{"nn.batch_flatten"}, weighted("%a: " + t("2, 3, 2"), "nn.batch_flatten(%a)", "2, 6")});
+  c.push_back({{"reshape_like"}, weighted("%a: " + t("2, 3") + ", %b: " + t("3, 2"), "reshape_like(%a, %b)", "3, 2")});
+  c.push_back({{"broadcast_to"}, weighted("%a: " + t("3"), "broadcast_to(%a, shape=[2, 3])", "2, 3")});
+  c.push_back({{"broadcast_to_like"},
+               weighted("%a: " + t("2, 1") + ", %b: " + t("2, 3"), "broadcast_to_like(%a, %b)", "2, 3")});
+  c.push_back({{"collapse_sum_like"},
+               weighted("%a: " + t("2, 3") + ", %b: " + t("3"), "collapse_sum_like(%a, %b)", "3")});
+  c.push_back({{"transpose"}, weighted("%a: " + t("2, 3, 4"), "transpose(%a, axes=[1, -1, 0])", "3, 4, 2")});
+  c.push_back({{"transpose"}, weighted("%a: " + t("2, 3, 4"), "transpose(%a, axes=None)", "4, 3, 2")});
+  // Neural-network operators.
+  c.push_back({{"nn.softmax"}, weighted("%a: " + t("2, 3"), "nn.softmax(%a, axis=0)", "2, 3")});
+  c.push_back({{"nn.log_softmax"}, weighted("%a: " + t("2, 3"), "nn.log_softmax(%a)", "2, 3")});
+  c.push_back({{"nn.bias_add"}, weighted("%a: " + t("2, 3, 2") + ", %b: " + t("3"), "nn.bias_add(%a, %b)", "2, 3, 2")});
+  c.push_back({{"nn.bias_add"},
+               weighted("%a: " + t("2, 3, 2") + ", %b: " + t("2"), "nn.bias_add(%a, %b, axis=-1)", "2, 3, 2")});
+  c.push_back({{"nn.dense"}, weighted("%a: " + t("2, 3") + ", %b: " + t("4, 3"), "nn.dense(%a, %b, units=4)", "2, 4")});
+  for (const char* flags : {"transpose_a=False, transpose_b=True", "transpose_a=False, transpose_b=False",
+                            "transpose_a=True, transpose_b=False", "transpose_a=True, transpose_b=True"}) {
+    std::string f(flags);
+    std::string a = f.find("transpose_a=True") != std::string::npos ? "2, 3, 4" : "2, 4, 3";
+    std::string b = f.find("transpose_b=True") != std::string::npos ? "2, 5, 3" : "2, 3, 5";
+    c.push_back({{"nn.batch_matmul"},
+                 weighted("%a: " + t(a) + ", %b: " + t(b), "nn.batch_matmul(%a, %b, " + f + ")", "2, 4, 5")});
+  }
+  c.push_back({{"nn.batch_matmul"},
+               weighted("%a: " + t("1, 4, 3") + ", %b: " + t("2, 5, 3"), "nn.batch_matmul(%a, %b, transpose_b=True)", "2, 4, 5")});
+  c.push_back({{"nn.global_avg_pool2d"}, weighted("%a: " + t("1, 2, 3, 3"), "nn.global_avg_pool2d(%a)", "1, 2, 1, 1")});
+  c.push_back({{"nn.max_pool2d"},
+               weighted("%a: " + t("1, 2, 4, 4"), "nn.max_pool2d(%a, pool_size=[2, 2], strides=[2, 2])", "1, 2, 2, 2")});
+  c.push_back({{"nn.avg_pool2d"},
+               weighted("%a: " + t("1, 1, 4, 4"),
+                        "nn.avg_pool2d(%a, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1], count_include_pad=False)",
+                        "1, 1, 2, 2")});
+  c.push_back({{"nn.cross_entropy"},
+               "def @main(%a: " + t("2, 3") + ", %b: " + t("2, 3") + ") { nn.cross_entropy(%a, %b) }", 0.2, 1});
+  return c;
+}
+
+// Sum of every element of every tensor in `v`.
+double total(const rt::Value& v) {
+  if (v.is_tensor()) {
+    rt::NDArray a = v.tensor();
+    double s = 0;
+    for (int64_t i = 0; i < a.size(); ++i) s += a.get_double(i);
+    return s;
+  }
+  double s = 0;
+  for (const rt::Value& f : v.tuple().fields) s += total(f);
+  return s;
+}
+
+void check_case(const GradCase& gc) {
+  INFO(gc.program);
+  SourceManager sources;
+  std::string text = "#[version = \"0.0.5\"]\n" + gc.program + "\n";
+  FileId file = sources.add("case.relay", text);
+  DiagnosticBag diags;
+  auto loaded = rt::load_program(sources, file, "main", nullptr, diags);
+  REQUIRE(loaded);
+  std::optional<std::string> def = autodiff::first_order_gradient(
+      *loaded->entry, *loaded->types.find(loaded->entry), sources.get(file), "main_grad", diags);
+  for (const Diagnostic& d : diags.items()) UNSCOPED_INFO(d.message);
+  REQUIRE(def);
+  INFO(*def);
+  std::string with_grad = autodiff::insert_definition(*loaded->front.module, sources.get(file), *def);
+  FileId grad_file = sources.add("case_grad.relay", with_grad);
+  DiagnosticBag grad_diags;
+  auto program = rt::load_program(sources, grad_file, "main_grad", nullptr, grad_diags);
+  for (const Diagnostic& d : grad_diags.items()) UNSCOPED_INFO(d.message);
+  REQUIRE(program);
+
+  std::mt19937_64 rng(42);
+  std::uniform_real_distribution<double> uniform(gc.lo, gc.hi);
+  std::vector<rt::NDArray> inputs;
+  for (const VarDecl* p : program->entry->fn->params) {
+    const TensorTy* ty = ty_as<TensorTy>(program->types.find(program->entry)->type_of(p));
+    REQUIRE(ty);
+    rt::Shape shape;
+    for (const Dim& d : ty->shape) shape.push_back(*d.constant_value());
+    rt::NDArray a = rt::NDArray::empty(shape, ty->dtype);
+    for (int64_t i = 0; i < a.size(); ++i) a.set_double(i, uniform(rng));
+    inputs.push_back(a);
+  }
+  auto run = [&](const FuncDef* fn, const std::vector<rt::NDArray>& args) {
+    rt::RunOutcome out = rt::run_function(*program->program, program->program->global(*fn),
+                                          std::vector<rt::Value>(args.begin(), args.end()), {}, sources);
+    if (out.error) FAIL(out.error->message);
+    return *out.value;
+  };
+  rt::Value result = run(program->entry, inputs);
+  REQUIRE(result.is_tuple());
+  const rt::TupleObj& gradients = result.tuple().fields[1].tuple();
+  REQUIRE(gradients.fields.size() == inputs.size());
+  const FuncDef* forward = program->find_global("main");
+  REQUIRE(std::abs(total(result.tuple().fields[0]) - total(run(forward, inputs))) < 1e-9);
+
+  for (size_t p = 0; p < inputs.size(); ++p) {
+    rt::NDArray grad = gradients.fields[p].tensor();
+    REQUIRE(grad.shape() == inputs[p].shape());
+    for (int64_t i = 0; i < inputs[p].size(); ++i) {
+      std::vector<rt::NDArray> plus, minus;
+      for (const rt::NDArray& a : inputs) {
+        plus.push_back(a.copy());
+        minus.push_back(a.copy());
+      }
+      double x = inputs[p].get_double(i);
+      plus[p].set_double(i, x + gc.step);
+      minus[p].set_double(i, x - gc.step);
+      double numeric = (total(run(forward, plus)) - total(run(forward, minus))) / (2 * gc.step);
+      double analytic = grad.get_double(i);
+      INFO("parameter " << p << ", element " << i << ": gradient " << analytic << ", finite differences " << numeric);
+      CHECK(std::abs(analytic - numeric) <= gc.tolerance * (1 + std::abs(numeric)));
+    }
+  }
+}
+
+TEST_CASE("every gradient rule agrees with finite differences", "[autodiff]") {
+  std::set<std::string> covered;
+  for (const GradCase& gc : cases()) {
+    for (const std::string& op : gc.ops) covered.insert(op);
+    check_case(gc);
+  }
+  std::string untested;
+  for (const OpInfo& op : all_ops())
+    if (autodiff::find_gradient(op) && !covered.count(std::string(op.name))) untested += " " + std::string(op.name);
+  INFO("operators with a gradient rule but no case here:" << untested);
+  CHECK(untested.empty());
+}
+
+TEST_CASE("the gradient function shares its parameters and returns (result, gradients)", "[autodiff]") {
+  SourceManager sources;
+  FileId file = sources.add("shape.relay",
+                            "#[version = \"0.0.5\"]\n"
+                            "def @main(%x: Tensor[(2, 3), float32]) {\n  %0 = exp(%x);\n  (%0, %0)\n}\n");
+  DiagnosticBag diags;
+  auto loaded = rt::load_program(sources, file, "main", nullptr, diags);
+  REQUIRE(loaded);
+  auto def = autodiff::first_order_gradient(*loaded->entry, *loaded->types.find(loaded->entry),
+                                            sources.get(file), "g", diags);
+  REQUIRE(def);
+  CHECK(def->rfind("def @g(%x: Tensor[(2, 3), float32]) -> ((Tensor[(2, 3), float32], Tensor[(2, 3), float32]), "
+                   "(Tensor[(2, 3), float32],)) {",
+                   0) == 0);
+  // The shared value's two uses add their gradients once each.
+  CHECK(def->find("add(") != std::string::npos);
+}
+
+TEST_CASE("what first-order differentiation refuses is reported at the construct", "[autodiff]") {
+  struct Refused {
+    const char* program;
+    const char* message;
+  };
+  const Refused refused[] = {
+      {"def @main(%x: Tensor[(3), float32]) { if (True) { %x } else { negative(%x) } }", "does not support `if`"},
+      {"def @f(%x: Tensor[(3), float32]) -> Tensor[(3), float32] { %x }\ndef @main(%x: Tensor[(3), float32]) { @f(%x) }",
+       "calls of other global functions"},
+      {"def @main(%x: Tensor[(3), float32]) { argsort(%x) }", "operator `argsort` has no gradient"},
+      {"def @main(%x: Tensor[(2, 3, 4), float32], %w: Tensor[(5, 4), float32]) { nn.dense(%x, %w, units=None) }",
+       "the gradient of `nn.dense` is only for 2-d data and weight"},
+      {"def @main(%x: Tensor[(1, 1, 4, 4), float32]) { nn.avg_pool2d(%x, pool_size=[2, 2], count_include_pad=True) }",
+       "not with `count_include_pad=True`"},
+      {"def @main(%x: (Tensor[(3), float32], Tensor[(3), float32])) { %x.0 }", "is not a tensor"},
+  };
+  for (const Refused& r : refused) {
+    INFO(r.program);
+    SourceManager sources;
+    FileId file = sources.add("refused.relay", std::string("#[version = \"0.0.5\"]\n") + r.program + "\n");
+    DiagnosticBag diags;
+    auto loaded = rt::load_program(sources, file, "main", nullptr, diags);
+    REQUIRE(loaded);
+    auto def = autodiff::first_order_gradient(*loaded->entry, *loaded->types.find(loaded->entry),
+                                              sources.get(file), "main_grad", diags);
+    CHECK_FALSE(def);
+    REQUIRE(diags.has_errors());
+    const Diagnostic& d = diags.items().back();
+    CHECK(d.code() == std::string_view("E0120"));
+    CHECK(d.message.find(r.message) != std::string::npos);
+    CHECK(d.primary().span.size() > 0);
+  }
+}
+
+}  // namespace
+}  // namespace relay
