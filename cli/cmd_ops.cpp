@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "lang/base/diagnostic.h"
+#include "lang/autodiff/gradient_rule.h"
 #include "lang/ops/op_registry.h"
 #include "lang/ops/op_schema.h"
 #include "lang/types/relation.h"
@@ -28,12 +29,13 @@ constexpr const char* kUsage =
     "default or `required`.\n"
     "  --json   the same as a JSON array of {name, group, supported, pattern, args,\n"
     "           attrs: {struct, type_key, registered, complete, fields: [{name, type,\n"
-    "           default | required}]} | null, doc, has_relation}\n"
+    "           default | required}]} | null, doc, has_relation, has_gradient}\n"
     "Exit status: 0 success, 2 usage error (an unknown option or operator name).\n";
 
 std::string str(std::string_view s) { return std::string(s); }
 
 bool has_relation(const OpInfo& op) { return find_relation(op) != nullptr; }
+bool has_gradient(const OpInfo& op) { return autodiff::find_gradient(op) != nullptr; }
 
 // `nn.conv2d(data, weight) [Conv2DAttrs] pattern=out-elementwise-fusable`, plus why the
 // operator cannot be used yet when it cannot.
@@ -59,8 +61,9 @@ std::string field_line(const AttrField& f) {
 }
 
 void print_details(const OpInfo& op) {
-  std::printf("    group %.*s; type relation: %s\n", static_cast<int>(op_group_name(op.group).size()),
-              op_group_name(op.group).data(), has_relation(op) ? "yes" : "none yet");
+  std::printf("    group %.*s; type relation: %s; gradient (relay grad): %s\n",
+              static_cast<int>(op_group_name(op.group).size()), op_group_name(op.group).data(),
+              has_relation(op) ? "yes" : "none yet", has_gradient(op) ? "yes" : "none");
   if (!op.attrs) {
     std::printf("    no attributes\n");
     return;
@@ -120,7 +123,8 @@ Json op_json(const OpInfo& op) {
           {"args", std::move(args)},
           {"attrs", std::move(attrs)},
           {"doc", str(op.doc)},
-          {"has_relation", has_relation(op)}};
+          {"has_relation", has_relation(op)},
+          {"has_gradient", has_gradient(op)}};
 }
 
 int unknown_op(std::string_view name) {

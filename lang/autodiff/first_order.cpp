@@ -73,14 +73,14 @@ class FirstOrder {
       if (!is_tensor(t)) {
         refuse(p->span, "parameter `%" + std::string(p->name) + "` is not a tensor",
                "gradients are taken with respect to tensor parameters");
+        bound_[p] = stand_in();
         continue;
       }
       params.push_back(add_value(Value(Value::Kind::Param, "%" + std::string(p->name), t)));
       bound_[p] = params.back();
     }
-    if (diags_.error_count() > errors_before) return std::nullopt;
     int result = value_of(def_.fn->body);
-    if (diags_.error_count() > errors_before || result < 0) return std::nullopt;
+    if (diags_.error_count() > errors_before) return std::nullopt;
 
     backward(result);
     if (diags_.error_count() > errors_before) return std::nullopt;
@@ -138,8 +138,9 @@ class FirstOrder {
     return atom;
   }
 
-  // The value an expression evaluates to, its forward computation emitted; -1 after
-  // reporting why it cannot be differentiated.
+  // The value an expression evaluates to, its forward computation emitted. After
+  // reporting why it cannot be differentiated, a stand-in (a constant, so nothing flows
+  // into it) lets the walk go on to report the function's other problems.
   int value_of(const Expr* e) {
     switch (e->kind) {
       case ExprKind::Constant:
@@ -150,7 +151,7 @@ class FirstOrder {
         auto it = bound_.find(as_ref(e)->decl);
         if (it != bound_.end()) return it->second;
         refuse(e->span, "it uses a variable bound outside the function", "bound outside");
-        return -1;
+        return stand_in();
       }
       case ExprKind::Block: return block_value(*as<BlockExpr>(e));
       case ExprKind::Call: return call_value(*as<CallExpr>(e));
@@ -160,7 +161,6 @@ class FirstOrder {
         const TupleExpr* t = as<TupleExpr>(e);
         for (const Expr* f : t->fields) {
           int field = value_of(f);
-          if (field < 0) return -1;
           v.inputs.push_back(field);
           text += (v.inputs.size() > 1 ? ", " : "") + values_[field].atom;
         }
@@ -171,7 +171,6 @@ class FirstOrder {
       case ExprKind::TupleGetItem: {
         const TupleGetItemExpr* g = as<TupleGetItemExpr>(e);
         int tuple = value_of(g->tuple);
-        if (tuple < 0) return -1;
         Value v(Value::Kind::Project, "", types_.type_of(e));
         v.inputs = {tuple};
         v.index = g->index;
@@ -194,18 +193,19 @@ class FirstOrder {
 
   int unsupported(const Expr* e, const std::string& what, const std::string& label) {
     refuse(e->span, "first-order differentiation does not support " + what, label);
-    return -1;
+    return stand_in();
   }
+
+  int stand_in() { return add_value(Value(Value::Kind::Constant, "<error>", nullptr)); }
 
   int block_value(const BlockExpr& b) {
     for (const Binding& binding : b.bindings) {
       if (binding.kind == BindingKind::Sequence || binding.kind == BindingKind::FreeVar) {
         refuse(binding.span, "a binding for effect or a free variable is not differentiable", "here");
-        return -1;
+        if (binding.var) bound_[binding.var] = stand_in();
+        continue;
       }
-      int v = value_of(binding.value);
-      if (v < 0) return -1;
-      bound_[binding.var] = v;
+      bound_[binding.var] = value_of(binding.value);
     }
     return value_of(b.result);
   }
@@ -222,17 +222,11 @@ class FirstOrder {
     v.call = &c;
     v.op = callee->op;
     std::string args_text;
-    bool ok = true;
     for (const Expr* a : c.args) {
       int in = value_of(a);
-      if (in < 0) {
-        ok = false;
-        continue;
-      }
       v.inputs.push_back(in);
       args_text += (v.inputs.size() > 1 ? ", " : "") + values_[in].atom;
     }
-    if (!ok) return -1;
     DiagnosticBag ignored;  // the checker reported bad attributes already
     check_call_attrs(*v.op, c, v.attrs, ignored);
     if (c.attrs_meta) {
@@ -249,17 +243,38 @@ class FirstOrder {
     } else if (!find_gradient(*v.op)) {
       refuse(c.callee_span.size() ? c.callee_span : c.callee->span,
              "operator `" + std::string(v.op->name) + "` has no gradient", "no gradient rule for this operator");
-    } else {
-      for (int in : v.inputs)
-        if (!is_tensor(values_[in].type)) {
-          refuse(c.span, "an input of `" + std::string(v.op->name) + "` is not a tensor", "this call");
-          break;
-        }
     }
     std::string text = std::string(v.op->name) + "(" + args_text;
     if (!v.attrs_text.empty()) text += (args_text.empty() ? "" : ", ") + v.attrs_text;
     v.atom = bind_forward(text + ")");
-    return add_value(std::move(v));
+    int id = add_value(std::move(v));
+    // Ask the rule now whether it covers this call, so a refusal is reported with the
+    // other problems rather than after them (the backward pass asks again, with the
+    // real incoming gradient).
+    if (find_gradient(*values_[id].op) && differentiable_type(values_[id].type) && inputs_known(values_[id]))
+      rule_result(values_[id], "%grad");
+    return id;
+  }
+
+  bool inputs_known(const Value& v) const {
+    for (int in : v.inputs)
+      if (!values_[in].type) return false;
+    return true;
+  }
+
+  // The call's rule applied to `grad_atom`; a refusal is reported (empty grads).
+  GradientResult rule_result(const Value& v, const std::string& grad_atom) {
+    GradientCall gc{*v.op, v.attrs, v.written_attrs, {}, {}, Term{v.atom}, v.type, Term{grad_atom}};
+    for (int in : v.inputs) {
+      gc.inputs.push_back(Term{values_[in].atom});
+      gc.input_types.push_back(values_[in].type);
+    }
+    GradientResult r = find_gradient(*v.op)->build(gc);
+    if (!r.error.empty()) {
+      refuse(v.call->span, "the gradient of `" + std::string(v.op->name) + "` is " + r.error, "this call");
+      r.grads.clear();
+    }
+    return r;
   }
 
   // Seeds the result, then runs the values in reverse, each handing its total gradient
@@ -325,16 +340,7 @@ class FirstOrder {
   std::string total_of_param(int id) { return total(acc_[id], values_[id].atom, values_[id].type); }
 
   void propagate_call(const Value& v, const std::string& grad_atom) {
-    GradientCall gc{*v.op, v.attrs, v.written_attrs, {}, {}, Term{v.atom}, v.type, Term{grad_atom}};
-    for (int in : v.inputs) {
-      gc.inputs.push_back(Term{values_[in].atom});
-      gc.input_types.push_back(values_[in].type);
-    }
-    GradientResult r = find_gradient(*v.op)->build(gc);
-    if (!r.error.empty()) {
-      refuse(v.call->span, "the gradient of `" + std::string(v.op->name) + "` is " + r.error, "this call");
-      return;
-    }
+    GradientResult r = rule_result(v, grad_atom);
     for (size_t i = 0; i < v.inputs.size() && i < r.grads.size(); ++i) {
       if (values_[v.inputs[i]].kind == Value::Kind::Constant) continue;
       add_to(v.inputs[i], bind_backward(r.grads[i]));

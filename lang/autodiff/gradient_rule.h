@@ -55,7 +55,8 @@ struct GradientCall {
   const TensorTy& output_tensor() const;
   // `key=value, ...` of the written attributes but those named in `except`.
   std::string attrs_text(std::initializer_list<std::string_view> except = {}) const;
-  // A scalar literal of the output's dtype (`0.5f`, `0.5f64`, ...).
+  // A scalar literal of the output's dtype (`0.5f`, `0.5f64`, ...); the first input's
+  // when the output is a tuple.
   Term literal(double value) const;
 };
 

@@ -77,7 +77,8 @@ std::string GradientCall::attrs_text(std::initializer_list<std::string_view> exc
 }
 
 Term GradientCall::literal(double value) const {
-  return Term{format_float_literal(value, output_tensor().dtype)};
+  const TensorTy* out = ty_as<TensorTy>(output_type);
+  return Term{format_float_literal(value, out ? out->dtype : input_tensor(0).dtype)};
 }
 
 }  // namespace relay::autodiff

@@ -95,6 +95,80 @@ GradientResult avg_pool2d_grad(C c) {
   return grads({call("nn.avg_pool2d_grad", {c.grad, c.inputs[0]}, c.attrs_text({"count_include_pad"}))});
 }
 
+// nn.conv2d, NCHW data and OIHW weights: the data's gradient is the transposed convolution
+// of the output's gradient with the same weights (read as IOHW), padded on the output side
+// to give back the input's exact size where the strides dropped rows; the weights' is
+// nn.conv2d_backward_weight (TVM's rule, with the dilation in the size computation).
+GradientResult conv2d_grad(C c) {
+  if (c.attrs.get_string("data_layout") != "NCHW" || c.attrs.get_string("kernel_layout") != "OIHW")
+    return refuse("only for NCHW data and OIHW weights");
+  if (!default_out_dtype(c)) return refuse("not with an `out_dtype` other than the inputs'");
+  std::string out_layout = c.attrs.get_string("out_layout");
+  if (!out_layout.empty() && out_layout != "NCHW") return refuse("only for an NCHW output");
+  std::optional<std::vector<int64_t>> in = static_shape(c.input_tensor(0));
+  std::optional<std::vector<int64_t>> w = static_shape(c.input_tensor(1));
+  std::optional<std::vector<int64_t>> out = static_shape(c.output_tensor());
+  if (!in || !w || !out) return refuse("needs static shapes");
+  std::vector<int64_t> strides = c.attrs.get_ints("strides"), dilation = c.attrs.get_ints("dilation");
+  std::vector<int64_t> padding = c.attrs.get_ints("padding");
+  if (strides.size() == 1) strides.push_back(strides[0]);
+  if (dilation.size() == 1) dilation.push_back(dilation[0]);
+  // [all], [vertical, horizontal] or [top, left, bottom, right]
+  if (padding.size() == 1) padding = {padding[0], padding[0], padding[0], padding[0]};
+  if (padding.size() == 2) padding = {padding[0], padding[1], padding[0], padding[1]};
+  if (strides.size() != 2 || dilation.size() != 2 || padding.size() != 4) return refuse("needs 2-d strides, dilation and padding");
+  std::vector<int64_t> output_padding(2);
+  for (int i = 0; i < 2; ++i) {
+    int64_t covered = ((*out)[2 + i] - 1) * strides[i] - padding[i] - padding[i + 2] + dilation[i] * ((*w)[2 + i] - 1) + 1;
+    output_padding[i] = (*in)[2 + i] - covered;
+  }
+  int64_t groups = c.attrs.get_int("groups", 1);
+  std::string common = "strides=" + int_list(strides) + ", padding=" + int_list(padding) +
+                       ", dilation=" + int_list(dilation) + ", groups=" + std::to_string(groups);
+  std::string kernel = "kernel_size=" + int_list({(*w)[2], (*w)[3]});
+  Term dx = call("nn.conv2d_transpose", {c.grad, c.inputs[1]},
+                 "channels=" + std::to_string((*in)[1]) + ", " + kernel + ", " + common +
+                     ", output_padding=" + int_list(output_padding));
+  // Its layout attributes are repurposed (TVM's builder): data_layout is the gradient's,
+  // kernel_layout the data's, out_layout the weights'.
+  Term dw = call("nn.conv2d_backward_weight", {c.grad, c.inputs[0]},
+                 common + ", channels=" + std::to_string((*w)[0]) + ", " + kernel +
+                     ", data_layout=\"NCHW\", kernel_layout=\"NCHW\", out_layout=\"OIHW\"");
+  return grads({dx, dw});
+}
+
+// nn.batch_norm with its moving statistics (Relay's only semantics; training rewrites it
+// first): out = (x - mean) * gamma / sqrt(var + eps) + beta along `axis`, and the
+// statistics passed through as the result's fields 1 and 2.
+GradientResult batch_norm_grad(C c) {
+  size_t rank = c.input_tensor(0).rank();
+  int64_t axis = c.attrs.get_int("axis", 1);
+  if (axis < 0) axis += static_cast<int64_t>(rank);
+  // A per-channel (C) tensor shaped to broadcast along `axis`: (C, 1, ..., 1).
+  int64_t trailing = static_cast<int64_t>(rank) - 1 - axis;
+  auto along = [&](const Term& t) {
+    return trailing ? call("expand_dims", {t}, "axis=1, num_newaxis=" + std::to_string(trailing)) : t;
+  };
+  auto per_channel = [&](const Term& t) {
+    return call("sum", {t}, "axis=[" + std::to_string(axis) + "], exclude=True");
+  };
+  const Term &x = c.inputs[0], &gamma = c.inputs[1], &beta = c.inputs[2], &mean = c.inputs[3], &var = c.inputs[4];
+  Term g{c.grad.text + ".0"};
+  bool scale = c.attrs.get_bool("scale", true), center = c.attrs.get_bool("center", true);
+  Term inv = call("rsqrt", {add(var, c.literal(c.attrs.get_double("epsilon", 1e-5)))});
+  Term factor = scale ? mul(gamma, inv) : inv;  // d out / d x, per channel
+  Term centred = sub(x, along(mean));
+  Term g_centred = per_channel(mul(g, centred));
+  Term dx = mul(g, along(factor));
+  Term dgamma = scale ? mul(g_centred, inv) : zeros_like(gamma);
+  Term dbeta = center ? per_channel(g) : zeros_like(beta);
+  Term dmean = add(neg(mul(per_channel(g), factor)), Term{c.grad.text + ".1"});
+  // d/dvar (var + eps)^(-1/2) = -1/2 inv^3
+  Term dinv = mul(c.literal(-0.5), mul(inv, mul(inv, inv)));
+  Term dvar = add(mul(g_centred, scale ? mul(gamma, dinv) : dinv), Term{c.grad.text + ".2"});
+  return grads({dx, dgamma, dbeta, dmean, dvar});
+}
+
 GradientResult cross_entropy_grad(C c) {
   // out = -sum(log(x) * y) / batch
   std::optional<int64_t> batch = c.input_tensor(0).shape[0].constant_value();
@@ -117,6 +191,8 @@ void register_nn_gradients(GradientTable& t) {
   register_gradient(t, "nn.max_pool2d", max_pool2d_grad);
   register_gradient(t, "nn.avg_pool2d", avg_pool2d_grad);
   register_gradient(t, "nn.cross_entropy", cross_entropy_grad);
+  register_gradient(t, "nn.conv2d", conv2d_grad);
+  register_gradient(t, "nn.batch_norm", batch_norm_grad);
 }
 
 }  // namespace relay::autodiff

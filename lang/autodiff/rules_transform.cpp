@@ -36,6 +36,33 @@ GradientResult transpose_grad(C c) {
   return grads({call("transpose", {c.grad}, "axes=" + int_list(inverse))});
 }
 
+// zeros, ones: no inputs, so no gradients.
+GradientResult creation_grad(C) { return grads({}); }
+
+// concatenate((x1, ..., xn), axis): the gradient split at the inputs' boundaries.
+GradientResult concatenate_grad(C c) {
+  const TupleTy* parts = ty_as<TupleTy>(c.input_types[0]);
+  if (!parts || parts->fields.empty()) return refuse("needs a tuple of tensors");
+  const TensorTy* first = ty_as<TensorTy>(parts->fields[0]);
+  int64_t axis = c.attrs.get_int("axis", 0);
+  if (axis < 0) axis += static_cast<int64_t>(first->rank());
+  if (parts->fields.size() == 1) return grads({Term{"(" + c.grad.text + ",)"}});
+  std::vector<int64_t> boundaries;
+  int64_t at = 0;
+  for (size_t i = 0; i + 1 < parts->fields.size(); ++i) {
+    std::optional<int64_t> size = ty_as<TensorTy>(parts->fields[i])->shape[axis].constant_value();
+    if (!size) return refuse("needs the inputs' sizes along `axis` to be static");
+    boundaries.push_back(at += *size);
+  }
+  return grads({call("split", {c.grad},
+                     "indices_or_sections=" + int_list(boundaries) + ", axis=" + std::to_string(axis))});
+}
+
+// split(x, ...): its pieces' gradients joined again (zeros for a piece nobody used).
+GradientResult split_grad(C c) {
+  return grads({call("concatenate", {c.grad}, "axis=" + std::to_string(c.attrs.get_int("axis", 0)))});
+}
+
 }  // namespace
 
 void register_transform_gradients(GradientTable& t) {
@@ -46,6 +73,10 @@ void register_transform_gradients(GradientTable& t) {
   register_gradient(t, "broadcast_to_like", broadcast_to_like_grad);
   register_gradient(t, "collapse_sum_like", collapse_sum_like_grad);
   register_gradient(t, "transpose", transpose_grad);
+  register_gradient(t, "zeros", creation_grad);
+  register_gradient(t, "ones", creation_grad);
+  register_gradient(t, "concatenate", concatenate_grad);
+  register_gradient(t, "split", split_grad);
 }
 
 }  // namespace relay::autodiff

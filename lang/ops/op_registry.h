@@ -11,7 +11,7 @@
 //   type relations     lang/types/relations/   find_relation(const OpInfo&)
 //   reference kernels  interpreter/kernels/    rt::find_kernel(const OpInfo&)
 //   lowerings          compiler/pipeline/      compiler::op_lowering(const OpInfo&)
-//   gradients          lang/ops/gradient.h     find_gradient(const OpInfo&) (none yet)
+//   gradients          lang/autodiff/          autodiff::find_gradient(const OpInfo&)
 // The by-name lookups that remain are thin wrappers (find_op first) for the CLI and tests.
 #pragma once
 

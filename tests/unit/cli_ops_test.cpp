@@ -74,6 +74,10 @@ TEST_CASE("relay ops --json: every operator, as data", "[cli][ops]") {
   CHECK((*conv)["attrs"]["type_key"] == "relay.attrs.Conv2DAttrs");
   CHECK((*conv)["attrs"]["registered"] == true);
   CHECK((*conv)["has_relation"] == true);
+  CHECK((*conv)["has_gradient"] == true);
+  const nlohmann::json* argsort = find_entry(ops, "argsort");
+  REQUIRE(argsort != nullptr);
+  CHECK((*argsort)["has_gradient"] == false);
   CHECK(contains((*conv)["doc"].get<std::string>(), "nn.conv2d(data: NCHW, weight: OIHW) ->"));
   const nlohmann::json* channels = find_field(*conv, "channels");
   REQUIRE(channels != nullptr);
@@ -124,7 +128,7 @@ TEST_CASE("relay ops NAME: the named operators with their attribute schemas", "[
   Outcome o = relay("ops nn.conv2d reshape");
   REQUIRE(o.status == 0);
   CHECK(o.out.rfind("nn.conv2d(data, weight)", 0) == 0);  // in the order asked, no heading
-  CHECK(contains(o.out, "    group nn; type relation: yes\n"));
+  CHECK(contains(o.out, "    group nn; type relation: yes; gradient (relay grad): yes\n"));
   CHECK(contains(o.out, "    attrs Conv2DAttrs (type key relay.attrs.Conv2DAttrs)\n"));
   CHECK(contains(o.out, "      channels: IndexExpr = None\n"));
   CHECK(contains(o.out, "      data_layout: String = \"NCHW\"\n"));

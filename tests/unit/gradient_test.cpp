@@ -87,6 +87,16 @@ std::vector<GradCase> cases() {
                weighted("%a: " + t("2, 3") + ", %b: " + t("3"), "collapse_sum_like(%a, %b)", "3")});
   c.push_back({{"transpose"}, weighted("%a: " + t("2, 3, 4"), "transpose(%a, axes=[1, -1, 0])", "3, 4, 2")});
   c.push_back({{"transpose"}, weighted("%a: " + t("2, 3, 4"), "transpose(%a, axes=None)", "4, 3, 2")});
+  c.push_back({{"zeros", "ones"},
+               "def @main(%a: " + t("2, 3") + ") { add(multiply(%a, ones(shape=[2, 3], dtype=\"float64\")), "
+               "zeros(shape=[3], dtype=\"float64\")) }"});
+  c.push_back({{"concatenate"},
+               weighted("%a: " + t("2, 1") + ", %b: " + t("2, 3"), "concatenate((%a, %b, %a), axis=-1)", "2, 5")});
+  c.push_back({{"concatenate"}, weighted("%a: " + t("2, 3"), "concatenate((%a,))", "2, 3")});
+  // Only two of the three pieces are used: the third gets zeros.
+  c.push_back({{"split"},
+               "def @main(%a: " + t("2, 6") + ", %w: " + t("2, 3") + ") {\n  %0 = split(%a, indices_or_sections=[1, 4], axis=1);\n"
+               "  (multiply(%0.1, %w), exp(%0.0))\n}"});
   // Neural-network operators.
   c.push_back({{"nn.softmax"}, weighted("%a: " + t("2, 3"), "nn.softmax(%a, axis=0)", "2, 3")});
   c.push_back({{"nn.log_softmax"}, weighted("%a: " + t("2, 3"), "nn.log_softmax(%a)", "2, 3")});
@@ -111,6 +121,27 @@ std::vector<GradCase> cases() {
                weighted("%a: " + t("1, 1, 4, 4"),
                         "nn.avg_pool2d(%a, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1], count_include_pad=False)",
                         "1, 1, 2, 2")});
+  c.push_back({{"nn.conv2d"},
+               weighted("%a: " + t("1, 2, 5, 5") + ", %k: " + t("3, 2, 3, 3"), "nn.conv2d(%a, %k, padding=[1, 1])",
+                        "1, 3, 5, 5")});
+  // Strides that drop a row, asymmetric padding, dilation, groups.
+  c.push_back({{"nn.conv2d"},
+               weighted("%a: " + t("1, 2, 6, 6") + ", %k: " + t("2, 2, 2, 2"),
+                        "nn.conv2d(%a, %k, strides=[2, 2], padding=[0, 1, 1, 0], dilation=[2, 1])", "1, 2, 3, 3")});
+  c.push_back({{"nn.conv2d"},
+               weighted("%a: " + t("1, 4, 4, 4") + ", %k: " + t("4, 2, 3, 3"),
+                        "nn.conv2d(%a, %k, padding=[1, 1], groups=2)", "1, 4, 4, 4")});
+  const std::string channel = t("3");
+  const std::string bn_params = ", %g: " + channel + ", %b: " + channel + ", %m: " + channel + ", %v: " + channel;
+  c.push_back({{"nn.batch_norm"},
+               "def @main(%a: " + t("2, 3, 2, 2") + bn_params + ", %w: " + t("2, 3, 2, 2") +
+                   ") {\n  %0 = nn.batch_norm(%a, %g, %b, %m, %v);\n  (multiply(%0.0, %w), %0.1, exp(%0.2))\n}",
+               0.5, 2});
+  c.push_back({{"nn.batch_norm"},
+               "def @main(%a: " + t("2, 2, 3") + bn_params + ", %w: " + t("2, 2, 3") +
+                   ") {\n  %0 = nn.batch_norm(%a, %g, %b, %m, %v, axis=-1, epsilon=0.1f, center=False, scale=False);\n"
+                   "  multiply(%0.0, %w)\n}",
+               0.5, 2});
   c.push_back({{"nn.cross_entropy"},
                "def @main(%a: " + t("2, 3") + ", %b: " + t("2, 3") + ") { nn.cross_entropy(%a, %b) }", 0.2, 1});
   return c;
