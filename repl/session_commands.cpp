@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "interpreter/value_print.h"
+#include "lang/autodiff/first_order.h"
 #include "lang/syntax/frontend.h"
 #include "lang/syntax/printer.h"
 #include "repl/dataflow_graph.h"
@@ -24,6 +25,7 @@ const CommandInfo kCommands[] = {
     {"ir", "EXPR", "show EXPR's typed IR (each binding with its type, as TVM prints it)"},
     {"time", "EXPR", "evaluate EXPR and show how long it took"},
     {"viz", "NAME", "draw the dataflow graph of function @NAME (SVG, through Graphviz)"},
+    {"grad", "NAME", "define @NAME_grad: @NAME's result and its gradient for each parameter"},
     {"env", "", "list the session's bindings and definitions with their types"},
     {"load", "FILE", "add the definitions of a .relay file (replacing those of the same name)"},
     {"reload", "", "load the files loaded with :load again"},
@@ -167,6 +169,7 @@ ExecResult Session::Impl::command(const CommandLine& c, FileId input) {
     return result;
   }
   if (name == "viz") return viz(c.arg, arg_span);
+  if (name == "grad") return grad(c.arg, arg_span);
   if (name == "env") return env();
   if (name == "load") {
     std::string path(c.arg), text, error, reason;
@@ -273,6 +276,35 @@ ExecResult Session::Impl::viz(std::string_view name, Span at) {
   o.text = "the dataflow graph of @" + n;
   r.outputs.push_back(std::move(o));
   return r;
+}
+
+ExecResult Session::Impl::grad(std::string_view name, Span at) {
+  std::string n(name);
+  if (!n.empty() && n[0] == '@') n.erase(0, 1);
+  const CheckedDefinition* def = nullptr;
+  for (const auto& d : accepted->definitions)
+    if (d.def->name == n) def = &d;
+  if (!def || !def->types)
+    return session_error(at, "the session defines no function `@" + n + "`", "`:env` lists the definitions");
+  DiagnosticBag diags;
+  std::optional<std::string> text =
+      autodiff::first_order_gradient(*def->def, *def->types, db.sources().get(def->chunk_file), n + "_grad", diags);
+  if (!text) {
+    // The pass reports in the definition's chunk; the session shows the file's spans
+    // where the user wrote them.
+    std::vector<Diagnostic> in_file;
+    for (Diagnostic d : diags.items()) {
+      for (Label& l : d.labels)
+        if (l.span.file == def->chunk_file)
+          l.span = Span{accepted->file, l.span.begin + def->chunk_offset, l.span.end + def->chunk_offset};
+      in_file.push_back(std::move(d));
+    }
+    ExecResult r;
+    r.ok = false;
+    r.outputs.push_back(error_output(to_display(in_file, module.build(), at, true)));
+    return r;
+  }
+  return define(display.add("<gradient of @" + n + ">", std::move(*text)), "");
 }
 
 ExecResult Session::Impl::reset() {

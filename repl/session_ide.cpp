@@ -120,7 +120,7 @@ ide::CompletionResult Session::complete(std::string_view input, uint32_t cursor)
     uint32_t arg_begin = std::min(c->arg_offset, cursor);
     std::string typed(input.substr(arg_begin, cursor - arg_begin));
     result.replace_begin = arg_begin;
-    if (c->name == "viz") {
+    if (c->name == "viz" || c->name == "grad") {
       for (const auto& d : impl_->accepted->definitions) {
         std::string n(d.def->name);
         if (n.starts_with(typed) || ("@" + n).starts_with(typed))

@@ -116,6 +116,8 @@ struct Session::Impl {
   ExecResult reload();
   ExecResult env() const;
   ExecResult viz(std::string_view name, Span at);
+  // Adds @NAME_grad, the gradient of @NAME (lang/autodiff/first_order.h).
+  ExecResult grad(std::string_view name, Span at);
   ExecResult reset();
 };
 

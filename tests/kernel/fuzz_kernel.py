@@ -63,7 +63,7 @@ EXPRESSIONS = [
 ]
 COMMANDS = [":env", ":type @f", ":type add(%w, %w)", ":ir @f(%w)", ":time @g(%n)", ":jit", ":help",
             ":set check-numerics on", ":set check-numerics off", ":set jit off", ":set jit on",
-            ":type", ":ir", ":viz f", ":viz nope", ":load /nonexistent.relay", ":reload", ":t %n",
+            ":type", ":ir", ":viz f", ":viz nope", ":grad f", ":grad nope", ":load /nonexistent.relay", ":reload", ":t %n",
             ":set", ":set nothing on", ":frobnicate", ":reset"]
 ODD = ["", " ", "\n", "(", ")", "{", "}", ";", "%", "@", ",", "\u00e9", "\U0001F600", "\t", "\"", "/*", "//",
        "[", "]", "1e400f", "-", "=", "=>", "let", "fn", "meta[relay.Constant][0]"]
