@@ -252,7 +252,7 @@ class FirstOrder {
     // other problems rather than after them (the backward pass asks again, with the
     // real incoming gradient).
     if (find_gradient(*values_[id].op) && differentiable_type(values_[id].type) && inputs_known(values_[id]))
-      rule_result(values_[id], "%grad");
+      rule_result(values_[id], "%grad", false);
     return id;
   }
 
@@ -263,8 +263,11 @@ class FirstOrder {
   }
 
   // The call's rule applied to `grad_atom`; a refusal is reported (empty grads).
-  GradientResult rule_result(const Value& v, const std::string& grad_atom) {
-    GradientCall gc{*v.op, v.attrs, v.written_attrs, {}, {}, Term{v.atom}, v.type, Term{grad_atom}};
+  // `emit`: bind the rule's shared terms in the backward pass (false for the dry run of
+  // the forward walk, which only wants a refusal).
+  GradientResult rule_result(const Value& v, const std::string& grad_atom, bool emit) {
+    GradientCall gc{*v.op, v.attrs, v.written_attrs, {}, {}, Term{v.atom}, v.type, Term{grad_atom}, {}};
+    gc.bind = [this, emit](const Term& t) { return emit ? Term{bind_backward(t)} : t; };
     for (int in : v.inputs) {
       gc.inputs.push_back(Term{values_[in].atom});
       gc.input_types.push_back(values_[in].type);
@@ -340,7 +343,7 @@ class FirstOrder {
   std::string total_of_param(int id) { return total(acc_[id], values_[id].atom, values_[id].type); }
 
   void propagate_call(const Value& v, const std::string& grad_atom) {
-    GradientResult r = rule_result(v, grad_atom);
+    GradientResult r = rule_result(v, grad_atom, true);
     for (size_t i = 0; i < v.inputs.size() && i < r.grads.size(); ++i) {
       if (values_[v.inputs[i]].kind == Value::Kind::Constant) continue;
       add_to(v.inputs[i], bind_backward(r.grads[i]));

@@ -14,6 +14,7 @@
 // finite differences.
 #pragma once
 
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <utility>
@@ -49,6 +50,9 @@ struct GradientCall {
   Term output;                 // the call's value, an atom
   Ty output_type;
   Term grad;                   // the incoming gradient, an atom of the output's type
+  // Binds a term used more than once with `let`, returning its atom, so the generated
+  // code computes it once (the identity when the pass only asks whether the rule applies).
+  std::function<Term(const Term&)> bind;
 
   // The i-th input's tensor type (rules are only registered for tensor inputs).
   const TensorTy& input_tensor(size_t i) const;
@@ -82,5 +86,6 @@ void register_elementwise_gradients(GradientTable& table);
 void register_reduction_gradients(GradientTable& table);
 void register_transform_gradients(GradientTable& table);
 void register_nn_gradients(GradientTable& table);
+void register_nn_more_gradients(GradientTable& table);
 
 }  // namespace relay::autodiff

@@ -28,6 +28,7 @@ const GradientTable& table() {
     register_reduction_gradients(r);
     register_transform_gradients(r);
     register_nn_gradients(r);
+    register_nn_more_gradients(r);
     return r;
   }();
   return t;

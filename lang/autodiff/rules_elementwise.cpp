@@ -78,6 +78,13 @@ GradientResult abs_grad(C c) {
   Term ones = ones_like(x(c));
   return grads({mul(c.grad, call("where", {call("less", {x(c), zeros_like(x(c))}), neg(ones), ones}))});
 }
+// clip: the gradient passes where the value was not clamped. (TVM's rule truncates the
+// bounds to integers, reference §6.4; these are the exact bounds.)
+GradientResult clip_grad(C c) {
+  Term inside = call("logical_and", {call("greater_equal", {x(c), c.literal(c.attrs.get_double("a_min"))}),
+                                     call("less_equal", {x(c), c.literal(c.attrs.get_double("a_max"))})});
+  return grads({call("where", {inside, c.grad, zeros_like(c.grad)})});
+}
 GradientResult cast_grad(C c) { return grads({call("cast_like", {c.grad, x(c)})}); }
 GradientResult where_grad(C c) {
   Term zero = zeros_like(c.grad);
@@ -121,6 +128,7 @@ void register_elementwise_gradients(GradientTable& t) {
   register_gradient(t, "erf", erf_grad);
   register_gradient(t, "abs", abs_grad);
   register_gradient(t, "cast", cast_grad);
+  register_gradient(t, "clip", clip_grad);
   register_gradient(t, "where", where_grad);
 }
 

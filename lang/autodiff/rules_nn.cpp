@@ -51,26 +51,38 @@ GradientResult dense_grad(C c) {
   return grads({dx, dw});
 }
 
-GradientResult batch_matmul_grad(C c) {
+// A product out = op_a(x) op_b(y), op a transpose of the last two axes when its flag is
+// set (nn.batch_matmul, nn.matmul): dA = g B^T, dB = A^T g, each transposed back when its
+// operand was, written as the same operator with other flags.
+GradientResult product_grad(C c, const std::string& units) {
   if (!default_out_dtype(c)) return refuse("not with an `out_dtype` other than the inputs'");
   bool ta = c.attrs.get_bool("transpose_a"), tb = c.attrs.get_bool("transpose_b");
-  auto bmm = [](const Term& p, const Term& q, bool tp, bool tq) {
-    return call("nn.batch_matmul", {p, q},
-                std::string("transpose_a=") + (tp ? "True" : "False") + ", transpose_b=" + (tq ? "True" : "False"));
+  std::string op(c.op.name);
+  auto product = [&](const Term& p, const Term& q, bool tp, bool tq) {
+    return call(op, {p, q},
+                units + std::string("transpose_a=") + (tp ? "True" : "False") + ", transpose_b=" + (tq ? "True" : "False"));
   };
   const Term &x = c.inputs[0], &y = c.inputs[1], &g = c.grad;
-  // With A = op_a(x), B = op_b(y) and out = A B: dA = g B^T, dB = A^T g, each transposed
-  // back when its operand was.
-  Term dx = !ta ? (tb ? bmm(g, y, false, false) : bmm(g, y, false, true))
-                : (tb ? bmm(y, g, true, true) : bmm(y, g, false, true));
-  Term dy = !tb ? (ta ? bmm(x, g, false, false) : bmm(x, g, true, false))
-                : (ta ? bmm(g, x, true, true) : bmm(g, x, true, false));
-  // A batch of 1 broadcast against a longer one sums its gradient over the batch.
-  if (c.input_tensor(0).shape[0] != c.input_tensor(1).shape[0]) {
-    dx = call("collapse_sum_like", {dx, x});
-    dy = call("collapse_sum_like", {dy, y});
-  }
+  Term dx = !ta ? (tb ? product(g, y, false, false) : product(g, y, false, true))
+                : (tb ? product(y, g, true, true) : product(y, g, false, true));
+  Term dy = !tb ? (ta ? product(x, g, false, false) : product(x, g, true, false))
+                : (ta ? product(g, x, true, true) : product(g, x, true, false));
   return grads({dx, dy});
+}
+
+GradientResult batch_matmul_grad(C c) {
+  GradientResult r = product_grad(c, "");
+  // A batch of 1 broadcast against a longer one sums its gradient over the batch.
+  if (r.error.empty() && c.input_tensor(0).shape[0] != c.input_tensor(1).shape[0]) {
+    r.grads[0] = call("collapse_sum_like", {r.grads[0], c.inputs[0]});
+    r.grads[1] = call("collapse_sum_like", {r.grads[1], c.inputs[1]});
+  }
+  return r;
+}
+
+GradientResult matmul_grad(C c) {
+  if (c.input_tensor(0).rank() != 2) return refuse("only for 2-d data");
+  return product_grad(c, "units=None, ");
 }
 
 GradientResult global_avg_pool_grad(C c) {
@@ -187,6 +199,7 @@ void register_nn_gradients(GradientTable& t) {
   register_gradient(t, "nn.bias_add", bias_add_grad);
   register_gradient(t, "nn.dense", dense_grad);
   register_gradient(t, "nn.batch_matmul", batch_matmul_grad);
+  register_gradient(t, "nn.matmul", matmul_grad);
   register_gradient(t, "nn.global_avg_pool2d", global_avg_pool_grad);
   register_gradient(t, "nn.max_pool2d", max_pool2d_grad);
   register_gradient(t, "nn.avg_pool2d", avg_pool2d_grad);

@@ -114,6 +114,36 @@ std::vector<GradCase> cases() {
   }
   c.push_back({{"nn.batch_matmul"},
                weighted("%a: " + t("1, 4, 3") + ", %b: " + t("2, 5, 3"), "nn.batch_matmul(%a, %b, transpose_b=True)", "2, 4, 5")});
+  for (const char* flags : {"transpose_a=False, transpose_b=False", "transpose_a=False, transpose_b=True",
+                            "transpose_a=True, transpose_b=False", "transpose_a=True, transpose_b=True"}) {
+    std::string f(flags);
+    std::string a = f.find("transpose_a=True") != std::string::npos ? "3, 4" : "4, 3";
+    std::string b = f.find("transpose_b=True") != std::string::npos ? "5, 3" : "3, 5";
+    c.push_back({{"nn.matmul"}, weighted("%a: " + t(a) + ", %b: " + t(b), "nn.matmul(%a, %b, units=None, " + f + ")", "4, 5")});
+  }
+  c.push_back({{"nn.layer_norm"},
+               weighted("%a: " + t("2, 4") + ", %g: " + t("4") + ", %b: " + t("4"), "nn.layer_norm(%a, %g, %b)", "2, 4")});
+  c.push_back({{"nn.layer_norm"},
+               weighted("%a: " + t("2, 3, 2") + ", %g: " + t("3") + ", %b: " + t("3"),
+                        "nn.layer_norm(%a, %g, %b, axis=1, epsilon=0.01f, center=False)", "2, 3, 2")});
+  c.push_back({{"nn.layer_norm"},
+               weighted("%a: " + t("2, 3") + ", %g: " + t("3") + ", %b: " + t("3"),
+                        "nn.layer_norm(%a, %g, %b, scale=False)", "2, 3")});
+  c.push_back({{"nn.pad"},
+               weighted("%a: " + t("2, 3") + ", %v: float64", "nn.pad(%a, %v, pad_width=[[1, 0], [2, 1]])", "3, 6")});
+  c.push_back({{"stack"}, weighted("%a: " + t("2, 3") + ", %b: " + t("2, 3"), "stack((%a, %b, %a), axis=1)", "2, 3, 3")});
+  c.push_back({{"strided_slice"},
+               weighted("%a: " + t("4, 5"), "strided_slice(%a, begin=[1, -4], end=[3, 4], strides=[1], axes=None)", "2, 3")});
+  c.push_back({{"strided_slice"},
+               weighted("%a: " + t("4, 5"),
+                        "strided_slice(%a, begin=[2], end=[2], strides=[1], axes=[1], slice_mode=\"size\")", "4, 2")});
+  c.push_back({{"clip"}, weighted("%a: " + t("2, 3"), "clip(%a, a_min=-0.5f, a_max=0.7f)", "2, 3")});
+  c.push_back({{"cast_like", "shape_of"},
+               "def @main(%a: " + t("2, 3") + ", %b: Tensor[(3), float32]) {\n"
+               "  multiply(cast_like(%a, %b), sum(cast(shape_of(%a), dtype=\"float32\")))\n}",
+               -2, 2, 1e-3, 1e-3});
+  c.push_back({{"nn.cross_entropy_with_logits"},
+               "def @main(%a: " + t("2, 3") + ", %b: " + t("2, 3") + ") { nn.cross_entropy_with_logits(%a, %b) }"});
   c.push_back({{"nn.global_avg_pool2d"}, weighted("%a: " + t("1, 2, 3, 3"), "nn.global_avg_pool2d(%a)", "1, 2, 1, 1")});
   c.push_back({{"nn.max_pool2d"},
                weighted("%a: " + t("1, 2, 4, 4"), "nn.max_pool2d(%a, pool_size=[2, 2], strides=[2, 2])", "1, 2, 2, 2")});
