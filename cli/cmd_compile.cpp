@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "cli/commands.h"
+#include "cli/option_value.h"
 #include "cli/diagnostic_output.h"
 #include "cli/load_entry.h"
 #include "compiler/graph/fuse.h"
@@ -66,13 +67,7 @@ int cmd_compile(const Args& args) {
   std::vector<std::pair<std::string, std::vector<int64_t>>> shapes;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&](const char* opt) -> const std::string* {
-      if (i + 1 >= args.size()) {
-        std::fprintf(stderr, "error: `%s` needs a value\n", opt);
-        return nullptr;
-      }
-      return &args[++i];
-    };
+    auto value = [&](const char* opt) { return option_value(args, i, opt); };
     if (a == "--help" || a == "-h") {
       compile_usage(stdout);
       return kExitOk;

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "cli/commands.h"
+#include "cli/option_value.h"
 #include "cli/diagnostic_output.h"
 #include "cli/load_entry.h"
 #include "lang/autodiff/first_order.h"
@@ -43,13 +44,7 @@ int cmd_grad(const Args& args) {
   std::string file, entry = "main", name, output;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&](const char* opt) -> const std::string* {
-      if (i + 1 >= args.size()) {
-        std::fprintf(stderr, "error: `%s` needs a value\n", opt);
-        return nullptr;
-      }
-      return &args[++i];
-    };
+    auto value = [&](const char* opt) { return option_value(args, i, opt); };
     if (a == "--help" || a == "-h") {
       grad_usage(stdout);
       return kExitOk;

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "cli/commands.h"
+#include "cli/option_value.h"
 #include "cli/diagnostic_output.h"
 #include "cli/load_entry.h"
 #include "cli/numbers.h"
@@ -98,13 +99,7 @@ int cmd_run(const Args& args) {
       }
       continue;
     }
-    auto value = [&](const char* opt) -> const std::string* {
-      if (i + 1 >= args.size()) {
-        std::fprintf(stderr, "error: `%s` needs a value\n", opt);
-        return nullptr;
-      }
-      return &args[++i];
-    };
+    auto value = [&](const char* opt) { return option_value(args, i, opt); };
     if (a == "--help" || a == "-h") {
       run_usage(stdout);
       return kExitOk;

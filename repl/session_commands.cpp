@@ -255,14 +255,22 @@ ExecResult Session::Impl::env() const {
   return r;
 }
 
-ExecResult Session::Impl::viz(std::string_view name, Span at) {
-  std::string n(name);
-  if (!n.empty() && n[0] == '@') n.erase(0, 1);
-  const CheckedDefinition* def = nullptr;
+const CheckedDefinition* Session::Impl::session_function(std::string_view name, std::string& bare) const {
+  bare = std::string(name);
+  if (!bare.empty() && bare[0] == '@') bare.erase(0, 1);
   for (const auto& d : accepted->definitions)
-    if (d.def->name == n) def = &d;
-  if (!def)
-    return session_error(at, "the session defines no function `@" + n + "`", "`:env` lists the definitions");
+    if (d.def->name == bare && d.types) return &d;
+  return nullptr;
+}
+
+ExecResult Session::Impl::no_such_function(const std::string& bare, Span at) {
+  return session_error(at, "the session defines no function `@" + bare + "`", "`:env` lists the definitions");
+}
+
+ExecResult Session::Impl::viz(std::string_view name, Span at) {
+  std::string n;
+  const CheckedDefinition* def = session_function(name, n);
+  if (!def) return no_such_function(n, at);
   std::string svg, png, error;
   const std::string dot = dataflow_dot(*def->def, def->types.get());
   if (!(options.viz_png ? render_svg_and_png(dot, &svg, &png, &error) : render_svg(dot, &svg, &error)))
@@ -279,13 +287,9 @@ ExecResult Session::Impl::viz(std::string_view name, Span at) {
 }
 
 ExecResult Session::Impl::grad(std::string_view name, Span at) {
-  std::string n(name);
-  if (!n.empty() && n[0] == '@') n.erase(0, 1);
-  const CheckedDefinition* def = nullptr;
-  for (const auto& d : accepted->definitions)
-    if (d.def->name == n) def = &d;
-  if (!def || !def->types)
-    return session_error(at, "the session defines no function `@" + n + "`", "`:env` lists the definitions");
+  std::string n;
+  const CheckedDefinition* def = session_function(name, n);
+  if (!def) return no_such_function(n, at);
   DiagnosticBag diags;
   std::optional<std::string> text =
       autodiff::first_order_gradient(*def->def, *def->types, db.sources().get(def->chunk_file), n + "_grad", diags);

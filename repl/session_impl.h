@@ -115,6 +115,9 @@ struct Session::Impl {
   ExecResult load(const std::string& path);
   ExecResult reload();
   ExecResult env() const;
+  // The accepted definition of `name` (with or without `@`; `bare` is without), or null.
+  const CheckedDefinition* session_function(std::string_view name, std::string& bare) const;
+  static ExecResult no_such_function(const std::string& bare, Span at);
   ExecResult viz(std::string_view name, Span at);
   // Adds @NAME_grad, the gradient of @NAME (lang/autodiff/first_order.h).
   ExecResult grad(std::string_view name, Span at);

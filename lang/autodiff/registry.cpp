@@ -79,7 +79,11 @@ std::string GradientCall::attrs_text(std::initializer_list<std::string_view> exc
 
 Term GradientCall::literal(double value) const {
   const TensorTy* out = ty_as<TensorTy>(output_type);
-  return Term{format_float_literal(value, out ? out->dtype : input_tensor(0).dtype)};
+  DataType dtype = out ? out->dtype : input_tensor(0).dtype;
+  // Relay has no bfloat16 literal: a float32 one, cast.
+  if (dtype.code == DataType::BFloat)
+    return call("cast", {Term{format_float_literal(value, DataType::float_(32))}}, "dtype=\"bfloat16\"");
+  return Term{format_float_literal(value, dtype)};
 }
 
 }  // namespace relay::autodiff

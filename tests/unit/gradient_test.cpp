@@ -7,6 +7,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <memory>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -190,20 +192,31 @@ double total(const rt::Value& v) {
   return s;
 }
 
+// @main of `program` (the version header added), checked and differentiated as @`name`.
+struct Differentiated {
+  SourceManager sources;
+  FileId file = 0;
+  std::unique_ptr<rt::LoadedProgram> loaded;
+  DiagnosticBag diags;
+  std::optional<std::string> def;
+
+  Differentiated(const std::string& program, const std::string& name) {
+    file = sources.add("case.relay", "#[version = \"0.0.5\"]\n" + program + "\n");
+    loaded = rt::load_program(sources, file, "main", nullptr, diags);
+    REQUIRE(loaded);
+    def = autodiff::first_order_gradient(*loaded->entry, *loaded->types.find(loaded->entry), sources.get(file), name,
+                                         diags);
+  }
+};
+
 void check_case(const GradCase& gc) {
   INFO(gc.program);
-  SourceManager sources;
-  std::string text = "#[version = \"0.0.5\"]\n" + gc.program + "\n";
-  FileId file = sources.add("case.relay", text);
-  DiagnosticBag diags;
-  auto loaded = rt::load_program(sources, file, "main", nullptr, diags);
-  REQUIRE(loaded);
-  std::optional<std::string> def = autodiff::first_order_gradient(
-      *loaded->entry, *loaded->types.find(loaded->entry), sources.get(file), "main_grad", diags);
-  for (const Diagnostic& d : diags.items()) UNSCOPED_INFO(d.message);
-  REQUIRE(def);
-  INFO(*def);
-  std::string with_grad = autodiff::insert_definition(*loaded->front.module, sources.get(file), *def);
+  Differentiated d(gc.program, "main_grad");
+  for (const Diagnostic& diag : d.diags.items()) UNSCOPED_INFO(diag.message);
+  REQUIRE(d.def);
+  INFO(*d.def);
+  SourceManager& sources = d.sources;
+  std::string with_grad = autodiff::insert_definition(*d.loaded->front.module, sources.get(d.file), *d.def);
   FileId grad_file = sources.add("case_grad.relay", with_grad);
   DiagnosticBag grad_diags;
   auto program = rt::load_program(sources, grad_file, "main_grad", nullptr, grad_diags);
@@ -269,21 +282,13 @@ TEST_CASE("every gradient rule agrees with finite differences", "[autodiff]") {
 }
 
 TEST_CASE("the gradient function shares its parameters and returns (result, gradients)", "[autodiff]") {
-  SourceManager sources;
-  FileId file = sources.add("shape.relay",
-                            "#[version = \"0.0.5\"]\n"
-                            "def @main(%x: Tensor[(2, 3), float32]) {\n  %0 = exp(%x);\n  (%0, %0)\n}\n");
-  DiagnosticBag diags;
-  auto loaded = rt::load_program(sources, file, "main", nullptr, diags);
-  REQUIRE(loaded);
-  auto def = autodiff::first_order_gradient(*loaded->entry, *loaded->types.find(loaded->entry),
-                                            sources.get(file), "g", diags);
-  REQUIRE(def);
-  CHECK(def->rfind("def @g(%x: Tensor[(2, 3), float32]) -> ((Tensor[(2, 3), float32], Tensor[(2, 3), float32]), "
+  Differentiated d("def @main(%x: Tensor[(2, 3), float32]) {\n  %0 = exp(%x);\n  (%0, %0)\n}", "g");
+  REQUIRE(d.def);
+  CHECK(d.def->rfind("def @g(%x: Tensor[(2, 3), float32]) -> ((Tensor[(2, 3), float32], Tensor[(2, 3), float32]), "
                    "(Tensor[(2, 3), float32],)) {",
                    0) == 0);
   // The shared value's two uses add their gradients once each.
-  CHECK(def->find("add(") != std::string::npos);
+  CHECK(d.def->find("add(") != std::string::npos);
 }
 
 TEST_CASE("what first-order differentiation refuses is reported at the construct", "[autodiff]") {
@@ -304,19 +309,33 @@ TEST_CASE("what first-order differentiation refuses is reported at the construct
   };
   for (const Refused& r : refused) {
     INFO(r.program);
-    SourceManager sources;
-    FileId file = sources.add("refused.relay", std::string("#[version = \"0.0.5\"]\n") + r.program + "\n");
-    DiagnosticBag diags;
-    auto loaded = rt::load_program(sources, file, "main", nullptr, diags);
-    REQUIRE(loaded);
-    auto def = autodiff::first_order_gradient(*loaded->entry, *loaded->types.find(loaded->entry),
-                                              sources.get(file), "main_grad", diags);
-    CHECK_FALSE(def);
-    REQUIRE(diags.has_errors());
-    const Diagnostic& d = diags.items().back();
-    CHECK(d.code() == std::string_view("E0120"));
-    CHECK(d.message.find(r.message) != std::string::npos);
-    CHECK(d.primary().span.size() > 0);
+    Differentiated d(r.program, "main_grad");
+    CHECK_FALSE(d.def);
+    REQUIRE(d.diags.has_errors());
+    const Diagnostic& diag = d.diags.items().back();
+    CHECK(diag.code() == std::string_view("E0120"));
+    CHECK(diag.message.find(r.message) != std::string::npos);
+    CHECK(diag.primary().span.size() > 0);
+  }
+}
+
+}  // namespace
+}  // namespace relay
+
+namespace relay {
+namespace {
+
+TEST_CASE("rules write their constants in the function's dtype, bfloat16 included", "[autodiff]") {
+  for (const char* dtype : {"float16", "bfloat16", "float64"}) {
+    std::string t = std::string("Tensor[(2, 4), ") + dtype + "]";
+    Differentiated d("def @main(%x: " + t + ") { mean(sqrt(sigmoid(%x)), axis=[1]) }", "main_grad");
+    INFO(dtype);
+    REQUIRE(d.def);
+    std::string text = autodiff::insert_definition(*d.loaded->front.module, d.sources.get(d.file), *d.def);
+    DiagnosticBag check;
+    CHECK(rt::load_program(d.sources, d.sources.add("typed.relay", text), "main_grad", nullptr, check));
+    for (const Diagnostic& diag : check.items()) UNSCOPED_INFO(diag.message);
+    CHECK_FALSE(check.has_errors());
   }
 }
 
