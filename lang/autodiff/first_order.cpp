@@ -150,6 +150,8 @@ class FirstOrder {
       case ExprKind::LocalRef: {
         auto it = bound_.find(as_ref(e)->decl);
         if (it != bound_.end()) return it->second;
+        if (functions_.count(as_ref(e)->decl))
+          return unsupported(e, "a function used as a value", "only calls of a function literal are inlined");
         refuse(e->span, "it uses a variable bound outside the function", "bound outside");
         return stand_in();
       }
@@ -180,7 +182,7 @@ class FirstOrder {
       case ExprKind::If: return unsupported(e, "`if`", "control flow is not differentiated yet");
       case ExprKind::Match: return unsupported(e, "`match`", "control flow is not differentiated yet");
       case ExprKind::Function:
-        return unsupported(e, "a function literal", "closures are not differentiated yet");
+        return unsupported(e, "a function literal as a value", "only a let-bound literal's calls are inlined");
       case ExprKind::GlobalRef:
         return unsupported(e, "a global function as a value", "only operators are differentiated");
       case ExprKind::RefCreate:
@@ -205,13 +207,38 @@ class FirstOrder {
         if (binding.var) bound_[binding.var] = stand_in();
         continue;
       }
+      // A function literal is not a value here: its calls are inlined (TVM's first-order
+      // mode does the same), so it is only remembered.
+      if (const FunctionExpr* fn = as<FunctionExpr>(binding.value)) {
+        functions_[binding.var] = fn;
+        continue;
+      }
       bound_[binding.var] = value_of(binding.value);
     }
     return value_of(b.result);
   }
 
+  // `fn(args)`: the body evaluated with the parameters bound to the arguments' values.
+  int inline_call(const CallExpr& c, const FunctionExpr& fn) {
+    for (const FunctionExpr* active : inlining_)
+      if (active == &fn) return unsupported(&c, "a recursive call", "this call recurses");
+    if (fn.params.size() != c.args.size()) return stand_in();  // the checker reported it
+    std::vector<int> args;
+    for (const Expr* a : c.args) args.push_back(value_of(a));
+    for (size_t i = 0; i < args.size(); ++i) bound_[fn.params[i]] = args[i];
+    inlining_.push_back(&fn);
+    int result = value_of(fn.body);
+    inlining_.pop_back();
+    return result;
+  }
+
   int call_value(const CallExpr& c) {
     const RefExpr* callee = as_ref(c.callee);
+    if (const FunctionExpr* fn = as<FunctionExpr>(c.callee)) return inline_call(c, *fn);
+    if (callee && callee->kind == ExprKind::LocalRef) {
+      auto it = functions_.find(callee->decl);
+      if (it != functions_.end()) return inline_call(c, *it->second);
+    }
     if (!callee || c.callee->kind != ExprKind::OpRef || !callee->op) {
       if (callee && callee->kind == ExprKind::GlobalRef)
         return unsupported(&c, "calls of other global functions", "a call of a global function");
@@ -357,6 +384,8 @@ class FirstOrder {
   std::vector<Value> values_;
   std::vector<Accumulator> acc_;
   std::unordered_map<const VarDecl*, int> bound_;
+  std::unordered_map<const VarDecl*, const FunctionExpr*> functions_;  // let-bound literals
+  std::vector<const FunctionExpr*> inlining_;  // the literals being inlined, innermost last
   std::string forward_prefix_ = "fw", backward_prefix_ = "bw";
   int forward_count_ = 0, backward_count_ = 0;
   std::string forward_, backward_;

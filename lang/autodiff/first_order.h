@@ -4,9 +4,11 @@
 // result and the gradient of the sum of the result's elements with respect to each
 // parameter (every tensor of the result seeded with ones).
 //
-// The input is the checked syntax tree: operator calls, tuples, projections, constants and
-// `let` / graph bindings of those. Control flow, closures, references, ADTs and calls of
-// other globals are refused with E0120 at the construct, as are operators without a
+// The input is the checked syntax tree: operator calls, tuples, projections, constants,
+// `let` / graph bindings of those, and function literals bound with `let` whose calls
+// are inlined (TVM's first-order mode does the same; TVM's LSTM is written that way).
+// Control flow, closures used as values, recursion, references, ADTs and calls of other
+// globals are refused with E0120 at the construct, as are operators without a
 // gradient rule (gradient_rule.h) and calls a rule does not cover; every such place is
 // reported, not only the first.
 //

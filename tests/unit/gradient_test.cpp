@@ -99,6 +99,19 @@ std::vector<GradCase> cases() {
   c.push_back({{"split"},
                "def @main(%a: " + t("2, 6") + ", %w: " + t("2, 3") + ") {\n  %0 = split(%a, indices_or_sections=[1, 4], axis=1);\n"
                "  (multiply(%0.1, %w), exp(%0.0))\n}"});
+  // A let-bound function literal, called twice with a tuple argument, is inlined (an
+  // LSTM cell's shape: TVM's LSTM is written this way).
+  c.push_back({{"tanh", "sigmoid"},
+               "def @main(%x: " + t("2, 3") + ", %h: " + t("2, 3") + ", %c: " + t("2, 3") + ") {\n"
+               "  let %cell = fn (%in: " + t("2, 3") + ", %state: (" + t("2, 3") + ", " + t("2, 3") + ")) {\n"
+               "    let %next_c = add(multiply(sigmoid(%in), %state.1), tanh(%state.0));\n"
+               "    (multiply(tanh(%next_c), %in), %next_c)\n"
+               "  };\n"
+               "  %0 = %cell(%x, (%h, %c));\n"
+               "  %1 = %cell(multiply(%x, %x), %0);\n"
+               "  multiply(%1.0, %0.1)\n"
+               "}",
+               -1, 1});
   // Neural-network operators.
   c.push_back({{"nn.softmax"}, weighted("%a: " + t("2, 3"), "nn.softmax(%a, axis=0)", "2, 3")});
   c.push_back({{"nn.log_softmax"}, weighted("%a: " + t("2, 3"), "nn.log_softmax(%a)", "2, 3")});
@@ -306,6 +319,11 @@ TEST_CASE("what first-order differentiation refuses is reported at the construct
       {"def @main(%x: Tensor[(1, 1, 4, 4), float32]) { nn.avg_pool2d(%x, pool_size=[2, 2], count_include_pad=True) }",
        "not with `count_include_pad=True`"},
       {"def @main(%x: (Tensor[(3), float32], Tensor[(3), float32])) { %x.0 }", "is not a tensor"},
+      {"def @main(%x: Tensor[(3), float32]) {\n  let %f = fn (%y: Tensor[(3), float32]) { negative(%y) };\n  (%f, %x).1\n}",
+       "a function used as a value"},
+      {"def @main(%x: Tensor[(3), float32]) {\n  let %f = fn (%y: Tensor[(3), float32]) -> Tensor[(3), float32] { %f(%y) };\n"
+       "  %f(%x)\n}",
+       "a recursive call"},
   };
   for (const Refused& r : refused) {
     INFO(r.program);
