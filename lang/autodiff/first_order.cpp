@@ -1,5 +1,7 @@
 #include "lang/autodiff/first_order.h"
 
+#include <set>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -121,7 +123,10 @@ class FirstOrder {
     return static_cast<int>(values_.size()) - 1;
   }
 
+  // Once per place and reason: a function literal inlined at several calls is walked
+  // once per call.
   void refuse(Span where, const std::string& why, const std::string& label) {
+    if (!refused_.insert({where.file, where.begin, where.end, why}).second) return;
     diags_.emit(DiagKind::NotDifferentiable, where, {std::string(def_.name), why, label});
   }
 
@@ -386,6 +391,7 @@ class FirstOrder {
   std::unordered_map<const VarDecl*, int> bound_;
   std::unordered_map<const VarDecl*, const FunctionExpr*> functions_;  // let-bound literals
   std::vector<const FunctionExpr*> inlining_;  // the literals being inlined, innermost last
+  std::set<std::tuple<FileId, uint32_t, uint32_t, std::string>> refused_;
   std::string forward_prefix_ = "fw", backward_prefix_ = "bw";
   int forward_count_ = 0, backward_count_ = 0;
   std::string forward_, backward_;

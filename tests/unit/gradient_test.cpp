@@ -337,6 +337,16 @@ TEST_CASE("what first-order differentiation refuses is reported at the construct
   }
 }
 
+TEST_CASE("a problem inside a function literal called twice is reported once", "[autodiff]") {
+  Differentiated d("def @main(%x: Tensor[(3), float32]) {\n"
+                   "  let %f = fn (%y: Tensor[(3), float32]) { add(%y, cast(argsort(%y), dtype=\"float32\")) };\n"
+                   "  add(%f(%x), %f(negative(%x)))\n}",
+                   "main_grad");
+  CHECK_FALSE(d.def);
+  REQUIRE(d.diags.items().size() == 1);
+  CHECK(d.diags.items()[0].message.find("`argsort` has no gradient") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace relay
 
