@@ -23,7 +23,7 @@ struct Value {
   const OpInfo* op = nullptr;      // Call
   CallAttrs attrs;                 // Call
   std::vector<std::pair<std::string, std::string>> written_attrs;  // Call
-  std::string attrs_text;          // Call: as the forward pass writes them
+  std::string attrs_meta;          // Call: `meta[...]` when the attributes are one
   std::vector<int> inputs;         // Call: arguments; Tuple: fields; Project: the tuple
   uint32_t index = 0;              // Project
 };
@@ -261,23 +261,17 @@ class FirstOrder {
     }
     DiagnosticBag ignored;  // the checker reported bad attributes already
     check_call_attrs(*v.op, c, v.attrs, ignored);
-    if (c.attrs_meta) {
-      v.attrs_text = std::string(file_.slice(c.attrs_meta->span));
-    } else {
-      for (const Attr& a : c.attrs) {
-        v.written_attrs.emplace_back(std::string(a.key), print_attr_value(a.value));
-        if (!v.attrs_text.empty()) v.attrs_text += ", ";
-        v.attrs_text += v.written_attrs.back().first + "=" + v.written_attrs.back().second;
-      }
-    }
+    if (c.attrs_meta) v.attrs_meta = std::string(file_.slice(c.attrs_meta->span));
+    for (const Attr& a : c.attrs) v.written_attrs.emplace_back(std::string(a.key), print_attr_value(a.value));
     if (!differentiable_type(v.type)) {
       refuse(c.span, "the result of `" + std::string(v.op->name) + "` is not a tensor", "this call");
     } else if (!find_gradient(*v.op)) {
       refuse(c.callee_span.size() ? c.callee_span : c.callee->span,
              "operator `" + std::string(v.op->name) + "` has no gradient", "no gradient rule for this operator");
     }
+    std::string attrs = v.attrs_meta.empty() ? join_attrs(v.written_attrs) : v.attrs_meta;
     std::string text = std::string(v.op->name) + "(" + args_text;
-    if (!v.attrs_text.empty()) text += (args_text.empty() ? "" : ", ") + v.attrs_text;
+    if (!attrs.empty()) text += (args_text.empty() ? "" : ", ") + attrs;
     v.atom = bind_forward(text + ")");
     int id = add_value(std::move(v));
     // Ask the rule now whether it covers this call, so a refusal is reported with the

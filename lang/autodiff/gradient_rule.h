@@ -37,6 +37,10 @@ struct Term {
 // a programming error, caught by the first test that uses the rule).
 Term call(std::string_view op, const std::vector<Term>& args, std::string_view attrs = "");
 
+// `key=value, ...` of `attrs` but those named in `except`.
+std::string join_attrs(const std::vector<std::pair<std::string, std::string>>& attrs,
+                       std::initializer_list<std::string_view> except = {});
+
 // What a rule may read about the call it differentiates. Types are the checker's
 // (ground: the pass refuses a function whose types are not fully known).
 struct GradientCall {
@@ -58,7 +62,9 @@ struct GradientCall {
   const TensorTy& input_tensor(size_t i) const;
   const TensorTy& output_tensor() const;
   // `key=value, ...` of the written attributes but those named in `except`.
-  std::string attrs_text(std::initializer_list<std::string_view> except = {}) const;
+  std::string attrs_text(std::initializer_list<std::string_view> except = {}) const {
+    return join_attrs(written_attrs, except);
+  }
   // A scalar literal of the output's dtype (`0.5f`, `0.5f64`, ...); the first input's
   // when the output is a tuple.
   Term literal(double value) const;

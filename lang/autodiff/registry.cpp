@@ -65,9 +65,10 @@ const TensorTy& GradientCall::output_tensor() const {
   return *t;
 }
 
-std::string GradientCall::attrs_text(std::initializer_list<std::string_view> except) const {
+std::string join_attrs(const std::vector<std::pair<std::string, std::string>>& attrs,
+                       std::initializer_list<std::string_view> except) {
   std::string text;
-  for (const auto& [key, value] : written_attrs) {
+  for (const auto& [key, value] : attrs) {
     bool skipped = false;
     for (std::string_view e : except) skipped |= key == e;
     if (skipped) continue;

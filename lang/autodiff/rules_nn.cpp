@@ -16,8 +16,7 @@ GradientResult leaky_relu_grad(C c) {
 }
 
 std::string axis_attr(C c) {
-  int64_t axis = c.attrs.get_int("axis", -1);
-  if (axis < 0) axis += static_cast<int64_t>(c.input_tensor(0).rank());
+  int64_t axis = axis_from_front(c.attrs.get_int("axis", -1), c.input_tensor(0).rank());
   return "axis=[" + std::to_string(axis) + "], keepdims=True";
 }
 GradientResult softmax_grad(C c) {
@@ -32,9 +31,8 @@ GradientResult log_softmax_grad(C c) {
 }
 
 GradientResult bias_add_grad(C c) {
-  int64_t axis = c.attrs.get_int("axis", 1);
-  if (axis < 0) axis += static_cast<int64_t>(c.input_tensor(0).rank());
-  return grads({c.grad, call("sum", {c.grad}, "axis=[" + std::to_string(axis) + "], exclude=True")});
+  int64_t axis = axis_from_front(c.attrs.get_int("axis", 1), c.input_tensor(0).rank());
+  return grads({c.grad, sum_per_channel(c.grad, axis)});
 }
 
 bool default_out_dtype(C c) {
@@ -154,16 +152,9 @@ GradientResult conv2d_grad(C c) {
 // statistics passed through as the result's fields 1 and 2.
 GradientResult batch_norm_grad(C c) {
   size_t rank = c.input_tensor(0).rank();
-  int64_t axis = c.attrs.get_int("axis", 1);
-  if (axis < 0) axis += static_cast<int64_t>(rank);
-  // A per-channel (C) tensor shaped to broadcast along `axis`: (C, 1, ..., 1).
-  int64_t trailing = static_cast<int64_t>(rank) - 1 - axis;
-  auto along = [&](const Term& t) {
-    return trailing ? call("expand_dims", {t}, "axis=1, num_newaxis=" + std::to_string(trailing)) : t;
-  };
-  auto per_channel = [&](const Term& t) {
-    return call("sum", {t}, "axis=[" + std::to_string(axis) + "], exclude=True");
-  };
+  int64_t axis = axis_from_front(c.attrs.get_int("axis", 1), rank);
+  auto along = [&](const Term& t) { return along_axis(t, axis, rank); };
+  auto per_channel = [&](const Term& t) { return sum_per_channel(t, axis); };
   const Term &x = c.inputs[0], &gamma = c.inputs[1], &beta = c.inputs[2], &mean = c.inputs[3], &var = c.inputs[4];
   Term g{c.grad.text + ".0"};
   bool scale = c.attrs.get_bool("scale", true), center = c.attrs.get_bool("center", true);

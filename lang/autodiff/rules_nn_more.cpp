@@ -13,24 +13,18 @@ using C = const GradientCall&;
 //   dx = (h - mean(h) - xhat * mean(h * xhat)) / sigma
 GradientResult layer_norm_grad(C c) {
   size_t rank = c.input_tensor(0).rank();
-  int64_t axis = c.attrs.get_int("axis", -1);
-  if (axis < 0) axis += static_cast<int64_t>(rank);
+  int64_t axis = axis_from_front(c.attrs.get_int("axis", -1), rank);
   std::string over = "axis=[" + std::to_string(axis) + "], keepdims=True";
-  int64_t trailing = static_cast<int64_t>(rank) - 1 - axis;
-  auto along = [&](const Term& t) {
-    return trailing ? call("expand_dims", {t}, "axis=1, num_newaxis=" + std::to_string(trailing)) : t;
-  };
   bool scale = c.attrs.get_bool("scale", true), center = c.attrs.get_bool("center", true);
   const Term &x = c.inputs[0], &gamma = c.inputs[1], &beta = c.inputs[2], &g = c.grad;
   Term centred = c.bind(sub(x, call("mean", {x}, over)));
   Term inv = c.bind(call("rsqrt", {add(call("mean", {mul(centred, centred)}, over),
                                        c.literal(c.attrs.get_double("epsilon", 1e-5)))}));
   Term xhat = c.bind(mul(centred, inv));
-  Term h = c.bind(scale ? mul(g, along(gamma)) : g);
+  Term h = c.bind(scale ? mul(g, along_axis(gamma, axis, rank)) : g);
   Term dx = mul(sub(sub(h, call("mean", {h}, over)), mul(xhat, call("mean", {mul(h, xhat)}, over))), inv);
-  std::string per_channel = "axis=[" + std::to_string(axis) + "], exclude=True";
-  Term dgamma = scale ? call("sum", {mul(g, xhat)}, per_channel) : zeros_like(gamma);
-  Term dbeta = center ? call("sum", {g}, per_channel) : zeros_like(beta);
+  Term dgamma = scale ? sum_per_channel(mul(g, xhat), axis) : zeros_like(gamma);
+  Term dbeta = center ? sum_per_channel(g, axis) : zeros_like(beta);
   return grads({dx, dgamma, dbeta});
 }
 

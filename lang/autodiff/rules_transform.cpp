@@ -46,8 +46,7 @@ GradientResult concatenate_grad(C c) {
   const TupleTy* parts = ty_as<TupleTy>(c.input_types[0]);
   if (!parts || parts->fields.empty()) return refuse("needs a tuple of tensors");
   const TensorTy* first = ty_as<TensorTy>(parts->fields[0]);
-  int64_t axis = c.attrs.get_int("axis", 0);
-  if (axis < 0) axis += static_cast<int64_t>(first->rank());
+  int64_t axis = axis_from_front(c.attrs.get_int("axis", 0), first->rank());
   if (parts->fields.size() == 1) return grads({Term{"(" + c.grad.text + ",)"}});
   std::vector<int64_t> boundaries;
   int64_t at = 0;
@@ -69,8 +68,7 @@ GradientResult split_grad(C c) {
 GradientResult stack_grad(C c) {
   const TupleTy* parts = ty_as<TupleTy>(c.input_types[0]);
   if (!parts) return refuse("needs a tuple of tensors");
-  int64_t axis = c.attrs.get_int("axis", 0);
-  if (axis < 0) axis += static_cast<int64_t>(c.output_tensor().rank());
+  int64_t axis = axis_from_front(c.attrs.get_int("axis", 0), c.output_tensor().rank());
   std::string text = "(";
   for (size_t i = 0; i < parts->fields.size(); ++i)
     text += (i ? ", " : "") +

@@ -9,6 +9,16 @@ Term unbroadcast(const GradientCall& c, const Term& g, size_t i) {
   return call("collapse_sum_like", {g, c.inputs.at(i)});
 }
 
+Term along_axis(const Term& channels, int64_t axis, size_t rank) {
+  int64_t trailing = static_cast<int64_t>(rank) - 1 - axis;
+  if (trailing <= 0) return channels;
+  return call("expand_dims", {channels}, "axis=1, num_newaxis=" + std::to_string(trailing));
+}
+
+Term sum_per_channel(const Term& t, int64_t axis) {
+  return call("sum", {t}, "axis=[" + std::to_string(axis) + "], exclude=True");
+}
+
 std::string int_list(const std::vector<int64_t>& values) {
   std::string s = "[";
   for (size_t i = 0; i < values.size(); ++i) {

@@ -36,6 +36,17 @@ std::optional<std::vector<int64_t>> static_shape(const TensorTy& t);
 // normalised and ascending (every axis for `axis=None`).
 std::vector<int64_t> reduced_axes(const CallAttrs& attrs, size_t rank);
 
+// `axis` counted from the front (a negative one from the back) of a rank-`rank` tensor.
+inline int64_t axis_from_front(int64_t axis, size_t rank) {
+  return axis < 0 ? axis + static_cast<int64_t>(rank) : axis;
+}
+
+// A per-channel (C) tensor shaped to broadcast along `axis` of a rank-`rank` tensor:
+// (C, 1, ..., 1), or itself when `axis` is the last.
+Term along_axis(const Term& channels, int64_t axis, size_t rank);
+// `sum(t, axis=[axis], exclude=True)`: t summed to one value per channel of `axis`.
+Term sum_per_channel(const Term& t, int64_t axis);
+
 // A gradient `g` of a reduction's output, reshaped to keep the reduced axes (size 1) and
 // broadcast to the input's shape. Needs the input's shape to be static (nullopt if not).
 std::optional<Term> unreduce(const GradientCall& c, const Term& g, const std::vector<int64_t>& axes);
