@@ -15,6 +15,7 @@ int cmd_ops(const Args& args);
 int cmd_run(const Args& args);
 int cmd_compile(const Args& args);  // the compile path's stages (--emit)
 int cmd_grad(const Args& args);     // reverse-mode differentiation
+int cmd_import(const Args& args);   // ONNX models in
 int cmd_lsp(const Args& args);
 int cmd_dap(const Args& args);
 int cmd_repl(const Args& args);

@@ -24,6 +24,7 @@ const Command kCommands[] = {
     {"run", relay::cli::cmd_run, "run @main: interpreted, hot functions compiled (--jit), or on a GPU (--device=cuda)"},
     {"compile", relay::cli::cmd_compile, "print a stage of the compile path (graph, fused groups, loop IR, LLVM IR, asm, PTX, memory)"},
     {"grad", relay::cli::cmd_grad, "differentiate a function: add @NAME_grad returning its gradients"},
+    {"import", relay::cli::cmd_import, "translate an ONNX model into a Relay program"},
     {"lsp", relay::cli::cmd_lsp, "the language server (LSP over stdio)"},
     {"dap", relay::cli::cmd_dap, "the debug adapter (Debug Adapter Protocol over stdio)"},
     {"repl", relay::cli::cmd_repl, "an interactive session (runs a script when stdin is not a terminal)"},

@@ -50,6 +50,9 @@ PACKAGES=(
   python3-jsonschema
   # the tree-sitter grammar (editors/tree-sitter-relay): the runtime its generated C links
   libtree-sitter-dev
+  # `relay import`'s conformance test: ONNX's own backend test data (models with their
+  # inputs and expected outputs, tests/import/onnx_conformance.py)
+  libonnx-testdata
 )
 
 SUDO=""

@@ -17,6 +17,7 @@ ALLOWED = {
     "ide": {"lang"},
     "debugger": {"lang", "interpreter", "ide"},
     "compiler": {"lang", "interpreter"},
+    "importer": {"lang"},
     "repl": {"lang", "interpreter", "ide"},
     "lsp": {"lang", "ide", "protocol"},
     "dap": {"lang", "interpreter", "ide", "debugger", "protocol"},
