@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes what reads untrusted input with libFuzzer for a bounded time: the front end
 # (lexer, parser, resolver, type checker, diagnostic rendering, printer round trip), the
-# tensor file readers (.npy, .npz) and the dyn.* kernels' shapes made of data. The time is
-# split between the three targets (half to the front end).
+# tensor file readers (.npy, .npz), the dyn.* kernels' shapes made of data and `relay
+# import`'s ONNX reader. The time is split between the targets (half to the front end).
 #
 #   scripts/fuzz.sh            fuzz for 60 seconds
 #   scripts/fuzz.sh SECONDS    fuzz for SECONDS
@@ -30,7 +30,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
   -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
   -DRELAY_FUZZ=ON -DRELAY_TESTS=OFF >/dev/null
-if ! cmake --build "$build" -j "${FUZZ_JOBS:-2}" --target relay_fuzz_frontend relay_fuzz_npy relay_fuzz_dyn >"$build/build.log" 2>&1; then
+if ! cmake --build "$build" -j "${FUZZ_JOBS:-2}" --target relay_fuzz_frontend relay_fuzz_npy relay_fuzz_dyn relay_fuzz_onnx >"$build/build.log" 2>&1; then
   cat "$build/build.log"
   echo "fuzz: FAILED to build the fuzz target"
   exit 1
@@ -81,11 +81,13 @@ fuzz_one() {
   fi
 }
 
-# Half the time to the front end, a quarter each to the tensor readers and the dyn.* shapes.
-quarter=$(( secs / 4 > 0 ? secs / 4 : 1 ))
-fuzz_one frontend tests/fuzz/corpus "$(( secs - 2 * quarter > 0 ? secs - 2 * quarter : 1 ))" -max_len=4096 -dict=tests/fuzz/relay.dict
-fuzz_one npy tests/fuzz/npy_corpus "$quarter" -max_len=8192
-fuzz_one dyn tests/fuzz/dyn_corpus "$quarter" -max_len=128
+# Half the time to the front end, a sixth each to the tensor readers, the dyn.* shapes and
+# the ONNX reader.
+sixth=$(( secs / 6 > 0 ? secs / 6 : 1 ))
+fuzz_one frontend tests/fuzz/corpus "$(( secs - 3 * sixth > 0 ? secs - 3 * sixth : 1 ))" -max_len=4096 -dict=tests/fuzz/relay.dict
+fuzz_one npy tests/fuzz/npy_corpus "$sixth" -max_len=8192
+fuzz_one dyn tests/fuzz/dyn_corpus "$sixth" -max_len=128
+fuzz_one onnx tests/fuzz/onnx_corpus "$sixth" -max_len=4096
 if [ "$failed" -ne 0 ]; then
   echo "fuzz: FAILED"
   exit 1

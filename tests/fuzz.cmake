@@ -28,6 +28,14 @@ target_link_libraries(relay_fuzz_dyn_replay PRIVATE relay_interpreter)
 add_test(NAME fuzz.dyn_corpus_replay
          COMMAND relay_fuzz_dyn_replay ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/dyn_corpus)
 
+# The same for `relay import`'s ONNX reader and converters (seeds: make_onnx_seeds.py).
+add_executable(relay_fuzz_onnx_replay
+  ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_onnx.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/replay_main.cpp)
+target_link_libraries(relay_fuzz_onnx_replay PRIVATE relay_importer)
+add_test(NAME fuzz.onnx_corpus_replay
+         COMMAND relay_fuzz_onnx_replay ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/onnx_corpus)
+
 # Differential fuzzing of the compile path: random programs run interpreted and compiled
 # must agree (tests/fuzz/jit_differential.py). A fixed range of seeds here; more with
 # `python3 tests/fuzz/jit_differential.py build/release/relay --seeds 0:2000`.
