@@ -104,6 +104,7 @@ const std::map<std::string, Converter, std::less<>>& table() {
     register_nn(entries);
     register_tensor(entries);
     register_reduce(entries);
+    register_more(entries);
     auto* m = new std::map<std::string, Converter, std::less<>>();
     for (auto& [name, c] : entries.entries) m->emplace(name, c);
     return m;

@@ -81,6 +81,7 @@ void register_elementwise(ConverterTable& t);
 void register_nn(ConverterTable& t);
 void register_tensor(ConverterTable& t);
 void register_reduce(ConverterTable& t);
+void register_more(ConverterTable& t);
 
 struct ConverterTable {
   std::vector<std::pair<std::string, Converter>> entries;

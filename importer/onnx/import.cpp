@@ -73,7 +73,12 @@ ImportResult import_model(const Model& model, const ImportOptions& options) {
     else ++result.problems[it->second].more;
   };
 
-  for (const TensorData& t : g.initializers) {
+  std::vector<TensorData> constants = g.initializers;
+  for (const auto& [name, t] : options.bound_inputs) {
+    constants.push_back(t);
+    constants.back().name = name;
+  }
+  for (const TensorData& t : constants) {
     std::optional<DataType> dtype = relay_dtype(t.elem_type);
     if (!dtype || t.external) {
       // Reported only if a node uses it.
@@ -111,7 +116,7 @@ ImportResult import_model(const Model& model, const ImportOptions& options) {
       }
       if (poisoned.count(name)) {
         skip = true;
-        for (const TensorData& t : g.initializers)
+        for (const TensorData& t : constants)
           if (t.name == name)
             report(static_cast<int>(n), "initializer `" + name + "` " +
                                             (t.external ? "is stored in an external file" : "has element type " + elem_type_name(t.elem_type)) +

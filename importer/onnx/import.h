@@ -19,6 +19,9 @@ namespace relay::importer::onnx {
 struct ImportOptions {
   // Sizes for inputs whose dims are symbolic (`batch`), by input name.
   std::map<std::string, std::vector<int64_t>> input_shapes;
+  // Inputs whose values are fixed when importing (TVM's freeze_params for inputs): they
+  // become constants, so shape-like inputs (a Reshape's shape, Resize's sizes) fold.
+  std::map<std::string, TensorData> bound_inputs;
 };
 
 struct ImportProblem {

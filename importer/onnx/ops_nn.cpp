@@ -135,19 +135,6 @@ void instance_norm(NodeContext& c) {
                         "epsilon=" + float_text(c.attr_float("epsilon", 1e-5f))));
 }
 
-void layer_norm(NodeContext& c) {
-  size_t rank = c.rank(0);
-  int64_t axis = normalize_axis(c.attr_int("axis", -1), rank);
-  if (axis != static_cast<int64_t>(rank) - 1)
-    throw ImportError("LayerNormalization over more than the last axis is not supported (axis=" +
-                      std::to_string(c.attr_int("axis", -1)) + ")");
-  for (size_t i = 1; i < c.node().outputs.size(); ++i)
-    if (!c.node().outputs[i].empty()) throw ImportError("LayerNormalization's mean and inverse deviation outputs are not supported");
-  std::string beta = c.has_input(2) ? c.atom(2) : call("zeros_like", {c.atom(1)});
-  c.emit_output(0, call("nn.layer_norm", {c.atom(0), c.atom(1), beta},
-                        "axis=-1, epsilon=" + float_text(c.attr_float("epsilon", 1e-5f))));
-}
-
 void lrn(NodeContext& c) {
   c.emit_output(0, call("nn.lrn", {c.atom(0)},
                         "size=" + std::to_string(c.attr_int("size", 1)) + ", axis=1, bias=" +
@@ -271,7 +258,7 @@ void register_nn(ConverterTable& t) {
   t.add("MaxPool", max_pool); t.add("AveragePool", average_pool);
   t.add("GlobalAveragePool", global_average_pool); t.add("GlobalMaxPool", global_max_pool);
   t.add("BatchNormalization", batch_norm); t.add("InstanceNormalization", instance_norm);
-  t.add("LayerNormalization", layer_norm); t.add("LRN", lrn);
+  t.add("LRN", lrn);
   t.add("Softmax", softmax); t.add("LogSoftmax", log_softmax);
   t.add("Gemm", gemm); t.add("MatMul", matmul);
   t.add("DepthToSpace", depth_to_space); t.add("SpaceToDepth", space_to_depth);

@@ -2,6 +2,7 @@
 // needs static values (Reshape's shape, Slice's bounds, Pad's widths) read them from
 // constant inputs; shape arithmetic over constants folds (fold.h).
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <numeric>
 
@@ -13,10 +14,12 @@ namespace relay::importer::onnx {
 
 namespace {
 
+// The product of v[from, to) (1 for an empty range).
 int64_t product(const std::vector<int64_t>& v, size_t from = 0, size_t to = SIZE_MAX) {
-  int64_t p = 1;
-  for (size_t i = from; i < std::min(to, v.size()); ++i) p *= v[i];
-  return p;
+  to = std::min(to, v.size());
+  if (from >= to) return 1;
+  const auto first = v.begin() + static_cast<std::ptrdiff_t>(from), last = v.begin() + static_cast<std::ptrdiff_t>(to);
+  return std::accumulate(first, last, int64_t{1}, std::multiplies<>());
 }
 
 // The value of a TensorProto attribute as a constant (Constant node, ConstantOfShape).
@@ -347,23 +350,18 @@ void tile(NodeContext& c) {
   c.emit_output(0, call("tile", {c.atom(0)}, "reps=" + ints_text(c.constant(1, "Tile's repeats").ints())));
 }
 
+// Range folds (its length must be known: Relay's arange takes its bounds as attributes,
+// which the importer does not write as metadata references).
 void range(NodeContext& c) {
   DataType t = c.dtype(0);
-  if (foldable(c, 0) && foldable(c, 1) && foldable(c, 2)) {
-    int64_t start = c.input(0).constant->get_int(0), limit = c.input(1).constant->get_int(0),
-            delta = c.input(2).constant->get_int(0);
-    if (delta == 0) throw ImportError("Range's delta is 0");
-    std::vector<int64_t> values;
-    for (int64_t v = start; delta > 0 ? v < limit : v > limit; v += delta) {
-      values.push_back(v);
-      if (static_cast<int64_t>(values.size()) > kMaxFoldedElements) break;
-    }
-    if (static_cast<int64_t>(values.size()) <= kMaxFoldedElements) {
-      c.set_constant(0, Constant::from_ints(values, {static_cast<int64_t>(values.size())}, t));
-      return;
-    }
-  }
-  c.emit_output(0, call("arange", {c.atom(0), c.atom(1), c.atom(2)}, "dtype=" + dtype_attr(t)));
+  double start = c.constant(0, "Range's start").get_double(0), limit = c.constant(1, "Range's limit").get_double(0),
+         delta = c.constant(2, "Range's delta").get_double(0);
+  if (delta == 0) throw ImportError("Range's delta is 0");
+  double count = std::max(0.0, std::ceil((limit - start) / delta));
+  if (count > static_cast<double>(kMaxFoldedElements) * 256) throw ImportError("Range is too long to fold");
+  std::vector<double> values;
+  for (int64_t i = 0; i < static_cast<int64_t>(count); ++i) values.push_back(start + static_cast<double>(i) * delta);
+  c.set_constant(0, Constant::from_doubles(values, {static_cast<int64_t>(values.size())}, t));
 }
 
 void dropout(NodeContext& c) {

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -78,14 +79,33 @@ std::vector<fs::path> numbered(const fs::path& dir, const std::string& prefix) {
   }
 }
 
-Outcome check(const fs::path& test_dir) {
+// Imports, runs and compares. With `bind_inputs`, every graph input but the first is
+// fixed to the first data set's value (ImportOptions::bound_inputs): ONNX's node tests
+// feed shapes, axes and sizes as inputs, which Relay needs when importing.
+Outcome check(const fs::path& test_dir, bool bind_inputs) {
   ox::Model model;
   try {
     model = ox::parse_model(slurp(test_dir / "model.onnx"));
   } catch (const std::exception& e) {
     return {"refused", std::string("parse: ") + e.what()};
   }
-  ox::ImportResult r = ox::import_model(model, {});
+  ox::ImportOptions options;
+  std::set<size_t> bound;
+  if (bind_inputs) {
+    std::vector<fs::path> inputs = numbered(test_dir / "test_data_set_0", "input_");
+    std::set<std::string> initializers;
+    for (const auto& t : model.graph.initializers) initializers.insert(t.name);
+    size_t k = 0;
+    for (const auto& in : model.graph.inputs) {
+      if (initializers.count(in.name)) continue;
+      if (k > 0 && k < inputs.size()) {
+        options.bound_inputs[in.name] = ox::parse_tensor(slurp(inputs[k]));
+        bound.insert(k);
+      }
+      ++k;
+    }
+  }
+  ox::ImportResult r = ox::import_model(model, options);
   if (!r.text) return {"refused", r.problems.empty() ? "" : r.problems[0].message};
   // ONNX 1.12's bfloat16 test data is stored as uint16: not comparable.
   if (r.text->substr(0, r.text->find('{')).find("bfloat16]") != std::string::npos) return {"skip", "bfloat16 inputs"};
@@ -101,7 +121,11 @@ Outcome check(const fs::path& test_dir) {
   std::sort(sets.begin(), sets.end());
   for (const fs::path& ds : sets) {
     std::vector<rt::Value> args;
-    for (const fs::path& pb : numbered(ds, "input_")) {
+    if (!bound.empty() && ds.filename() != "test_data_set_0") continue;  // bound to set 0's values
+    std::vector<fs::path> input_files = numbered(ds, "input_");
+    for (size_t k = 0; k < input_files.size(); ++k) {
+      if (bound.count(k)) continue;
+      const fs::path& pb = input_files[k];
       auto a = tensor_of(pb);
       if (!a) return {"skip", "bfloat16 or string data"};
       args.push_back(*a);
@@ -146,6 +170,7 @@ TEST_CASE("onnx import: ONNX's backend test models import and compute ONNX's out
   std::map<std::string, int> counts;
   size_t seen_expected = 0;
   std::string differing;  // imported, but computed something else (shown, not failed)
+  std::vector<std::string> passing;
   for (const char* suite : {"node", "pytorch-converted", "pytorch-operator", "simple"}) {
     std::vector<fs::path> dirs;
     for (const auto& e : fs::directory_iterator(fs::path(kData) / suite))
@@ -153,11 +178,17 @@ TEST_CASE("onnx import: ONNX's backend test models import and compute ONNX's out
     std::sort(dirs.begin(), dirs.end());
     for (const fs::path& d : dirs) {
       std::string name = std::string(suite) + "/" + d.filename().string();
-      Outcome o = check(d);
+      Outcome o = check(d, false);
+      if (o.status == "refused" && o.detail.find("must be known when importing") != std::string::npos) {
+        Outcome bound = check(d, true);
+        if (bound.status == "pass" || bound.status == "internal") o = {bound.status, bound.detail};
+        if (bound.status == "pass") name += " (inputs bound)";
+      }
       counts[o.status]++;
       if (o.status == "mismatch" || o.status == "run-error") differing += "\n  " + name + ": " + o.detail;
       INFO(name << ": " << o.status << " " << o.detail);
       CHECK(o.status != "internal");
+      if (o.status == "pass") passing.push_back(name);
       if (expected.count(name)) {
         ++seen_expected;
         CHECK(o.status == "pass");
@@ -167,6 +198,16 @@ TEST_CASE("onnx import: ONNX's backend test models import and compute ONNX's out
   std::string summary;
   for (const auto& [status, n] : counts) summary += status + " " + std::to_string(n) + "  ";
   WARN("onnx conformance: " << summary << differing);
+  // RELAY_ONNX_UPDATE=1 rewrites the list with what passes now (review the diff).
+  if (const char* update = std::getenv("RELAY_ONNX_UPDATE"); update && std::string(update) == "1") {
+    std::ofstream out(std::string(RELAY_SOURCE_DIR) + "/tests/import/onnx_expected_pass.txt");
+    out << "# ONNX backend tests `relay import` passes: tests/unit/onnx_import_test.cpp (names with\n"
+           "# \"(inputs bound)\" pass with their shape-like inputs fixed when importing), rewritten with\n"
+           "# RELAY_ONNX_UPDATE=1; tests/import/onnx_conformance.py checks the others through the CLI.\n";
+    std::sort(passing.begin(), passing.end());
+    for (const std::string& n : passing) out << n << "\n";
+    return;
+  }
   CHECK(seen_expected == expected.size());
 }
 
