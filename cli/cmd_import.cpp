@@ -28,6 +28,7 @@ namespace {
 void import_usage(FILE* out) {
   std::fprintf(out,
                "usage: relay import MODEL.onnx [-o OUT.relay] [--shape NAME=D,D,...]...\n"
+               "                    [--bind NAME=VALUE.npy|VALUE.pb]...\n"
                "       relay import --tensor TENSOR.pb -o OUT.npy\n"
                "       relay import --list-ops\n"
                "                    [--error-format=human|json] [--error-limit=N] [--color=auto|always|never]\n"
@@ -37,6 +38,8 @@ void import_usage(FILE* out) {
                "the file runs by itself (`relay run OUT.relay --arg NAME=x.npy`).\n"
                "  -o OUT          write to OUT instead of stdout\n"
                "  --shape N=D,..  sizes for input N's dims (for symbolic dims such as `batch`)\n"
+               "  --bind N=FILE   fix input N to a value (.npy or a TensorProto .pb) when importing:\n"
+               "                  it becomes a constant, so a shape, axes or sizes input folds\n"
                "  --tensor T.pb   convert a serialized ONNX TensorProto to .npy (needs -o)\n"
                "  --list-ops      print the ONNX operators the importer converts\n"
                "Every node is tried; each one that cannot be imported is an error E0121.\n"
@@ -81,6 +84,37 @@ bool parse_shape(const std::string& spec, importer::onnx::ImportOptions& options
     dims.push_back(d);
   }
   options.input_shapes[spec.substr(0, eq)] = dims;
+  return true;
+}
+
+// `--bind NAME=FILE`: the input's value as an ONNX tensor, from .npy or a TensorProto.
+bool bind_input(const std::string& spec, importer::onnx::ImportOptions& options) {
+  size_t eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
+    std::fprintf(stderr, "error: `--bind` expects NAME=FILE.npy or NAME=FILE.pb, not `%s`\n", spec.c_str());
+    return false;
+  }
+  std::string name = spec.substr(0, eq), path = spec.substr(eq + 1);
+  importer::onnx::TensorData t;
+  try {
+    if (path.size() > 3 && path.substr(path.size() - 3) == ".pb") {
+      std::string bytes;
+      if (!read_binary(path, &bytes)) return false;
+      t = importer::onnx::parse_tensor(bytes);
+    } else {
+      rt::NDArray a = rt::read_npy(path);
+      t.elem_type = importer::onnx::elem_type_of(a.dtype());
+      t.dims.assign(a.shape().begin(), a.shape().end());
+      t.bytes.assign(static_cast<const char*>(a.raw()), a.nbytes());
+    }
+  } catch (const importer::WireError& e) {
+    std::fprintf(stderr, "error: `%s` is not a serialized TensorProto: %s at byte %zu\n", path.c_str(), e.what(), e.offset);
+    return false;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: `%s`: %s\n", path.c_str(), e.what());
+    return false;
+  }
+  options.bound_inputs[name] = std::move(t);
   return true;
 }
 
@@ -161,6 +195,10 @@ int cmd_import(const Args& args) {
       const std::string* v = value(a.c_str());
       if (!v) return kExitUsage;
       (a == "-o" ? output : tensor) = *v;
+    } else if (a == "--bind") {
+      const std::string* v = value("--bind");
+      if (!v) return kExitUsage;
+      if (!bind_input(*v, options)) return kExitErrors;
     } else if (a == "--shape") {
       const std::string* v = value("--shape");
       if (!v) return kExitUsage;
@@ -208,6 +246,8 @@ int cmd_import(const Args& args) {
         std::string label = p.node >= 0 ? "this " + model.graph.nodes[static_cast<size_t>(p.node)].op_type + " node" : "the graph";
         Diagnostic& d = diags.emit(DiagKind::ImportFailed, Span{id, b, e}, {shown, p.message, label});
         if (p.more) d.note("the same problem occurs in " + std::to_string(p.more) + " more node(s)");
+        if (p.message.find("must be known when importing") != std::string::npos)
+          d.help("when that value is a graph input, `--bind NAME=FILE.npy` fixes it when importing");
         if (p.message.find("is not supported") != std::string::npos && p.message.find("operator") != std::string::npos)
           d.help("`relay import --list-ops` lists the operators the importer converts");
       }

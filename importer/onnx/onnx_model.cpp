@@ -25,6 +25,12 @@ std::optional<DataType> relay_dtype(int32_t t) {
   }
 }
 
+int32_t elem_type_of(DataType t) {
+  for (int32_t e = 1; e <= static_cast<int32_t>(ElemType::BFloat16); ++e)
+    if (std::optional<DataType> d = relay_dtype(e); d && *d == t) return e;
+  return 0;
+}
+
 std::string elem_type_name(int32_t t) {
   static const char* names[] = {"undefined", "float", "uint8", "int8", "uint16", "int16", "int32", "int64",
                                 "string", "bool", "float16", "double", "uint32", "uint64", "complex64",

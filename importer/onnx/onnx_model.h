@@ -26,6 +26,8 @@ enum class ElemType : int32_t {
 // The Relay dtype of an ONNX element type; nullopt for strings, complex and unknown codes.
 std::optional<DataType> relay_dtype(int32_t elem_type);
 std::string elem_type_name(int32_t elem_type);
+// The ONNX element type of a Relay dtype (0 when ONNX has none).
+int32_t elem_type_of(DataType t);
 
 // A tensor's contents in the Relay dtype's little-endian layout (bool: one byte each).
 struct TensorData {
