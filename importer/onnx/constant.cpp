@@ -1,5 +1,6 @@
 #include "importer/onnx/constant.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -8,8 +9,10 @@ namespace relay::importer::onnx {
 size_t element_bytes(DataType t) { return t.is_bool() ? 1 : t.bits / 8; }
 
 int64_t Constant::size() const {
+  // Shapes come from the file: saturate instead of overflowing.
   int64_t n = 1;
-  for (int64_t d : shape) n *= d;
+  for (int64_t d : shape)
+    if (d < 0 || __builtin_mul_overflow(n, d, &n)) return INT64_MAX;
   return n;
 }
 
@@ -41,7 +44,16 @@ float float_of_half(uint16_t h) {
 
 }  // namespace
 
+namespace {
+void check_index(const Constant& c, int64_t i) {
+  if (i < 0 || static_cast<size_t>(i + 1) * element_bytes(c.dtype) > c.bytes.size())
+    throw ImportError("a constant input has no element " + std::to_string(i) + " (it holds " +
+                      std::to_string(c.bytes.size() / std::max<size_t>(1, element_bytes(c.dtype))) + ")");
+}
+}  // namespace
+
 double Constant::get_double(int64_t i) const {
+  check_index(*this, i);
   const char* p = bytes.data() + i * element_bytes(dtype);
   if (dtype.code == DataType::Float || dtype.code == DataType::BFloat) {
     if (dtype.bits == 64) { double v; std::memcpy(&v, p, 8); return v; }
@@ -60,7 +72,12 @@ double Constant::get_double(int64_t i) const {
 }
 
 int64_t Constant::get_int(int64_t i) const {
-  if (dtype.is_float()) return static_cast<int64_t>(get_double(i));
+  check_index(*this, i);
+  if (dtype.is_float()) {
+    double d = get_double(i);
+    if (!(d > -9.2e18 && d < 9.2e18)) throw ImportError("a constant input holds " + std::to_string(d) + ", not an integer");
+    return static_cast<int64_t>(d);
+  }
   size_t w = element_bytes(dtype);
   const char* p = bytes.data() + i * w;
   switch (w) {

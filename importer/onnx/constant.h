@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -12,12 +13,20 @@
 
 namespace relay::importer::onnx {
 
+// A problem with one node (an unsupported operator or attribute, a missing constant);
+// the importer reports it with the node and goes on with the next.
+struct ImportError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 struct Constant {
   DataType dtype;
   std::vector<int64_t> shape;
   std::string bytes;
 
   int64_t size() const;
+  // Element i; ImportError when the tensor has no element i (an empty `k`, a scalar
+  // input given as an empty tensor).
   int64_t get_int(int64_t i) const;
   double get_double(int64_t i) const;
   std::vector<int64_t> ints() const;

@@ -21,12 +21,6 @@
 
 namespace relay::importer::onnx {
 
-// A problem with one node (an unsupported operator or attribute, a missing constant);
-// the importer reports it with the node and goes on with the next.
-struct ImportError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 // A tensor's dtype and shape (a dim of -1 is unknown: `?`).
 struct TensorInfo {
   DataType dtype;

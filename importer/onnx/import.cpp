@@ -158,6 +158,10 @@ ImportResult import_model(const Model& model, const ImportOptions& options) {
     } catch (const ImportError& e) {
       report(static_cast<int>(n), e.what());
       poison_outputs();
+    } catch (const std::exception& e) {
+      // A converter bug must not take the command down: report it against the node.
+      report(static_cast<int>(n), std::string("internal error in the ") + node.op_type + " converter: " + e.what());
+      poison_outputs();
     }
   }
 

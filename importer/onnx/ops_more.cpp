@@ -76,6 +76,7 @@ void gather_elements(NodeContext& c) {
 void gather_nd(NodeContext& c) {
   // ONNX puts the index tuple on the last axis of `indices`, Relay on the first.
   size_t r = c.rank(1);
+  if (r == 0) throw ImportError("GatherND's indices must have rank 1 or more");
   std::vector<int64_t> perm{static_cast<int64_t>(r) - 1};
   for (size_t i = 0; i + 1 < r; ++i) perm.push_back(static_cast<int64_t>(i));
   std::vector<int64_t> ishape = c.static_shape(1, "GatherND");
@@ -125,6 +126,7 @@ void eye_like(NodeContext& c) {
     t = *d;
   }
   int64_t k = c.attr_int("k", 0);
+  if (Constant{t, shape, {}}.size() > kMaxFoldedElements * 256) throw ImportError("EyeLike is too large to fold");
   std::vector<double> values(static_cast<size_t>(shape[0] * shape[1]), 0.0);
   for (int64_t i = 0; i < shape[0]; ++i)
     if (i + k >= 0 && i + k < shape[1]) values[static_cast<size_t>(i * shape[1] + i + k)] = 1.0;
@@ -137,13 +139,18 @@ void resize_to(NodeContext& c, std::vector<int64_t> out_shape, const std::string
   size_t rank = c.rank(0);
   if (rank < 3 || rank > 5) throw ImportError("Resize supports 3-D to 5-D data");
   std::vector<int64_t> in = c.static_shape(0, "Resize");
+  if (out_shape.size() != rank) throw ImportError("Resize's sizes must have one value per axis");
   if (out_shape[0] != in[0] || out_shape[1] != in[1]) throw ImportError("Resize of the batch or channel axis is not supported");
   std::string method = mode == "nearest" ? "nearest_neighbor" : mode;
   if (method != "nearest_neighbor" && method != "linear" && method != "cubic")
     throw ImportError("Resize mode `" + mode + "` is not supported");
   std::string ctm = c.attr_string("coordinate_transformation_mode", c.opset() < 11 ? "asymmetric" : "half_pixel");
-  if (ctm == "tf_crop_and_resize") throw ImportError("coordinate_transformation_mode tf_crop_and_resize is not supported");
+  if (ctm != "half_pixel" && ctm != "align_corners" && ctm != "asymmetric" && ctm != "pytorch_half_pixel" &&
+      ctm != "tf_half_pixel_for_nn")
+    throw ImportError("coordinate_transformation_mode `" + ctm + "` is not supported");
   std::string rounding = c.attr_string("nearest_mode", c.opset() < 11 ? "floor" : "round_prefer_floor");
+  if (rounding != "round_prefer_floor" && rounding != "round_prefer_ceil" && rounding != "floor" && rounding != "ceil")
+    throw ImportError("nearest_mode `" + rounding + "` is not supported");
   if (method != "nearest_neighbor") rounding = "";
   std::vector<int64_t> size(out_shape.begin() + 2, out_shape.end());
   const char* op = rank == 3 ? "image.resize1d" : rank == 4 ? "image.resize2d" : "image.resize3d";

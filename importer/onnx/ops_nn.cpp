@@ -14,18 +14,33 @@ namespace {
 
 // Padding for `spatial` dims: explicit `pads` (begins then ends, as Relay's padding), or
 // computed from auto_pad over the input's static spatial sizes.
+// One positive value per spatial axis, or ImportError (the attributes come from the file).
+void check_window(const char* what, const std::vector<int64_t>& v, size_t spatial) {
+  if (v.size() != spatial)
+    throw ImportError(std::string("`") + what + "` must have " + std::to_string(spatial) + " value(s), not " +
+                      std::to_string(v.size()));
+  for (int64_t x : v)
+    if (x <= 0) throw ImportError(std::string("`") + what + "` must be positive");
+}
+
 std::vector<int64_t> conv_padding(NodeContext& c, size_t spatial, const std::vector<int64_t>& kernel,
                                   const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations) {
+  check_window("kernel_shape", kernel, spatial);
+  check_window("strides", strides, spatial);
+  check_window("dilations", dilations, spatial);
   std::string auto_pad = c.attr_string("auto_pad", "NOTSET");
   if (auto_pad == "NOTSET") {
     std::vector<int64_t> pads = c.attr_ints("pads", std::vector<int64_t>(2 * spatial, 0));
     if (pads.size() != 2 * spatial) throw ImportError("`pads` must have " + std::to_string(2 * spatial) + " values");
+    for (int64_t p : pads)
+      if (p < 0) throw ImportError("negative `pads` are not supported");
     return pads;
   }
   std::vector<int64_t> pads(2 * spatial, 0);
   if (auto_pad == "VALID") return pads;
   if (auto_pad != "SAME_UPPER" && auto_pad != "SAME_LOWER") throw ImportError("unknown auto_pad `" + auto_pad + "`");
   std::vector<int64_t> shape = c.static_shape(0, "auto_pad=" + auto_pad);
+  if (shape.size() != spatial + 2) throw ImportError("the data's rank does not match the kernel's");
   for (size_t i = 0; i < spatial; ++i) {
     int64_t in = shape[2 + i], out = (in + strides[i] - 1) / strides[i];
     int64_t total = std::max<int64_t>(0, (out - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 - in);
@@ -242,9 +257,10 @@ void matmul(NodeContext& c) {
 }
 
 void depth_to_space(NodeContext& c) {
+  std::string mode = c.attr_string("mode", "DCR");
+  if (mode != "DCR" && mode != "CRD") throw ImportError("DepthToSpace mode must be DCR or CRD");
   c.emit_output(0, call("nn.depth_to_space", {c.atom(0)},
-                        "block_size=" + std::to_string(c.attr_int("blocksize", 1)) + ", mode=\"" +
-                            c.attr_string("mode", "DCR") + "\""));
+                        "block_size=" + std::to_string(c.attr_int("blocksize", 1)) + ", mode=\"" + mode + "\""));
 }
 
 void space_to_depth(NodeContext& c) {

@@ -54,9 +54,12 @@ void constant(NodeContext& c) {
 
 void constant_of_shape(NodeContext& c) {
   std::vector<int64_t> shape = c.constant(0, "ConstantOfShape's shape").ints();
+  for (int64_t d : shape)
+    if (d < 0) throw ImportError("ConstantOfShape's shape has a negative dimension");
   Constant fill = Constant::from_doubles({0.0}, {}, DataType::float_(32));
   if (const Attribute* a = c.attr("value"); a && a->t) fill = constant_of(*a->t);
-  int64_t n = product(shape);
+  int64_t n = Constant{fill.dtype, shape, {}}.size();  // saturating
+  if (fill.bytes.size() < element_bytes(fill.dtype)) throw ImportError("ConstantOfShape's value is empty");
   if (n <= kMaxFoldedElements) {
     std::string bytes;
     for (int64_t i = 0; i < n; ++i) bytes += fill.bytes.substr(0, element_bytes(fill.dtype));
@@ -112,7 +115,8 @@ void reshape(NodeContext& c) {
       else known *= shape[i];
     }
     if (infer >= 0 && known > 0) shape[static_cast<size_t>(infer)] = k.size() / known;
-    if (product(shape) == k.size() && fold_reshape(c, shape)) return;
+    bool concrete = std::all_of(shape.begin(), shape.end(), [](int64_t d) { return d >= 0; });
+    if (concrete && product(shape) == k.size() && fold_reshape(c, shape)) return;
   }
   c.emit_output(0, call("reshape", {c.atom(0)}, "newshape=" + ints_text(target)));
 }
@@ -147,7 +151,15 @@ void concat(NodeContext& c) {
   size_t rank = c.rank(0);
   int64_t axis = normalize_axis(c.attr_int("axis", 0), rank);
   bool all_constant = true;
-  for (size_t i = 0; i < c.input_count(); ++i) all_constant &= foldable(c, i);
+  for (size_t i = 0; i < c.input_count(); ++i) {
+    all_constant &= foldable(c, i);
+    if (!all_constant) break;
+    const Constant& k = *c.input(i).constant;
+    const Constant& first = *c.input(0).constant;
+    all_constant = k.dtype == first.dtype && k.shape.size() == first.shape.size();
+    for (size_t d = 0; all_constant && d < k.shape.size(); ++d)
+      all_constant = static_cast<int64_t>(d) == axis || k.shape[d] == first.shape[d];
+  }
   if (all_constant) {
     // Concatenate along `axis`: for every outer index, each input's inner block in turn.
     const Constant& first = *c.input(0).constant;
@@ -264,7 +276,7 @@ void slice(NodeContext& c) {
   for (int64_t& a : axes) a = normalize_axis(a, rank);
   if (std::count(steps.begin(), steps.end(), 0)) throw ImportError("Slice's steps cannot be 0");
   // 1-D constant data (shape vectors) folds.
-  if (foldable(c, 0) && rank == 1) {
+  if (foldable(c, 0) && rank == 1 && starts.size() == 1) {
     const Constant& k = *c.input(0).constant;
     int64_t n = k.shape[0], b = starts[0], e = ends[0], s = steps[0];
     auto clampi = [&](int64_t v, int64_t lo, int64_t hi) { return std::min(std::max(v < 0 ? v + n : v, lo), hi); };
@@ -318,6 +330,7 @@ void pad(NodeContext& c) {
     if (c.has_input(2)) value = c.constant(2, "Pad's constant_value").get_double(0);
     if (c.has_input(3)) {
       std::vector<int64_t> axes = c.constant(3, "Pad's axes").ints();
+      if (pads.size() != 2 * axes.size()) throw ImportError("Pad needs two pad values per axis");
       std::vector<int64_t> full(2 * rank, 0);
       for (size_t i = 0; i < axes.size(); ++i) {
         size_t a = static_cast<size_t>(normalize_axis(axes[i], rank));
@@ -358,6 +371,7 @@ void range(NodeContext& c) {
          delta = c.constant(2, "Range's delta").get_double(0);
   if (delta == 0) throw ImportError("Range's delta is 0");
   double count = std::max(0.0, std::ceil((limit - start) / delta));
+  if (!std::isfinite(count)) throw ImportError("Range's bounds are not finite");
   if (count > static_cast<double>(kMaxFoldedElements) * 256) throw ImportError("Range is too long to fold");
   std::vector<double> values;
   for (int64_t i = 0; i < static_cast<int64_t>(count); ++i) values.push_back(start + static_cast<double>(i) * delta);
