@@ -231,6 +231,9 @@ int cmd_import(const Args& args) {
     diags.emit(DiagKind::ImportFailed, Span{id, 0, 0},
                {shown, "it is not a protobuf-encoded ONNX model", "the file's bytes"})
         .note(std::string(e.what()) + " at byte " + std::to_string(e.offset));
+    std::string_view head(bytes.data(), std::min<size_t>(bytes.size(), 64));
+    if (head.find("#[version") != std::string_view::npos || head.rfind("//", 0) == 0 || head.rfind("def ", 0) == 0)
+      diags.items().back().help("this looks like Relay text, which `relay check` and `relay run` read as it is");
   } catch (const importer::onnx::ModelError& e) {
     FileId id = sources.add(file, "");
     diags.emit(DiagKind::ImportFailed, Span{id, 0, 0}, {shown, e.what(), "the file's bytes"});

@@ -8,13 +8,14 @@ namespace relay::importer::onnx {
 
 size_t element_bytes(DataType t) { return t.is_bool() ? 1 : t.bits / 8; }
 
-int64_t Constant::size() const {
-  // Shapes come from the file: saturate instead of overflowing.
+int64_t saturating_product(const std::vector<int64_t>& v, size_t from, size_t to) {
   int64_t n = 1;
-  for (int64_t d : shape)
-    if (d < 0 || __builtin_mul_overflow(n, d, &n)) return INT64_MAX;
+  for (size_t i = from; i < std::min(to, v.size()); ++i)
+    if (v[i] < 0 || __builtin_mul_overflow(n, v[i], &n)) return INT64_MAX;
   return n;
 }
+
+int64_t Constant::size() const { return saturating_product(shape); }
 
 namespace {
 

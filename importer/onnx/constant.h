@@ -38,6 +38,10 @@ struct Constant {
 
 size_t element_bytes(DataType t);
 
+// The product of v[from, to), saturating at INT64_MAX (shapes come from the file; a
+// negative dim also gives INT64_MAX). 1 for an empty range.
+int64_t saturating_product(const std::vector<int64_t>& v, size_t from = 0, size_t to = SIZE_MAX);
+
 // TVM's NDArray::Save blob (magic, reserved, device, ndim, dtype, shape, byte count,
 // data), base64-encoded: one entry of the metadata section's `b64ndarrays`.
 std::string ndarray_blob_base64(const Constant& c);

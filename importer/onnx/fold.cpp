@@ -69,8 +69,7 @@ bool fold_binary(NodeContext& c, const char* relay_op) {
   const Constant& b = *c.input(1).constant;
   if (a.dtype != b.dtype) return false;
   std::vector<int64_t> shape = broadcast_shapes(a.shape, b.shape);
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
+  int64_t n = saturating_product(shape);
   if (n > kMaxFoldedElements) return false;
   std::vector<int64_t> values(static_cast<size_t>(n));
   std::string op = relay_op;

@@ -171,8 +171,8 @@ void softmax_like(NodeContext& c, const char* op) {
     return;
   }
   std::vector<int64_t> shape = c.static_shape(0, std::string(op) + " over axes " + std::to_string(axis) + "..");
-  int64_t outer = 1, inner = 1;
-  for (size_t i = 0; i < rank; ++i) (static_cast<int64_t>(i) < axis ? outer : inner) *= shape[i];
+  int64_t outer = saturating_product(shape, 0, static_cast<size_t>(axis));
+  int64_t inner = saturating_product(shape, static_cast<size_t>(axis));
   std::string flat = call("reshape", {c.atom(0)}, "newshape=" + ints_text({outer, inner}));
   c.emit_output(0, call("reshape", {call(op, {flat}, "axis=1")}, "newshape=" + ints_text(shape)));
 }
@@ -237,7 +237,7 @@ void matmul(NodeContext& c) {
   if (vec_a) sa.insert(sa.begin(), 1);
   std::vector<int64_t> batch_a(sa.begin(), sa.end() - 2), batch_b(sb.begin(), sb.end() - 2);
   std::vector<int64_t> batch = broadcast_shapes(batch_a, batch_b);
-  int64_t nbatch = std::accumulate(batch.begin(), batch.end(), int64_t{1}, std::multiplies<>());
+  int64_t nbatch = saturating_product(batch);
   int64_t m = sa[sa.size() - 2], k = sa.back(), n = sb.back();
   auto to3 = [&](std::string x, const std::vector<int64_t>& own_batch, int64_t r, int64_t q) {
     std::vector<int64_t> full = batch;

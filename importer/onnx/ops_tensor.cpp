@@ -14,12 +14,8 @@ namespace relay::importer::onnx {
 
 namespace {
 
-// The product of v[from, to) (1 for an empty range).
 int64_t product(const std::vector<int64_t>& v, size_t from = 0, size_t to = SIZE_MAX) {
-  to = std::min(to, v.size());
-  if (from >= to) return 1;
-  const auto first = v.begin() + static_cast<std::ptrdiff_t>(from), last = v.begin() + static_cast<std::ptrdiff_t>(to);
-  return std::accumulate(first, last, int64_t{1}, std::multiplies<>());
+  return saturating_product(v, from, to);
 }
 
 // The value of a TensorProto attribute as a constant (Constant node, ConstantOfShape).
@@ -108,12 +104,14 @@ void reshape(NodeContext& c) {
     // Resolve 0 and -1 here so the constant keeps a concrete shape.
     const Constant& k = *c.input(0).constant;
     std::vector<int64_t> shape = target;
-    int64_t known = 1, infer = -1;
+    int64_t infer = -1;
     for (size_t i = 0; i < shape.size(); ++i) {
       if (shape[i] == 0 && i < k.shape.size()) shape[i] = k.shape[i];
       if (shape[i] == -1) infer = static_cast<int64_t>(i);
-      else known *= shape[i];
     }
+    std::vector<int64_t> others = shape;
+    if (infer >= 0) others.erase(others.begin() + infer);
+    int64_t known = product(others);
     if (infer >= 0 && known > 0) shape[static_cast<size_t>(infer)] = k.size() / known;
     bool concrete = std::all_of(shape.begin(), shape.end(), [](int64_t d) { return d >= 0; });
     if (concrete && product(shape) == k.size() && fold_reshape(c, shape)) return;
