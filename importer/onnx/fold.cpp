@@ -40,12 +40,14 @@ int64_t broadcast_index(int64_t flat, const std::vector<int64_t>& to, const std:
   return index;
 }
 
-// Truncating division and remainder as ONNX defines them for integers.
+// Integer arithmetic as ONNX defines it (division truncates); false when it cannot fold.
 bool apply(const std::string& op, int64_t a, int64_t b, int64_t& out) {
-  if (op == "add") out = a + b;
-  else if (op == "subtract") out = a - b;
-  else if (op == "multiply") out = a * b;
-  else if (op == "divide") { if (b == 0) return false; out = a / b; }
+  // Two's-complement wrap-around, as the operators compute in the program.
+  const uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+  if (op == "add") out = static_cast<int64_t>(ua + ub);
+  else if (op == "subtract") out = static_cast<int64_t>(ua - ub);
+  else if (op == "multiply") out = static_cast<int64_t>(ua * ub);
+  else if (op == "divide") { if (b == 0 || (a == INT64_MIN && b == -1)) return false; out = a / b; }
   else if (op == "equal") out = a == b;
   else if (op == "greater") out = a > b;
   else if (op == "less") out = a < b;
