@@ -8,11 +8,11 @@
 // Exit status: 0 written, 1 errors (the file's, or a construct or operator that cannot be
 // differentiated, E0120), 2 usage error.
 #include <cstdio>
-#include <fstream>
 
 #include "cli/commands.h"
 #include "cli/option_value.h"
 #include "cli/diagnostic_output.h"
+#include "cli/generated_text.h"
 #include "cli/load_entry.h"
 #include "lang/autodiff/first_order.h"
 
@@ -86,29 +86,10 @@ int cmd_grad(const Args& args) {
   }
   std::string text = autodiff::insert_definition(*loaded->front.module, source, *def);
 
-  // Check what was built through the same driver `relay run` uses.
-  FileId built = sources.add(source.name + " (with @" + name + ")", text);
-  DiagnosticBag check;
-  if (!rt::load_program(sources, built, name, nullptr, check) || check.has_errors()) {
-    std::fprintf(stderr, "internal error: the gradient of @%s does not type-check; please report it\n",
-                 entry.c_str());
-    printer.print(check, sources);
-    printer.print_summary();
+  if (!check_generated(sources, source.name + " (with @" + name + ")", text, name, "the gradient of @" + entry,
+                       printer))
     return kExitErrors;
-  }
-
-  if (output.empty()) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return kExitOk;
-  }
-  std::ofstream out(output, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) {
-    std::fprintf(stderr, "error: cannot write `%s`\n", output.c_str());
-    return kExitErrors;
-  }
-  return kExitOk;
+  return write_generated(output, text) ? kExitOk : kExitErrors;
 }
 
 }  // namespace relay::cli

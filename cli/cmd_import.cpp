@@ -14,11 +14,11 @@
 
 #include "cli/commands.h"
 #include "cli/diagnostic_output.h"
+#include "cli/generated_text.h"
 #include "cli/option_value.h"
 #include "importer/onnx/convert.h"
 #include "importer/onnx/import.h"
 #include "importer/protobuf_wire.h"
-#include "interpreter/eval/run.h"
 #include "interpreter/runtime/npy.h"
 
 namespace relay::cli {
@@ -56,18 +56,6 @@ bool read_binary(const std::string& path, std::string* bytes) {
   s << in.rdbuf();
   *bytes = s.str();
   return true;
-}
-
-bool write_text(const std::string& path, const std::string& text) {
-  if (path.empty()) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return true;
-  }
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) std::fprintf(stderr, "error: cannot write `%s`\n", path.c_str());
-  return static_cast<bool>(out);
 }
 
 // `--shape NAME=1,3,224,224`.
@@ -262,17 +250,10 @@ int cmd_import(const Args& args) {
     return kExitErrors;
   }
 
-  // Check what was built through the same driver `relay run` uses.
-  FileId built = sources.add(file + " (imported)", *result->text);
-  DiagnosticBag check;
-  if (!rt::load_program(sources, built, "main", nullptr, check) || check.has_errors()) {
-    std::fprintf(stderr, "internal error: the program imported from `%s` does not type-check; please report it\n",
-                 file.c_str());
-    printer.print(check, sources);
-    printer.print_summary();
+  if (!check_generated(sources, file + " (imported)", *result->text, "main",
+                       "the program imported from `" + file + "`", printer))
     return kExitErrors;
-  }
-  return write_text(output, *result->text) ? kExitOk : kExitErrors;
+  return write_generated(output, *result->text) ? kExitOk : kExitErrors;
 }
 
 }  // namespace relay::cli
