@@ -1,6 +1,7 @@
 #include "importer/onnx/graph_builder.h"
 
 #include <cctype>
+#include <set>
 
 #include "lang/syntax/frontend.h"
 #include "lang/syntax/printer.h"
@@ -59,7 +60,7 @@ RValue GraphBuilder::emit(const std::string& expr) {
   RValue v;
   v.let_index = static_cast<int>(lets_.size());
   v.atom = "%" + std::to_string(lets_.size());
-  lets_.push_back(Let{expr, std::nullopt});
+  lets_.push_back(Let{expr, std::nullopt, {}});
   return v;
 }
 
@@ -94,21 +95,36 @@ std::string GraphBuilder::resolve_constants(const std::string& text, bool as_par
   return out;
 }
 
-std::string GraphBuilder::probe_text(const std::string& result) const {
+std::string GraphBuilder::probe_text(size_t first_let, const std::string& result) const {
+  std::string body;
+  for (size_t i = first_let; i < lets_.size(); ++i) body += "  %" + std::to_string(i) + " = " + lets_[i].expr + ";\n";
+  body += "  " + result + "\n}\n";
+  // Only what the new lets use becomes a parameter: the earlier lets (`%N`) and the
+  // constants (markers) they name. A probe's size is then that of its new lets.
+  std::set<size_t> lets_used, constants_used;
+  for (size_t i = 0; i < body.size(); ++i) {
+    bool let_ref = body[i] == '%' && i + 1 < body.size() && std::isdigit(static_cast<unsigned char>(body[i + 1]));
+    if (!let_ref && body[i] != kMark) continue;
+    size_t j = i + 1, n = 0;
+    while (j < body.size() && std::isdigit(static_cast<unsigned char>(body[j]))) n = n * 10 + static_cast<size_t>(body[j++] - '0');
+    if (let_ref && n < first_let) lets_used.insert(n);
+    if (!let_ref) {
+      constants_used.insert(n);
+      ++j;  // the closing mark
+    }
+    i = j - 1;
+  }
   std::string s = "#[version = \"0.0.5\"]\ndef @probe(";
   bool first = true;
-  for (const std::string& p : params_) {
+  auto param = [&](const std::string& p) {
     s += (first ? "" : ", ") + p;
     first = false;
-  }
-  for (size_t i = 0; i < constants_.size(); ++i) {
-    s += (first ? "" : ", ") + probe_param_name(i) + ": " +
-         tensor_type_text(TensorInfo{constants_[i]->dtype, constants_[i]->shape});
-    first = false;
-  }
-  s += ") {\n";
-  for (size_t i = 0; i < lets_.size(); ++i) s += "  %" + std::to_string(i) + " = " + lets_[i].expr + ";\n";
-  s += "  " + result + "\n}\n";
+  };
+  for (const std::string& p : params_) param(p);
+  for (size_t i : lets_used) param("%" + std::to_string(i) + ": " + lets_[i].type);
+  for (size_t i : constants_used)
+    param(probe_param_name(i) + ": " + tensor_type_text(TensorInfo{constants_[i]->dtype, constants_[i]->shape}));
+  s += ") {\n" + body;
   return resolve_constants(s, true);
 }
 
@@ -160,13 +176,18 @@ std::optional<TensorInfo> to_info(Ty t) {
 }  // namespace
 
 void GraphBuilder::probe() {
+  const size_t count = lets_.size() - probed_;
   std::string tuple = "(";
-  for (size_t i = 0; i < lets_.size(); ++i) tuple += (i ? ", %" : "%") + std::to_string(i);
-  tuple += lets_.size() == 1 ? ",)" : ")";
-  auto p = check_probe(probe_text(tuple));
+  for (size_t i = probed_; i < lets_.size(); ++i) tuple += (i > probed_ ? ", %" : "%") + std::to_string(i);
+  tuple += count == 1 ? ",)" : ")";
+  auto p = check_probe(probe_text(probed_, tuple));
   const TupleTy* fields = ty_as<TupleTy>(p->fn->ret);
-  if (!fields || fields->fields.size() != lets_.size()) throw ImportError("internal error: probe result");
-  for (size_t i = 0; i < lets_.size(); ++i) lets_[i].info = to_info(fields->fields[i]);
+  if (!fields || fields->fields.size() != count) throw ImportError("internal error: probe result");
+  for (size_t i = 0; i < count; ++i) {
+    Let& let = lets_[probed_ + i];
+    let.info = to_info(fields->fields[i]);
+    let.type = type_to_string(fields->fields[i]);
+  }
   probed_ = lets_.size();
 }
 
@@ -185,7 +206,7 @@ const TensorInfo& GraphBuilder::info(RValue& v) {
 }
 
 std::string GraphBuilder::type_text(const std::string& expr) {
-  auto p = check_probe(probe_text(expr));
+  auto p = check_probe(probe_text(probed_, expr));
   return type_to_string(p->fn->ret);
 }
 

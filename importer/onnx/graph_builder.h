@@ -4,9 +4,10 @@
 //
 // Shapes come from Relay's own type checker (the "type oracle"): when a converter needs
 // the shape of a value computed by an earlier node (MatMul's ranks, Flatten, Expand,
-// auto_pad), the lets built so far are checked as a probe function whose constants are
-// parameters of their type, so a probe never decodes weights. One probe types every let
-// built so far; later questions about those are answered from the cache.
+// auto_pad), the lets not yet typed are checked as a probe function whose parameters are
+// the graph inputs, the constants and the lets typed by earlier probes, each with its
+// known type: a probe never decodes weights nor re-checks what an earlier probe typed, so
+// importing stays linear in the number of nodes however often converters ask.
 #pragma once
 
 #include <map>
@@ -58,13 +59,15 @@ class GraphBuilder {
   size_t constants_placed() const { return constants_.size(); }
 
  private:
-  std::string probe_text(const std::string& result) const;
+  // A probe over lets [first, end): the earlier lets are typed parameters.
+  std::string probe_text(size_t first, const std::string& result) const;
   std::string resolve_constants(const std::string& text, bool as_params) const;
   void probe();
 
   struct Let {
     std::string expr;
-    std::optional<TensorInfo> info;
+    std::optional<TensorInfo> info;  // when a tensor
+    std::string type;                // the checked type as text, once probed
   };
   std::vector<std::string> params_;     // "%name: Tensor[...]"
   std::vector<std::string> param_names_;
