@@ -10,7 +10,7 @@ For every model of the data set:
 Every test named in onnx_expected_pass.txt must pass; a test that passes but is not listed
 is reported so the list can grow (--update rewrites it).
 
-    /usr/bin/python3 tests/import/onnx_conformance.py RELAY [--data DIR] [--update] [FILTER]
+    /usr/bin/python3 tests/import/onnx_conformance.py RELAY [--data DIR] [--jit off,eager] [--update] [FILTER]
 """
 import argparse
 import concurrent.futures
@@ -142,7 +142,7 @@ def compare(got, want):
     return None
 
 
-def check_model(relay, test_dir, tmp):
+def check_model(relay, test_dir, tmp, modes=("off",)):
     """(status, detail): status is pass, refused, mismatch, run-error, crash, internal or
     skip (data numpy cannot hold, such as bfloat16)."""
     cross_check = "/simple/" in test_dir or "/pytorch-" in test_dir
@@ -185,21 +185,22 @@ def check_model(relay, test_dir, tmp):
             if err:
                 return ("skip", "output of an element type numpy lacks") if err == "skip" else ("run-error", "expected output: " + err)
             wants.append(arr)
-        result = os.path.join(tmp, "out.npz" if len(wants) > 1 else "out.npy")
-        r = run([relay, "run", out_relay, "--jit=off", "--out", result] + args)
-        if r.returncode not in (0, 1) or "Sanitizer" in r.stderr:
-            return "crash", "relay run exit %d: %s" % (r.returncode, r.stderr[-2000:])
-        if r.returncode != 0:
-            return "run-error", r.stderr.strip().splitlines()[0] if r.stderr.strip() else "exit 1"
-        if len(wants) > 1:
-            with np.load(result) as z:
-                gots = [z[str(i)] for i in range(len(wants))]
-        else:
-            gots = [np.load(result)]
-        for i, (got, want) in enumerate(zip(gots, wants)):
-            problem = compare(got, want)
-            if problem:
-                return "mismatch", "%s output %d: %s" % (os.path.basename(ds), i, problem)
+        for mode in modes:
+            result = os.path.join(tmp, "out.npz" if len(wants) > 1 else "out.npy")
+            r = run([relay, "run", out_relay, "--jit=" + mode, "--out", result] + args)
+            if r.returncode not in (0, 1) or "Sanitizer" in r.stderr:
+                return "crash", "relay run --jit=%s exit %d: %s" % (mode, r.returncode, r.stderr[-2000:])
+            if r.returncode != 0:
+                return "run-error", "--jit=%s: %s" % (mode, r.stderr.strip().splitlines()[0] if r.stderr.strip() else "exit 1")
+            if len(wants) > 1:
+                with np.load(result) as z:
+                    gots = [z[str(i)] for i in range(len(wants))]
+            else:
+                gots = [np.load(result)]
+            for i, (got, want) in enumerate(zip(gots, wants)):
+                problem = compare(got, want)
+                if problem:
+                    return "mismatch", "--jit=%s %s output %d: %s" % (mode, os.path.basename(ds), i, problem)
     return "pass", ""
 
 
@@ -209,8 +210,11 @@ def main():
     ap.add_argument("--data", default=DEFAULT_DATA)
     ap.add_argument("--update", action="store_true")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--jit", default="off",
+                    help="comma-separated --jit modes to run each model in (off: the interpreter; eager: "
+                         "compiled before it runs), each compared with ONNX's outputs")
     ap.add_argument("filter", nargs="?", default="")
-    a = ap.parse_args()
+    a = ap.parse_intermixed_args()
     if not os.path.isdir(a.data):
         print("onnx_conformance: no ONNX test data at %s (scripts/setup.sh installs libonnx-testdata)" % a.data)
         print("0 passed, 1 failed")
@@ -226,7 +230,7 @@ def main():
         name, d = item
         with tempfile.TemporaryDirectory() as tmp:
             try:
-                return name, check_model(a.relay, d, tmp)
+                return name, check_model(a.relay, d, tmp, a.jit.split(","))
             except subprocess.TimeoutExpired as e:
                 return name, ("crash", "timed out: %s" % e)
 
