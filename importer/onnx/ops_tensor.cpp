@@ -96,8 +96,14 @@ void cast(NodeContext& c) {
 }
 
 void reshape(NodeContext& c) {
-  std::vector<int64_t> target = c.opset() < 5 ? c.attr_ints("shape") : c.constant(1, "Reshape's shape").ints();
   bool allowzero = c.attr_int("allowzero", 0) != 0;
+  if (c.opset() >= 5 && !c.is_constant(1)) {
+    // A shape computed at run time: dyn.reshape (0 copies a dim and -1 infers one, as in ONNX).
+    if (allowzero) throw ImportError("Reshape with allowzero=1 and a shape computed at run time is not supported");
+    c.emit_output(0, call("dyn.reshape", {c.atom(0), c.atom(1)}, "newshape=[]"));
+    return;
+  }
+  std::vector<int64_t> target = c.opset() < 5 ? c.attr_ints("shape") : c.constant(1, "Reshape's shape").ints();
   if (allowzero && std::count(target.begin(), target.end(), 0))
     throw ImportError("Reshape with allowzero=1 and a zero in the shape is not supported");
   if (c.is_constant(0)) {
@@ -352,6 +358,16 @@ void pad(NodeContext& c) {
 }
 
 void expand(NodeContext& c) {
+  if (!c.is_constant(1)) {
+    // A shape computed at run time. Expand broadcasts both ways (numpy's rule between the
+    // data's shape and `shape`), which is what an element-wise product with a tensor of
+    // ones of that shape computes; multiplying by one keeps every value (NaN, -0) as it is.
+    DataType t = c.dtype(0);
+    std::string one = t.is_bool() ? "True" : t.is_float() ? format_float_literal(1, t) : format_int_literal(1, t);
+    std::string ones = call("dyn.full", {one, c.atom(1)}, "shape=[], dtype=" + dtype_attr(t));
+    c.emit_output(0, call(t.is_bool() ? "logical_and" : "multiply", {c.atom(0), ones}));
+    return;
+  }
   std::vector<int64_t> target = c.constant(1, "Expand's shape").ints();
   std::vector<int64_t> shape = broadcast_shapes(c.static_shape(0, "Expand"), target);
   c.emit_output(0, call("broadcast_to", {c.atom(0)}, "shape=" + ints_text(shape)));

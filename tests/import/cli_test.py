@@ -102,14 +102,20 @@ def main(tmp):
     r = relay("import", os.path.join(tmp, "missing.onnx"))
     check(r.returncode == 1 and "cannot read" in r.stderr, "a missing file")
 
-    # 5. --bind: a shape given as a graph input becomes a constant.
+    # 5. A shape given as a graph input: dyn.reshape, or a constant with --bind.
     reshape = onnx.model([onnx.node("Reshape", ["x", "shape"], ["y"])],
                          [onnx.value_info("x", 1, [2, 3, 4]), onnx.value_info("shape", 7, [2])],
                          [onnx.value_info("y", 1, [])])
     path = write(os.path.join(tmp, "reshape.onnx"), reshape)
     r = relay("import", path)
-    check(r.returncode == 1 and "must be known when importing" in r.stderr and "--bind" in r.stderr,
-          "a run-time shape is refused with a hint")
+    check(r.returncode == 0 and "dyn.reshape(%x, %shape, newshape=[])" in r.stdout and "Tensor[(?, ?), float32]" in r.stdout,
+          "a run-time Reshape shape is dyn.reshape:\n" + r.stdout + r.stderr)
+    slice_model = onnx.model([onnx.node("Slice", ["x", "starts", "ends"], ["y"])],
+                             [onnx.value_info("x", 1, [4]), onnx.value_info("starts", 7, [1]), onnx.value_info("ends", 7, [1])],
+                             [onnx.value_info("y", 1, [])])
+    r = relay("import", write(os.path.join(tmp, "slice.onnx"), slice_model))
+    check(r.returncode == 1 and "Slice's starts (input 2, `starts`) must be known when importing" in r.stderr
+          and "--bind NAME=FILE.npy" in r.stderr, "a run-time Slice bound is refused with a hint:\n" + r.stderr)
     np.save(os.path.join(tmp, "shape.npy"), np.array([4, -1], np.int64))
     r = relay("import", path, "--bind", "shape=" + os.path.join(tmp, "shape.npy"))
     check(r.returncode == 0 and "reshape(%x, newshape=[4, -1])" in r.stdout and "%shape" not in r.stdout,

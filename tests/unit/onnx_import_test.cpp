@@ -189,7 +189,10 @@ TEST_CASE("onnx import: ONNX's backend test models import and compute ONNX's out
       INFO(name << ": " << o.status << " " << o.detail);
       CHECK(o.status != "internal");
       if (o.status == "pass") passing.push_back(name);
-      if (expected.count(name)) {
+      // A model listed as passing with bound inputs may pass without them now.
+      const std::string base = std::string(suite) + "/" + d.filename().string();
+      const std::string listed = expected.count(name) ? name : expected.count(base + " (inputs bound)") ? base + " (inputs bound)" : "";
+      if (!listed.empty()) {
         ++seen_expected;
         CHECK(o.status == "pass");
       }
