@@ -229,12 +229,39 @@ void layer_norm_general(NodeContext& c) {
   }
 }
 
+// QuantizeLinear / DequantizeLinear: qnn.quantize / qnn.dequantize with per-tensor or
+// per-axis scales and zero points (a missing zero point is 0 of the output type: uint8
+// unless given).
+void quantize_linear(NodeContext& c) {
+  DataType out = DataType::uint_(8);
+  std::string zp;
+  if (c.has_input(2)) {
+    out = c.dtype(2);
+    zp = c.atom(2);
+  } else {
+    zp = format_int_literal(0, DataType::int_(32));
+  }
+  if (!out.is_int() && !out.is_uint()) throw ImportError("QuantizeLinear to " + dtype_name(out) + " is not supported");
+  if (c.has_input(2) && out != DataType::int_(32)) zp = call("cast", {zp}, "dtype=\"int32\"");
+  int64_t axis = c.rank(1) == 0 ? -1 : c.attr_int("axis", 1);
+  c.emit_output(0, call("qnn.quantize", {c.atom(0), c.atom(1), zp},
+                        "out_dtype=" + dtype_attr(out) + ", axis=" + std::to_string(axis)));
+}
+
+void dequantize_linear(NodeContext& c) {
+  std::string zp = c.has_input(2) ? call("cast", {c.atom(2)}, "dtype=\"int32\"") : format_int_literal(0, DataType::int_(32));
+  int64_t axis = c.rank(1) == 0 ? -1 : c.attr_int("axis", 1);
+  c.emit_output(0, call("qnn.dequantize", {c.atom(0), c.atom(1), zp},
+                        "out_dtype=\"float32\", axis=" + std::to_string(axis)));
+}
+
 }  // namespace
 
 void register_more(ConverterTable& t) {
   t.add("CastLike", cast_like); t.add("Shrink", shrink); t.add("BitShift", bit_shift); t.add("CumSum", cumsum);
   t.add("TopK", top_k); t.add("GatherElements", gather_elements); t.add("GatherND", gather_nd);
   t.add("OneHot", one_hot); t.add("Hardmax", hardmax); t.add("Trilu", trilu); t.add("EyeLike", eye_like);
+  t.add("QuantizeLinear", quantize_linear); t.add("DequantizeLinear", dequantize_linear);
   t.add("Resize", resize); t.add("Upsample", upsample); t.add("LayerNormalization", layer_norm_general);
 }
 

@@ -291,10 +291,8 @@ void slice(NodeContext& c) {
     c.set_constant(0, Constant::from_ints(values, {static_cast<int64_t>(values.size())}, k.dtype));
     return;
   }
-  // Relay's strided_slice clamps like numpy for positive steps. ONNX spells "through the
-  // front" for a negative step as an end below -dim; refused until that is mapped.
-  for (size_t i = 0; i < steps.size(); ++i)
-    if (steps[i] < 0) throw ImportError("Slice with a negative step is not supported yet");
+  // Relay's strided_slice clamps begin and end like numpy, for either sign of step (an
+  // end below -dim with a negative step runs through the front, as ONNX means it).
   c.emit_output(0, call("strided_slice", {c.atom(0)},
                         "begin=" + ints_text(starts) + ", end=" + ints_text(ends) + ", strides=" + ints_text(steps) +
                             ", axes=" + ints_text(axes)));
