@@ -1,6 +1,8 @@
 #include "importer/onnx/constant.h"
 
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
@@ -119,7 +121,9 @@ Constant Constant::from_ints(const std::vector<int64_t>& values, std::vector<int
 Constant Constant::from_doubles(const std::vector<double>& values, std::vector<int64_t> shape, DataType dtype) {
   if (!dtype.is_float()) {
     std::vector<int64_t> v;
-    for (double d : values) v.push_back(static_cast<int64_t>(d));
+    // Truncated, clamped to int64 (NaN is 0): values from the file may be anything.
+    for (double d : values)
+      v.push_back(std::isnan(d) ? 0 : d <= -9.2e18 ? INT64_MIN : d >= 9.2e18 ? INT64_MAX : static_cast<int64_t>(d));
     return from_ints(v, std::move(shape), dtype);
   }
   Constant c{dtype, std::move(shape), {}};
@@ -130,7 +134,9 @@ Constant Constant::from_doubles(const std::vector<double>& values, std::vector<i
     if (w == 8) {
       std::memcpy(p, &values[i], 8);
     } else {
-      float f = static_cast<float>(values[i]);
+      // Out of float's range is infinity (a plain conversion would be undefined).
+      const double d = values[i];
+      float f = std::isnan(d) ? NAN : d > FLT_MAX ? INFINITY : d < -FLT_MAX ? -INFINITY : static_cast<float>(d);
       if (w == 4) {
         std::memcpy(p, &f, 4);
       } else if (dtype.code == DataType::BFloat) {

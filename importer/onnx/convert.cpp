@@ -1,6 +1,7 @@
 #include "importer/onnx/convert.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "lang/syntax/printer.h"
@@ -87,6 +88,15 @@ std::string ints_text(const std::vector<int64_t>& v) {
 std::string float_text(double v) { return format_float_literal(v, DataType::float_(32)); }
 
 std::string dtype_attr(DataType t) { return "\"" + dtype_name(t) + "\""; }
+
+std::string literal_text(DataType t, double v) {
+  if (t.is_float()) return format_float_literal(v, t);
+  if (std::isnan(v)) v = 0;
+  double lo = static_cast<double>(integer_min(t)), hi = static_cast<double>(integer_max(t));
+  int64_t i = v <= lo ? integer_min(t) : v >= hi ? integer_max(t) : static_cast<int64_t>(v);
+  if (t.is_bool()) return i ? "True" : "False";
+  return format_int_literal(i, t);
+}
 
 int64_t normalize_axis(int64_t axis, size_t rank) {
   int64_t r = static_cast<int64_t>(rank);

@@ -72,6 +72,10 @@ std::string call(std::string_view op, const std::vector<std::string>& args, cons
 std::string ints_text(const std::vector<int64_t>& v);  // `[1, 2]`
 std::string float_text(double v);                     // `1e-05f`
 std::string dtype_attr(DataType t);                   // `"float32"`
+// A literal of dtype `t` for `v` (`1f`, `3i64`, `True`); for an integer dtype `v` is
+// truncated and clamped to the dtype's range (a float attribute from the file may be
+// anything), NaN is 0.
+std::string literal_text(DataType t, double v);
 // An axis in [-rank, rank) made non-negative; ImportError outside.
 int64_t normalize_axis(int64_t axis, size_t rank);
 

@@ -13,9 +13,7 @@ namespace {
 
 // A literal of input i's dtype.
 std::string literal(NodeContext& c, size_t i, double v) {
-  DataType t = c.dtype(i);
-  if (t.is_float()) return format_float_literal(v, t);
-  return format_int_literal(static_cast<int64_t>(v), t);
+  return literal_text(c.dtype(i), v);
 }
 
 template <const char* Op>

@@ -14,7 +14,7 @@ namespace relay::importer::onnx {
 namespace {
 
 std::string literal_of(DataType t, double v) {
-  return t.is_float() ? format_float_literal(v, t) : format_int_literal(static_cast<int64_t>(v), t);
+  return literal_text(t, v);
 }
 
 void cast_like(NodeContext& c) {
@@ -165,7 +165,11 @@ void resize_to(NodeContext& c, std::vector<int64_t> out_shape, const std::string
 std::vector<int64_t> scaled(const std::vector<int64_t>& in, const std::vector<double>& scales) {
   if (scales.size() != in.size()) throw ImportError("Resize's scales must have one value per axis");
   std::vector<int64_t> out;
-  for (size_t i = 0; i < in.size(); ++i) out.push_back(static_cast<int64_t>(std::floor(static_cast<double>(in[i]) * scales[i])));
+  for (size_t i = 0; i < in.size(); ++i) {
+    double d = std::floor(static_cast<double>(in[i]) * scales[i]);
+    if (!(d >= 0 && d < 1e12)) throw ImportError("Resize's scales give a size of " + std::to_string(d));
+    out.push_back(static_cast<int64_t>(d));
+  }
   return out;
 }
 

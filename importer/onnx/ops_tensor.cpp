@@ -351,7 +351,7 @@ void pad(NodeContext& c) {
   widths += "]";
   if (mode != "constant" && mode != "reflect" && mode != "edge") throw ImportError("Pad mode `" + mode + "` is not supported");
   DataType t = c.dtype(0);
-  std::string fill = t.is_float() ? format_float_literal(value, t) : format_int_literal(static_cast<int64_t>(value), t);
+  std::string fill = literal_text(t, value);
   c.emit_output(0, call("nn.pad", {c.atom(0), fill}, "pad_width=" + widths + ", pad_mode=\"" + mode + "\""));
 }
 
