@@ -45,14 +45,15 @@ std::string sanitize_name(const std::string& onnx_name) {
 }
 
 std::string GraphBuilder::add_param(const std::string& onnx_name, const TensorInfo& info) {
-  std::string base = sanitize_name(onnx_name), name = base;
+  std::string base = sanitize_name(onnx_name);
   // Reserved: the probes' constant parameters.
-  if (name.rfind("onnx_const_", 0) == 0) name = base = "in_" + base;
-  for (int n = used_names_[base]++; n > 0; n = used_names_[name]++) name = base + "_" + std::to_string(n);
-  used_names_[name]++;
+  if (base.rfind("onnx_const_", 0) == 0) base = "in_" + base;
+  // Two ONNX names may sanitise alike (`a.b`, `a_b`): number the later ones.
+  std::string name = base;
+  for (int k = 1; used_names_.count(name); ++k) name = base + "_" + std::to_string(k);
+  used_names_.insert(name);
   std::string atom = "%" + name;
   params_.push_back(atom + ": " + tensor_type_text(info));
-  param_names_.push_back(atom);
   return atom;
 }
 

@@ -10,9 +10,9 @@
 // importing stays linear in the number of nodes however often converters ask.
 #pragma once
 
-#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -70,8 +70,7 @@ class GraphBuilder {
     std::string type;                // the checked type as text, once probed
   };
   std::vector<std::string> params_;     // "%name: Tensor[...]"
-  std::vector<std::string> param_names_;
-  std::map<std::string, int> used_names_;
+  std::set<std::string> used_names_;   // parameter names taken
   std::vector<Let> lets_;
   std::vector<std::shared_ptr<const Constant>> constants_;  // metadata order
   size_t probed_ = 0;                    // lets_[0, probed_) have `info`

@@ -79,6 +79,13 @@ def main(tmp):
     r = relay("import", model, "--shape", "x4")
     check(r.returncode == 2, "a malformed --shape is a usage error")
 
+    # Input names that sanitise alike stay distinct parameters.
+    twins = onnx.model([onnx.node("Add", ["a.b", "a_b"], ["y"])],
+                       [onnx.value_info("a.b", 1, [2]), onnx.value_info("a_b", 1, [2])], [onnx.value_info("y", 1, [])])
+    r = relay("import", write(os.path.join(tmp, "twins.onnx"), twins))
+    check(r.returncode == 0 and "def @main(%a_b: Tensor[(2), float32], %a_b_1: Tensor[(2), float32])" in r.stdout
+          and "add(%a_b, %a_b_1)" in r.stdout, "names that sanitise alike:\n" + r.stdout + r.stderr)
+
     # 3. An unsupported operator and a node that needs it: one error, on the node's line of
     #    the listing, with a help; the dependent node is not reported.
     bad = onnx.model([onnx.node("Frobnicate", ["x"], ["f"]), onnx.node("Relu", ["f"], ["y"]),
