@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "cli/commands.h"
@@ -46,16 +45,12 @@ void import_usage(FILE* out) {
                "Exit status: 0 ok, 1 errors, 2 usage error.\n");
 }
 
+// The whole file (`-`: stdin), through the reader every command uses; false after saying why.
 bool read_binary(const std::string& path, std::string* bytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "error: cannot read `%s`: %s\n", path.c_str(), std::strerror(errno));
-    return false;
-  }
-  std::ostringstream s;
-  s << in.rdbuf();
-  *bytes = s.str();
-  return true;
+  std::string error;
+  if (read_source_file(path, bytes, &error)) return true;
+  std::fprintf(stderr, "error: %s\n", error.c_str());
+  return false;
 }
 
 // `--shape NAME=1,3,224,224`.

@@ -56,7 +56,6 @@ class GraphBuilder {
   // The checked type of an expression over the lets built so far (for the result).
   std::string type_text(const std::string& expr);
 
-  size_t constants_placed() const { return constants_.size(); }
 
  private:
   // A probe over lets [first, end): the earlier lets are typed parameters.

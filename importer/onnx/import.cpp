@@ -185,7 +185,6 @@ ImportResult import_model(const Model& model, const ImportOptions& options) {
   }
   try {
     result.text = builder.program(body);
-    result.constants = builder.constants_placed();
   } catch (const ImportError& e) {
     report(-1, e.what());
   }

@@ -33,7 +33,6 @@ struct ImportProblem {
 struct ImportResult {
   std::optional<std::string> text;  // the Relay program, when there were no problems
   std::vector<ImportProblem> problems;
-  size_t constants = 0;             // tensors placed in the metadata section
 };
 
 ImportResult import_model(const Model& model, const ImportOptions& options);

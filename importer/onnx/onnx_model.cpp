@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "importer/onnx/constant.h"
 #include "importer/protobuf_wire.h"
 
 namespace relay::importer::onnx {
@@ -55,12 +56,6 @@ int64_t Model::opset() const {
 
 namespace {
 
-size_t elem_bytes(int32_t t) {
-  std::optional<DataType> d = relay_dtype(t);
-  if (!d) return 0;
-  return d->is_bool() ? 1 : d->bits / 8;
-}
-
 // Narrows int32_data / uint64_data values to the element's width (two's complement,
 // little-endian), as onnx.proto stores the small types there.
 void append_narrowed(std::string& out, int64_t v, size_t width) {
@@ -93,7 +88,8 @@ TensorData read_tensor(WireReader r) {
   for (int64_t d : t.dims)
     if (d < 0) throw ModelError("tensor `" + t.name + "` has a negative dimension");
   if (t.external) return t;
-  size_t width = elem_bytes(t.elem_type);
+  std::optional<DataType> dtype = relay_dtype(t.elem_type);
+  size_t width = dtype ? element_bytes(*dtype) : 0;
   if (width == 0) return t;  // strings, complex: rejected where used
   if (has_raw) {
     t.bytes = std::string(raw);
